@@ -1,0 +1,243 @@
+"""One game of Wibble: a board, a chain being dragged, the words found, the total.
+
+The game is a state machine, idle -> chaining -> clean-up -> idle:
+
+- ``press`` starts a chain on a tile (idle only);
+- ``enter`` adds a neighbouring tile, or steps back onto the second-to-last tile
+  to undo the last one (chaining only);
+- ``cancel`` drops the chain (chaining only);
+- ``release`` judges the chain and moves to clean-up; ``clean_up`` replaces the
+  tiles of a scored word and returns to idle.
+
+Each method checks everything first and changes state last, so a ``RuleError``
+leaves the game exactly as it was. Methods return events (dataclasses) for the
+layer above to send; ``version`` counts every change.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from enum import Enum
+
+from .board import Board, Pos
+from .dictionary import Node
+from .errors import RuleError
+from .hashing import FoundWords, HashParams, RollingHash
+from .letters import Letter, LetterSampler
+from .wordlist import WordList
+
+
+class Phase(Enum):
+    IDLE = "idle"
+    """No chain: waiting for a press."""
+    CHAINING = "chaining"
+    """A chain is being dragged."""
+    CLEANUP = "cleanup"
+    """A chain was released; its word is judged and used tiles await replacement."""
+
+
+class Status(Enum):
+    """What the chain spells so far."""
+
+    WORD = "word"
+    """A word of at least the list's minimum length: releasing would score (if new)."""
+    PREFIX = "prefix"
+    """Not a scoring word yet, but some longer word starts like this."""
+    NONE = "none"
+    """A dead end: no word starts like this."""
+
+
+class Result(Enum):
+    """The verdict on a released chain."""
+
+    SCORED = "scored"
+    NOT_A_WORD = "not_a_word"
+    ALREADY_FOUND = "already_found"
+    TOO_SHORT = "too_short"
+
+
+@dataclass(frozen=True, slots=True)
+class ChainChanged:
+    chain: tuple[Pos, ...]
+    word: str
+    points: int
+    status: Status
+    found: bool
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
+class WordJudged:
+    word: str
+    result: Result
+    points: int
+    total: int
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
+class TilesReplaced:
+    changed: tuple[tuple[Pos, Letter], ...]
+    version: int
+
+
+Event = ChainChanged | WordJudged | TilesReplaced
+
+# The error code says which phase the game is in, since that is what the client got wrong.
+_WRONG_PHASE = {
+    Phase.IDLE: "state/not_chaining",
+    Phase.CHAINING: "state/already_chaining",
+    Phase.CLEANUP: "state/cleaning_up",
+}
+
+
+class Game:
+    """A single game; not thread-safe (the session layer holds its lock)."""
+
+    def __init__(self, words: WordList, rng: random.Random, hash_params: HashParams, size: int = 5) -> None:
+        self.words = words
+        self._rng = rng
+        self._sampler = LetterSampler(words.letters)
+        self.board = Board.fill(self._sampler, rng, size)
+        self.phase = Phase.IDLE
+        self.total = 0
+        self.version = 0
+        self.found = FoundWords(hash_params)
+        self._chain: list[Pos] = []
+        self._nodes: list[Node | None] = [words.trie.root]
+        self._hash = RollingHash(hash_params)
+        self._judged: Result | None = None
+
+    # -- what the chain spells -------------------------------------------------
+
+    @property
+    def chain(self) -> tuple[Pos, ...]:
+        return tuple(self._chain)
+
+    @property
+    def word(self) -> str:
+        return "".join(self.board[pos].symbol for pos in self._chain)
+
+    @property
+    def points(self) -> int:
+        return sum(self.board[pos].score for pos in self._chain)
+
+    @property
+    def status(self) -> Status:
+        node = self._nodes[-1]
+        if node is None or not self._chain:
+            return Status.NONE
+        trie = self.words.trie
+        if trie.is_word(node) and len(self._chain) >= self.words.min_length:
+            return Status.WORD
+        return Status.PREFIX if trie.has_children(node) or trie.is_word(node) else Status.NONE
+
+    def _is_found(self) -> bool:
+        return self.found.contains(self.word, self._hash.value)
+
+    # -- events -----------------------------------------------------------------
+
+    def press(self, pos: Pos) -> list[Event]:
+        """Start a chain on ``pos``."""
+        self._require(Phase.IDLE, "press")
+        self._require_on_board(pos)
+        self.phase = Phase.CHAINING
+        self._push(pos)
+        return [self._chain_changed()]
+
+    def enter(self, pos: Pos) -> list[Event]:
+        """Extend the chain to ``pos``, or undo the last tile if ``pos`` is the one before it."""
+        self._require(Phase.CHAINING, "enter")
+        self._require_on_board(pos)
+        if len(self._chain) >= 2 and pos == self._chain[-2]:
+            self._pop()
+            return [self._chain_changed()]
+        if pos in self._chain:
+            raise RuleError("move/repeated_tile", f"tile ({pos.row}, {pos.col}) is already in the chain")
+        last = self._chain[-1]
+        if not last.touches(pos):
+            raise RuleError(
+                "move/not_adjacent",
+                f"tile ({pos.row}, {pos.col}) does not touch the last tile ({last.row}, {last.col})",
+            )
+        self._push(pos)
+        return [self._chain_changed()]
+
+    def cancel(self) -> list[Event]:
+        """Drop the chain without judging it."""
+        self._require(Phase.CHAINING, "cancel")
+        self._clear_chain()
+        self.phase = Phase.IDLE
+        self.version += 1
+        return [self._chain_changed()]
+
+    def release(self) -> list[Event]:
+        """Judge the chain; the game waits in clean-up until ``clean_up``."""
+        self._require(Phase.CHAINING, "release")
+        word, key, points = self.word, self._hash.value, self.points
+        if len(word) < self.words.min_length:
+            result = Result.TOO_SHORT
+        elif not (self._nodes[-1] is not None and self.words.trie.is_word(self._nodes[-1])):
+            result = Result.NOT_A_WORD
+        elif self.found.contains(word, key):
+            result = Result.ALREADY_FOUND
+        else:
+            result = Result.SCORED
+        self.phase = Phase.CLEANUP
+        self._judged = result
+        self.version += 1
+        if result is Result.SCORED:
+            self.found.add(word, key, points)
+            self.total += points
+        return [WordJudged(word, result, points if result is Result.SCORED else 0, self.total, self.version)]
+
+    def clean_up(self) -> list[Event]:
+        """Replace a scored word's tiles, clear the chain and return to idle."""
+        self._require(Phase.CLEANUP, "clean_up")
+        events: list[Event] = []
+        used = list(self._chain)
+        self._clear_chain()
+        self.phase = Phase.IDLE
+        if self._judged is Result.SCORED:
+            self.version += 1
+            changed = self.board.refill(used, self._sampler, self._rng)
+            events.append(TilesReplaced(tuple(changed), self.version))
+        self._judged = None
+        return events
+
+    # -- helpers ----------------------------------------------------------------
+
+    def _require(self, phase: Phase, action: str) -> None:
+        if self.phase is not phase:
+            code = _WRONG_PHASE[self.phase]
+            raise RuleError(code, f"cannot {action} while {self.phase.value} (needs {phase.value})")
+
+    def _require_on_board(self, pos: Pos) -> None:
+        if not self.board.contains(pos):
+            last = self.board.size - 1
+            raise RuleError(
+                "move/off_board", f"tile ({pos.row}, {pos.col}) is off the board (0-{last} each way)"
+            )
+
+    def _push(self, pos: Pos) -> None:
+        symbol = self.board[pos].symbol
+        node = self._nodes[-1]
+        self._nodes.append(None if node is None else self.words.trie.child(node, symbol))
+        self._hash.push(symbol)
+        self._chain.append(pos)
+        self.version += 1
+
+    def _pop(self) -> None:
+        self._chain.pop()
+        self._nodes.pop()
+        self._hash.pop()
+        self.version += 1
+
+    def _clear_chain(self) -> None:
+        self._chain.clear()
+        del self._nodes[1:]
+        self._hash.clear()
+
+    def _chain_changed(self) -> ChainChanged:
+        return ChainChanged(self.chain, self.word, self.points, self.status, self._is_found(), self.version)

@@ -1,0 +1,134 @@
+"""Word lists: parsing the words, reading their settings, deriving what is missing.
+
+Pure: it takes lines and a settings mapping, never paths, so the same rules apply
+whether the text came from ``words/`` or a test. ``wibble.wordlists`` does the I/O.
+"""
+
+from __future__ import annotations
+
+import math
+import unicodedata
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .dictionary import Trie
+from .errors import WordListError
+from .letters import Letter, LetterTable
+
+DEFAULT_MIN_LENGTH = 3
+MAX_WORD_LENGTH = 25  # a chain visits each of the 25 tiles at most once
+MAX_SCORE = 10
+
+
+def normalise(text: str) -> str:
+    """Words and letters compare in NFC lower case, so 'Ñ' typed either way is one letter."""
+    return unicodedata.normalize("NFC", text.strip()).lower()
+
+
+def parse_words(lines: Iterable[str], source: str) -> list[str]:
+    """Words from one-word-per-line text; blank lines are skipped, anything else odd is an error."""
+    words = []
+    for number, raw in enumerate(lines, start=1):
+        word = normalise(raw)
+        if not word:
+            continue
+        if not word.isalpha():
+            bad = next(ch for ch in word if not ch.isalpha())
+            raise WordListError(source, f"{raw.strip()!r} has {bad!r}, which is not a letter", number)
+        if len(word) > MAX_WORD_LENGTH:
+            continue  # cannot be spelled on the board; skipping keeps the trie smaller
+        words.append(word)
+    if not words:
+        raise WordListError(source, "has no words")
+    return words
+
+
+@dataclass(frozen=True)
+class WordList:
+    """A playable list: its words as a trie, its letters, and how it is shown."""
+
+    name: str
+    title: str
+    language: str
+    min_length: int
+    letters: LetterTable
+    trie: Trie
+
+
+def letter_counts(words: Iterable[str]) -> Counter[str]:
+    counts: Counter[str] = Counter()
+    for word in words:
+        counts.update(word)
+    return counts
+
+
+def derived_score(count: int, most: int, least: int) -> int:
+    """1 for the commonest letter up to 10 for the rarest, on a log scale (as tile games do)."""
+    if most == least:
+        return 1
+    span = math.log(most) - math.log(least)
+    return 1 + round((math.log(most) - math.log(count)) / span * (MAX_SCORE - 1))
+
+
+def build_letters(words: list[str], settings: Mapping[str, Any], source: str) -> LetterTable:
+    """Letters from the settings' ``letters`` table; whatever it leaves out is derived from the words."""
+    counts = letter_counts(words)
+    table = settings.get("letters")
+    if table is None:
+        symbols = sorted(counts)
+        table = {}
+    else:
+        if not isinstance(table, Mapping) or not table:
+            raise WordListError(source, "'letters' must be a non-empty table of letters")
+        symbols = []
+        for key in table:
+            symbol = normalise(str(key))
+            if len(symbol) != 1 or not symbol.isalpha():
+                raise WordListError(source, f"letter {key!r} must be a single letter")
+            symbols.append(symbol)
+    present = [counts[s] for s in symbols if counts[s] > 0] or [1]
+    most, least = max(present), min(present)
+    total = sum(counts[s] for s in symbols) or 1
+    letters = []
+    for key, symbol in zip(table or symbols, symbols, strict=True):
+        entry = table.get(key, {}) if table else {}
+        if not isinstance(entry, Mapping):
+            raise WordListError(source, f"letter {key!r} must be a table with score and/or weight")
+        count = counts[symbol]
+        score = entry.get("score", derived_score(max(count, 1), most, min(least, max(count, 1))))
+        weight = entry.get("weight", 100.0 * count / total)
+        if isinstance(score, bool) or not isinstance(score, int) or not 0 <= score <= 100:
+            raise WordListError(source, f"letter {key!r}: score must be a whole number 0-100")
+        if (
+            isinstance(weight, bool)
+            or not isinstance(weight, int | float)
+            or not (math.isfinite(weight) and weight >= 0)
+        ):
+            raise WordListError(source, f"letter {key!r}: weight must be a number >= 0")
+        letters.append(Letter(symbol, score, float(weight)))
+    if not any(letter.weight > 0 for letter in letters):
+        raise WordListError(source, "no letter has a positive weight")
+    return LetterTable(letters)
+
+
+def build_word_list(name: str, words: list[str], settings: Mapping[str, Any], source: str) -> WordList:
+    """Check the settings and build the trie; every error names ``source``."""
+    allowed = {"title", "language", "min_length", "letters"}
+    unknown = sorted(set(settings) - allowed)
+    if unknown:
+        raise WordListError(source, f"unknown setting {unknown[0]!r} (known: {sorted(allowed)})")
+    title = settings.get("title", name)
+    language = settings.get("language", "")
+    min_length = settings.get("min_length", DEFAULT_MIN_LENGTH)
+    if not isinstance(title, str) or not isinstance(language, str):
+        raise WordListError(source, "title and language must be text")
+    if (
+        isinstance(min_length, bool)
+        or not isinstance(min_length, int)
+        or not (1 <= min_length <= MAX_WORD_LENGTH)
+    ):
+        raise WordListError(source, f"min_length must be a whole number 1-{MAX_WORD_LENGTH}")
+    letters = build_letters(words, settings, source)
+    return WordList(name, title, language, min_length, letters, Trie(words))

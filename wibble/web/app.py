@@ -1,0 +1,93 @@
+"""``create_app``: defaults, then ``WIBBLE_*`` environment variables, then the caller's overrides."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from flask import Flask, abort, render_template, request
+from flask_sock import Sock
+
+from .. import protocol
+from ..sessions import Lobby
+from ..wordlists import DEFAULT_DIR, WordLists
+from .connection import serve_connection
+
+ROOT = Path(__file__).resolve().parents[2]
+
+DEFAULTS: dict[str, Any] = {
+    "WORDS_DIR": str(DEFAULT_DIR),
+    "DEFAULT_WORDLIST": None,  # None: "en" if the folder has it, else its first list
+    # Origins allowed to open the websocket besides the page's own, e.g. ["https://example.org"].
+    "ALLOWED_ORIGINS": [],
+    "IDLE_TIMEOUT": 3600.0,  # seconds a game with nobody connected is kept
+    "MAX_GAMES": 10_000,
+    "RATE_LIMIT": 40.0,  # messages a second per connection, sustained...
+    "RATE_BURST": 80.0,  # ...with bursts up to this many
+    "FLOOD_CLOSE": 400,  # refused messages in a row before the connection is closed
+    "OUTBOX_LIMIT": 256,  # messages queued for a client that is not reading, before it is dropped
+    "SOCK_SERVER_OPTIONS": {"max_message_size": protocol.MAX_FRAME_BYTES, "ping_interval": 25},
+}
+
+
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    app = Flask(
+        __name__,
+        static_folder=str(ROOT / "static"),
+        template_folder=str(ROOT / "templates"),
+    )
+    app.config.from_mapping(DEFAULTS)
+    app.config.from_prefixed_env("WIBBLE")
+    if test_config:
+        app.config.from_mapping(test_config)
+
+    wordlists = WordLists(Path(app.config["WORDS_DIR"]), app.config["DEFAULT_WORDLIST"])
+    lobby = Lobby(
+        wordlists,
+        clock=time.monotonic,
+        idle_timeout=float(app.config["IDLE_TIMEOUT"]),
+        max_games=int(app.config["MAX_GAMES"]),
+    )
+    app.extensions["wibble.lobby"] = lobby
+
+    @app.get("/")
+    def index() -> str:
+        lists = [{"name": i.name, "title": i.title, "language": i.language} for i in wordlists.info()]
+        return render_template(
+            "index.html",
+            config={"wordlists": lists, "default_wordlist": wordlists.default},
+        )
+
+    @app.get("/healthz")
+    def health() -> dict[str, Any]:
+        return {"ok": True, "games": len(lobby)}
+
+    @app.before_request
+    def check_origin() -> None:
+        if request.path == "/ws" and not origin_allowed(
+            request.headers.get("Origin"), request.host_url, app.config["ALLOWED_ORIGINS"]
+        ):
+            abort(403)
+
+    sock = Sock(app)
+
+    @sock.route("/ws")
+    def ws(connection: Any) -> None:
+        serve_connection(connection, lobby, app.config)
+
+    return app
+
+
+def origin_allowed(origin: str | None, host_url: str, allowed: list[str]) -> bool:
+    """Browsers always send Origin on a websocket; other clients may omit it (and could forge it)."""
+    if origin is None:
+        return True
+    if origin.rstrip("/") in {a.rstrip("/") for a in allowed}:
+        return True
+    mine, theirs = urlsplit(host_url), urlsplit(origin)
+    return (theirs.scheme, theirs.netloc) in {
+        ("http", mine.netloc),
+        ("https", mine.netloc),
+    }

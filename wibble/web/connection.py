@@ -1,0 +1,158 @@
+"""One websocket connection: read frames, hand them to a ``Player``, write replies.
+
+The traps this guards against (flask-sock 0.7 / simple-websocket 1.1):
+- ``receive()`` can stay blocked after the library refuses an oversize frame, so
+  we poll with a timeout and always close in ``finally``;
+- two threads sending on one socket interleave frames, so one sender thread per
+  connection owns ``send``, fed by a bounded queue;
+- a client that stops reading would block ``send()`` forever, so a full queue
+  drops that client instead of growing or blocking the game;
+- an exception escaping the handler writes raw HTTP onto the socket, so none do;
+- small frames wait ~40 ms for Nagle's algorithm unless TCP_NODELAY is set.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import socket
+import threading
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from simple_websocket import ConnectionClosed
+
+from .. import protocol
+from ..core import ProtocolError, WibbleError
+from ..ratelimit import TokenBucket
+from ..sessions import Lobby, Player
+
+log = logging.getLogger(__name__)
+
+POLICY_VIOLATION = 1008
+INTERNAL_ERROR = 1011
+SEND_TIMEOUT = 10.0  # seconds a single send may take before the client counts as gone
+
+
+class Outbox:
+    """A bounded queue of outgoing frames drained by the connection's only sending thread."""
+
+    def __init__(self, ws: Any, limit: int) -> None:
+        self._ws = ws
+        self._queue: queue.Queue[str | None] = queue.Queue(limit)
+        self.alive = True
+        self._thread = threading.Thread(target=self._run, name="wibble-outbox", daemon=True)
+        self._thread.start()
+
+    def put(self, message: dict[str, Any]) -> None:
+        if not self.alive:
+            return
+        try:
+            self._queue.put_nowait(protocol.encode(message))
+        except queue.Full:
+            log.info("dropping a client that is not reading its messages")
+            self.alive = False
+
+    def _run(self) -> None:
+        while True:
+            frame = self._queue.get()
+            if frame is None or not self.alive:
+                return
+            try:
+                self._ws.send(frame)
+            except Exception:  # closed, reset or timed out: this client is gone
+                self.alive = False
+                return
+
+    def drain_and_stop(self, timeout: float = 2.0) -> None:
+        """Let queued frames go out (briefly), then stop the sender."""
+        try:
+            self._queue.put(None, timeout=timeout)
+        except queue.Full:
+            self.alive = False
+        self._thread.join(timeout)
+        self.alive = False
+
+
+def _request_type(frame: str | bytes) -> str | None:
+    """The 'type' of a frame that failed later checks, for the error's ``request`` field."""
+    if isinstance(frame, str) and '"type"' in frame:
+        try:
+            import json
+
+            data = json.loads(frame)
+        except (ValueError, RecursionError):
+            return None
+        if isinstance(data, dict) and isinstance(data.get("type"), str):
+            return data["type"][:40]
+    return None
+
+
+def serve_connection(ws: Any, lobby: Lobby, config: Mapping[str, Any]) -> None:
+    """Run one connection until the client leaves, misbehaves past the limits, or the server stops."""
+    sock = getattr(ws, "sock", None)
+    if sock is not None:
+        try:
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            sock.settimeout(SEND_TIMEOUT)
+        except OSError:
+            pass
+    outbox = Outbox(ws, int(config["OUTBOX_LIMIT"]))
+    player = Player(lobby, outbox.put)
+    bucket = TokenBucket(float(config["RATE_LIMIT"]), float(config["RATE_BURST"]), time.monotonic)
+    refused_in_a_row = 0
+    last_warning = float("-inf")
+    close_code: int | None = None
+    try:
+        while ws.connected and outbox.alive:
+            frame = ws.receive(timeout=1.0)
+            if frame is None:
+                continue
+            if not bucket.take():
+                refused_in_a_row += 1
+                if refused_in_a_row >= int(config["FLOOD_CLOSE"]):
+                    close_code = POLICY_VIOLATION
+                    break
+                now = time.monotonic()
+                if now - last_warning >= 1.0:  # one warning a second, not one per message
+                    last_warning = now
+                    outbox.put(
+                        protocol.error(
+                            ProtocolError("protocol/rate_limited", "too many messages; some were ignored")
+                        )
+                    )
+                continue
+            refused_in_a_row = 0
+            try:
+                player.handle(protocol.parse(frame))
+            except WibbleError as exc:
+                outbox.put(protocol.error(exc, _request_type(frame)))
+            except Exception:
+                log.exception("unexpected error handling a message")
+                outbox.put(
+                    protocol.error(
+                        WibbleError(
+                            "server/internal",
+                            "the server could not handle that message; the game is unchanged",
+                        )
+                    )
+                )
+    except ConnectionClosed:
+        pass
+    except Exception:
+        log.exception("websocket connection failed")
+        close_code = INTERNAL_ERROR
+    finally:
+        player.leave()
+        outbox.drain_and_stop()
+        try:
+            if ws.connected:
+                ws.close(reason=close_code)
+        except Exception:
+            pass
+        if sock is not None:
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass

@@ -1,0 +1,124 @@
+"""The word lists a server offers: found in a folder, loaded on first use, then shared.
+
+A list is ``NAME.txt`` (one word per line, UTF-8) with optional ``NAME.toml``
+beside it (title, language, min_length, letters). Dropping a new pair into the
+folder makes it playable; no code names the lists.
+"""
+
+from __future__ import annotations
+
+import threading
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .core import WordList, WordListError, build_word_list, parse_words
+
+DEFAULT_DIR = Path(__file__).resolve().parent.parent / "words"
+DEFAULT_LIST = "en"
+
+
+@dataclass(frozen=True)
+class ListInfo:
+    """What the picker shows, known without reading the words."""
+
+    name: str
+    title: str
+    language: str
+
+
+def _read_settings(path: Path) -> dict[str, Any]:
+    if not path.exists():
+        return {}
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError as exc:
+        raise WordListError(str(path), f"not UTF-8 ({exc.reason})") from None
+    except tomllib.TOMLDecodeError as exc:
+        # tomllib puts "(at line N, column M)" in its message.
+        raise WordListError(str(path), f"bad TOML: {exc}") from None
+
+
+def _read_words(path: Path) -> list[str]:
+    lines = []
+    with path.open("rb") as handle:
+        for number, raw in enumerate(handle, start=1):
+            try:
+                lines.append(raw.decode("utf-8"))
+            except UnicodeDecodeError:
+                raise WordListError(str(path), "is not UTF-8 text", number) from None
+    if lines and lines[0].startswith("\ufeff"):
+        lines[0] = lines[0][1:]  # a byte-order mark from a Windows editor is not a letter
+    return parse_words(lines, str(path))
+
+
+def load(path: Path) -> WordList:
+    """Read and check one list and its settings; errors name the file and line."""
+    settings = _read_settings(path.with_suffix(".toml"))
+    return build_word_list(path.stem, _read_words(path), settings, str(path.with_suffix(".toml")))
+
+
+class WordLists:
+    """The lists in one folder. ``get`` loads a list once; every game then shares it."""
+
+    def __init__(self, directory: Path = DEFAULT_DIR, default: str | None = None) -> None:
+        self.directory = Path(directory)
+        if not self.directory.is_dir():
+            raise WordListError(str(self.directory), "is not a folder of word lists")
+        self._paths: dict[str, Path] = {}
+        self._scan()
+        if not self._paths:
+            raise WordListError(str(self.directory), "holds no word lists (NAME.txt files)")
+        default = default or self.first_name(self.directory)
+        if default not in self._paths:
+            raise WordListError(
+                str(self.directory), f"has no list named {default!r} (has {', '.join(self._paths)})"
+            )
+        self.default = default
+        self._loaded: dict[str, WordList] = {}
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def first_name(directory: Path) -> str:
+        """The default list's name if the folder has it, else the first list there."""
+        names = sorted(p.stem for p in Path(directory).glob("*.txt"))
+        return DEFAULT_LIST if DEFAULT_LIST in names or not names else names[0]
+
+    def _scan(self) -> None:
+        # Rescanned on demand, so a list dropped in while the server runs shows up.
+        self._paths = {p.stem: p for p in sorted(self.directory.glob("*.txt"))}
+
+    def names(self) -> list[str]:
+        self._scan()
+        return list(self._paths)
+
+    def info(self) -> list[ListInfo]:
+        """Title and language of each list, read from the settings files only."""
+        result = []
+        self._scan()
+        for name, path in self._paths.items():
+            try:
+                settings = _read_settings(path.with_suffix(".toml"))
+            except WordListError:
+                settings = {}
+            title = settings.get("title") if isinstance(settings.get("title"), str) else name
+            language = settings.get("language") if isinstance(settings.get("language"), str) else ""
+            result.append(ListInfo(name, title, language))
+        return result
+
+    def get(self, name: str | None = None) -> WordList:
+        """The named list (the default if None), loading it on first use."""
+        name = name or self.default
+        if name not in self._paths:
+            self._scan()
+        path = self._paths.get(name)
+        if path is None:
+            raise KeyError(name)
+        loaded = self._loaded.get(name)
+        if loaded is not None:
+            return loaded
+        with self._lock:  # two players asking at once build it once
+            if name not in self._loaded:
+                self._loaded[name] = load(path)
+            return self._loaded[name]
