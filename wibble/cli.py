@@ -40,6 +40,8 @@ def _serve(args: argparse.Namespace) -> int:
 
     import time
 
+    import gevent
+
     from .core import WordListError
     from .web import create_app
     from .web.server import make_server
@@ -52,6 +54,10 @@ def _serve(args: argparse.Namespace) -> int:
     try:
         app = create_app(overrides)
         lobby = app.extensions["wibble.lobby"]
+        # Loading a big list takes seconds of CPU: do it on a native thread so the
+        # event loop keeps serving everyone else's games meanwhile.
+        pool = gevent.get_hub().threadpool
+        lobby.wordlists.offload = lambda load, path: pool.apply(load, (path,))
         started = time.perf_counter()
         words = lobby.wordlists.get()  # load the default now: a bad file fails here, not mid-game
         print(
@@ -94,9 +100,8 @@ def _check_lists(words_dir: Path | None) -> int:
             status = 1
             continue
         letters = " ".join(f"{letter.face}{letter.score}" for letter in words.letters)
-        print(
-            f"{name}: {words.title} [{words.language or '?'}] {len(words.trie):,} words, min {words.min_length}; {letters}"
-        )
+        print(f"{name}: {words.title} [{words.language or '?'}] {len(words.trie):,} words,", end=" ")
+        print(f"min length {words.min_length}; tiles {letters}")
     return status
 
 

@@ -7,6 +7,7 @@ rest of the server only ever handles well-formed commands. See docs/protocol.md.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -144,7 +145,7 @@ def _resume(data: dict[str, Any]) -> Resume:
     return Resume(game_id, token)
 
 
-_PARSERS = {
+_PARSERS: dict[str, Callable[[dict[str, Any]], Command]] = {
     "new_game": _new_game,
     "resume": _resume,
     "press": lambda data: Press(_pos(data)),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import threading
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -59,11 +60,25 @@ def load(path: Path) -> WordList:
     return build_word_list(path.stem, _read_words(path), settings, str(path.with_suffix(".toml")))
 
 
-class WordLists:
-    """The lists in one folder. ``get`` loads a list once; every game then shares it."""
+Offload = Callable[[Callable[[Path], WordList], Path], WordList]
 
-    def __init__(self, directory: Path = DEFAULT_DIR, default: str | None = None) -> None:
+
+def _run_here(load_list: Callable[[Path], WordList], path: Path) -> WordList:
+    return load_list(path)
+
+
+class WordLists:
+    """The lists in one folder. ``get`` loads a list once; every game then shares it.
+
+    ``offload`` runs the (seconds-long) load of a big list; the gevent server
+    passes its native thread pool so other players' games keep moving meanwhile.
+    """
+
+    def __init__(
+        self, directory: Path = DEFAULT_DIR, default: str | None = None, offload: Offload = _run_here
+    ) -> None:
         self.directory = Path(directory)
+        self.offload = offload
         if not self.directory.is_dir():
             raise WordListError(str(self.directory), "is not a folder of word lists")
         self._paths: dict[str, Path] = {}
@@ -102,9 +117,14 @@ class WordLists:
                 settings = _read_settings(path.with_suffix(".toml"))
             except WordListError:
                 settings = {}
-            title = settings.get("title") if isinstance(settings.get("title"), str) else name
-            language = settings.get("language") if isinstance(settings.get("language"), str) else ""
-            result.append(ListInfo(name, title, language))
+            title, language = settings.get("title"), settings.get("language")
+            result.append(
+                ListInfo(
+                    name,
+                    title if isinstance(title, str) else name,
+                    language if isinstance(language, str) else "",
+                )
+            )
         return result
 
     def get(self, name: str | None = None) -> WordList:
@@ -120,5 +140,5 @@ class WordLists:
             return loaded
         with self._lock:  # two players asking at once build it once
             if name not in self._loaded:
-                self._loaded[name] = load(path)
+                self._loaded[name] = self.offload(load, path)
             return self._loaded[name]

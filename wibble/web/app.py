@@ -73,7 +73,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     sock = Sock(app)
 
-    @sock.route("/ws")
+    @sock.route("/ws")  # type: ignore[untyped-decorator]
     def ws(connection: Any) -> None:
         serve_connection(connection, lobby, app.config)
 

@@ -13,6 +13,7 @@ The traps this guards against (flask-sock 0.7 / simple-websocket 1.1):
 
 from __future__ import annotations
 
+import json
 import logging
 import queue
 import socket
@@ -79,13 +80,12 @@ def _request_type(frame: str | bytes) -> str | None:
     """The 'type' of a frame that failed later checks, for the error's ``request`` field."""
     if isinstance(frame, str) and '"type"' in frame:
         try:
-            import json
-
             data = json.loads(frame)
         except (ValueError, RecursionError):
             return None
-        if isinstance(data, dict) and isinstance(data.get("type"), str):
-            return data["type"][:40]
+        kind = data.get("type") if isinstance(data, dict) else None
+        if isinstance(kind, str):
+            return kind[:40]
     return None
 
 

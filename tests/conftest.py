@@ -1,0 +1,79 @@
+"""Fixtures: the real server, real websocket clients, and a real Chromium for Playwright."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from tests.browser import PLAYWRIGHT_BUNDLED, NoBrowser, find_chromium
+from tests.support import Client, LiveServer
+
+
+@pytest.fixture(scope="session")
+def server() -> Iterator[LiveServer]:
+    """One server for the whole run, with the shipped word lists and default limits."""
+    live = LiveServer()
+    yield live
+    live.stop()
+
+
+@pytest.fixture
+def start_server() -> Iterator[Callable[..., LiveServer]]:
+    """Start a server with other settings (``env`` takes WIBBLE_* variables); stopped afterwards."""
+    started: list[LiveServer] = []
+
+    def start(*args: str, env: dict[str, str] | None = None) -> LiveServer:
+        live = LiveServer(*args, env=env)
+        started.append(live)
+        return live
+
+    yield start
+    for live in started:
+        live.stop()
+
+
+@pytest.fixture
+def connect(server: LiveServer) -> Iterator[Callable[..., Client]]:
+    """Open websocket clients to the shared server; all are closed afterwards."""
+    clients: list[Client] = []
+
+    def open_client(url: str | None = None, **options: Any) -> Client:
+        client = Client(url or server.ws_url, **options)
+        clients.append(client)
+        return client
+
+    yield open_client
+    for client in clients:
+        try:
+            client.close()
+        except Exception:
+            pass
+
+
+@pytest.fixture(scope="session")
+def chromium_path() -> str:
+    try:
+        return find_chromium()
+    except NoBrowser as exc:
+        pytest.fail(str(exc), pytrace=False)
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any], chromium_path: str) -> dict[str, Any]:
+    # This machine's network is closed: without these flags Chromium keeps trying
+    # to reach Google's services in the background.
+    args = {
+        **browser_type_launch_args,
+        "args": [
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+            "--disable-quic",
+        ],
+    }
+    if chromium_path != PLAYWRIGHT_BUNDLED:
+        args["executable_path"] = chromium_path
+    return args

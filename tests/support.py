@@ -1,0 +1,113 @@
+"""Helpers the tests share: a real server in a subprocess, a real websocket client, a word finder."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from websocket import WebSocket, create_connection
+
+from wibble.core import Trie
+
+ROOT = Path(__file__).resolve().parent.parent
+WORDS = ROOT / "words"
+
+
+class LiveServer:
+    """``wibble serve`` on a free port, exactly as a host runs it."""
+
+    def __init__(self, *args: str, env: dict[str, str] | None = None) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "wibble", "serve", "--port", "0", *args],
+            cwd=ROOT,
+            env={**os.environ, **(env or {}), "PYTHONUNBUFFERED": "1"},
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        self.output: list[str] = []
+        deadline = time.monotonic() + 60
+        assert self.process.stdout is not None
+        while time.monotonic() < deadline:
+            line = self.process.stdout.readline()
+            if not line:
+                break
+            self.output.append(line)
+            match = re.search(r"running at (http://\S+?)/?\s", line)
+            if match:
+                self.url = match.group(1)
+                self.ws_url = self.url.replace("http://", "ws://") + "/ws"
+                return
+        self.stop()
+        raise RuntimeError("server did not start:\n" + "".join(self.output))
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+
+class Client:
+    """A real websocket client speaking JSON."""
+
+    def __init__(self, ws_url: str, **options: Any) -> None:
+        self.ws: WebSocket = create_connection(ws_url, timeout=10, **options)
+
+    def send(self, message: Any) -> None:
+        self.ws.send(message if isinstance(message, str) else json.dumps(message))
+
+    def recv(self) -> dict[str, Any]:
+        return json.loads(self.ws.recv())
+
+    def ask(self, message: Any) -> dict[str, Any]:
+        self.send(message)
+        return self.recv()
+
+    def close(self) -> None:
+        self.ws.close()
+
+
+def find_paths(
+    board: list[list[str]], trie: Trie, min_length: int
+) -> Iterator[tuple[str, list[tuple[int, int]]]]:
+    """Every (word, path) the board allows: depth-first over tiles, pruned by the trie."""
+    size = len(board)
+
+    def walk(path: list[tuple[int, int]], node: Any) -> Iterator[tuple[str, list[tuple[int, int]]]]:
+        if len(path) >= min_length and trie.is_word(node):
+            yield "".join(board[r][c] for r, c in path), list(path)
+        r0, c0 = path[-1]
+        for r in range(max(0, r0 - 1), min(size, r0 + 2)):
+            for c in range(max(0, c0 - 1), min(size, c0 + 2)):
+                if (r, c) in path:
+                    continue
+                child = trie.child(node, board[r][c])
+                if child is not None:
+                    path.append((r, c))
+                    yield from walk(path, child)
+                    path.pop()
+
+    for r in range(size):
+        for c in range(size):
+            node = trie.child(trie.root, board[r][c])
+            if node is not None:
+                yield from walk([(r, c)], node)
+
+
+def letters_of(snapshot_board: list[list[dict[str, Any]]]) -> list[list[str]]:
+    """The lower-case letters of a ``game`` message's board."""
+    return [[tile["letter"].lower() for tile in row] for row in snapshot_board]
