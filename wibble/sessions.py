@@ -20,14 +20,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import protocol
-from .core import Game, HashParams, RuleError, WordListError
+from .core import Event, Game, HashParams, Phase, RuleError, WordListError
 from .protocol import Cancel, Command, Enter, NewGame, Press, Release, Resume
 from .wordlists import WordLists
 
 Listener = Callable[[dict[str, Any]], None]
 
 
-@dataclass
+@dataclass(eq=False)
 class Room:
     game_id: str
     token: str
@@ -36,13 +36,28 @@ class Room:
     last_active: float
     lock: threading.Lock = field(default_factory=threading.Lock)
     listeners: set[Player] = field(default_factory=set)
+    # The connection dragging the current chain: only it may extend, release or
+    # cancel it, and if it disconnects mid-drag the chain is cancelled for everyone.
+    dragger: Player | None = None
 
     def snapshot(self) -> dict[str, Any]:
         return protocol.snapshot(self.game, self.game_id, self.token, self.seed)
 
+    def broadcast(self, events: list[Event]) -> None:
+        """Send events to every listener; call with ``lock`` held so all see one order."""
+        for message in map(protocol.event, events):
+            for listener in list(self.listeners):
+                listener.send(message)
+
 
 class Lobby:
-    """All games on this server, with bounded memory: idle games expire, and there is a cap."""
+    """All games on this server, in bounded memory.
+
+    A game nobody is connected to is forgotten after ``idle_timeout`` seconds.
+    At ``max_games``, the longest-unattended game makes room for a new one, so
+    abandoned games can never lock players out; only when every game has a
+    player connected does ``new_game`` answer ``server/full``.
+    """
 
     def __init__(
         self,
@@ -83,8 +98,8 @@ class Lobby:
         now = self.clock()
         with self._lock:
             self._sweep(now)
-            if len(self._rooms) >= self.max_games:
-                raise RuleError("server/full", "the server holds as many games as it can; try again later")
+            if len(self._rooms) >= self.max_games and not self._evict_one():
+                raise RuleError("server/full", "the server is full of games in play; try again later")
             room = Room(secrets.token_urlsafe(12), secrets.token_urlsafe(24), seed, game, now)
             self._rooms[room.game_id] = room
         return room
@@ -96,6 +111,12 @@ class Lobby:
         if not hmac.compare_digest(room.token.encode(), token.encode()):
             raise RuleError("game/bad_token", "that token does not open this game")
         return room
+
+    def discard(self, room: Room) -> None:
+        """Forget a game at once if nobody is connected to it."""
+        with self._lock:
+            if not room.listeners:
+                self._rooms.pop(room.game_id, None)
 
     def sweep(self) -> int:
         """Forget games nobody is connected to that have been idle too long; returns how many."""
@@ -116,6 +137,13 @@ class Lobby:
             del self._rooms[gid]
         return len(stale)
 
+    def _evict_one(self) -> bool:
+        unattended = [room for room in self._rooms.values() if not room.listeners]
+        if not unattended:
+            return False
+        del self._rooms[min(unattended, key=lambda room: room.last_active).game_id]
+        return True
+
 
 class Player:
     """One connection: at most one game at a time, and a way to send it messages."""
@@ -128,20 +156,35 @@ class Player:
     def handle(self, command: Command) -> None:
         """Apply one command; a ``WibbleError`` means nothing changed and only this player hears."""
         if isinstance(command, NewGame):
-            self._join(self.lobby.create(command.wordlist, command.seed))
+            room = self.lobby.create(command.wordlist, command.seed)
+            abandoned = self.room
+            self._join(room)
+            if abandoned is not None:
+                # "New game" means the old one is over, unless another tab still plays it.
+                self.lobby.discard(abandoned)
         elif isinstance(command, Resume):
             self._join(self.lobby.find(command.game_id, command.token))
         else:
             self._play(command)
 
     def leave(self) -> None:
+        """Detach from the game (on disconnect or when switching games)."""
         room, self.room = self.room, None
-        if room is not None:
-            with room.lock:
-                room.listeners.discard(self)
-                room.last_active = self.lobby.clock()
+        if room is None:
+            return
+        with room.lock:
+            room.listeners.discard(self)
+            room.last_active = self.lobby.clock()
+            if room.dragger is self:
+                room.dragger = None
+                if room.game.phase is Phase.CHAINING:
+                    room.broadcast(room.game.cancel())
 
     def _join(self, room: Room) -> None:
+        if room is self.room:
+            with room.lock:
+                self.send(room.snapshot())
+            return
         self.leave()
         with room.lock:
             room.listeners.add(self)
@@ -157,16 +200,20 @@ class Player:
             game = room.game
             if isinstance(command, Press):
                 events = game.press(command.pos)
-            elif isinstance(command, Enter):
-                events = game.enter(command.pos)
-            elif isinstance(command, Cancel):
-                events = game.cancel()
-            elif isinstance(command, Release):
-                # Clean-up follows at once: nothing else can run on this game in between.
-                events = game.release() + game.clean_up()
-            else:  # pragma: no cover - parse() returns only the types above
-                raise TypeError(command)
+                room.dragger = self
+            else:
+                if game.phase is Phase.CHAINING and room.dragger not in (self, None):
+                    raise RuleError("state/not_your_chain", "another tab is dragging a chain on this game")
+                if isinstance(command, Enter):
+                    events = game.enter(command.pos)
+                elif isinstance(command, Cancel):
+                    events = game.cancel()
+                    room.dragger = None
+                elif isinstance(command, Release):
+                    # Clean-up follows at once: nothing else can run on this game in between.
+                    events = game.release() + game.clean_up()
+                    room.dragger = None
+                else:  # pragma: no cover - parse() returns only the types above
+                    raise TypeError(command)
             room.last_active = self.lobby.clock()
-            for message in map(protocol.event, events):
-                for listener in list(room.listeners):
-                    listener.send(message)
+            room.broadcast(events)
