@@ -33,7 +33,8 @@ def _read_settings(path: Path) -> dict[str, Any]:
     if not path.exists():
         return {}
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
+        # utf-8-sig: a byte-order mark from a Windows editor is not part of the settings.
+        return tomllib.loads(path.read_text(encoding="utf-8-sig"))
     except UnicodeDecodeError as exc:
         raise WordListError(str(path), f"not UTF-8 ({exc.reason})") from None
     except tomllib.TOMLDecodeError as exc:

@@ -131,7 +131,7 @@ class Game:
         trie = self.words.trie
         if trie.is_word(node) and len(self._chain) >= self.words.min_length:
             return Status.WORD
-        return Status.PREFIX if trie.has_children(node) or trie.is_word(node) else Status.NONE
+        return Status.PREFIX if trie.has_children(node) else Status.NONE
 
     def _is_found(self) -> bool:
         return self.found.contains(self.word, self._hash.value)
@@ -199,8 +199,8 @@ class Game:
         used = list(self._chain)
         self._clear_chain()
         self.phase = Phase.IDLE
+        self.version += 1
         if self._judged is Result.SCORED:
-            self.version += 1
             changed = self.board.refill(used, self._sampler, self._rng)
             events.append(TilesReplaced(tuple(changed), self.version))
         self._judged = None

@@ -24,8 +24,9 @@ class Letter:
 
     @property
     def face(self) -> str:
-        """What a tile shows: the upper-case symbol."""
-        return self.symbol.upper()
+        """What a tile shows: the upper-case symbol (kept as is where that would be two letters, as ß)."""
+        upper = self.symbol.upper()
+        return upper if len(upper) == 1 else self.symbol
 
 
 class LetterTable:

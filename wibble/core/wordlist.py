@@ -24,7 +24,7 @@ MAX_SCORE = 10
 
 def normalise(text: str) -> str:
     """Words and letters compare in NFC lower case, so 'Ñ' typed either way is one letter."""
-    return unicodedata.normalize("NFC", text.strip()).lower()
+    return unicodedata.normalize("NFC", text.strip().lower())
 
 
 def parse_words(lines: Iterable[str], source: str) -> list[str]:
@@ -87,6 +87,8 @@ def build_letters(words: list[str], settings: Mapping[str, Any], source: str) ->
             symbol = normalise(str(key))
             if len(symbol) != 1 or not symbol.isalpha():
                 raise WordListError(source, f"letter {key!r} must be a single letter")
+            if symbol in symbols:
+                raise WordListError(source, f"letter {key!r} is listed twice")
             symbols.append(symbol)
     present = [counts[s] for s in symbols if counts[s] > 0] or [1]
     most, least = max(present), min(present)
@@ -96,6 +98,11 @@ def build_letters(words: list[str], settings: Mapping[str, Any], source: str) ->
         entry = table.get(key, {}) if table else {}
         if not isinstance(entry, Mapping):
             raise WordListError(source, f"letter {key!r} must be a table with score and/or weight")
+        unknown = sorted(set(entry) - {"score", "weight"})
+        if unknown:
+            raise WordListError(
+                source, f"letter {key!r}: unknown setting {unknown[0]!r} (known: score, weight)"
+            )
         count = counts[symbol]
         score = entry.get("score", derived_score(max(count, 1), most, min(least, max(count, 1))))
         weight = entry.get("weight", 100.0 * count / total)
