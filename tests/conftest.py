@@ -19,6 +19,16 @@ def server() -> Iterator[LiveServer]:
     live.stop()
 
 
+@pytest.fixture(scope="session")
+def base_url(server: LiveServer) -> str:
+    """Pages open on the live server, so ``page.goto("/")`` works.
+
+    Also replaces pytest-playwright's fallback ``base_url`` (an instance-method
+    fixture that pytest 9 warns about, which is an error under our settings).
+    """
+    return server.url
+
+
 @pytest.fixture
 def start_server() -> Iterator[Callable[..., LiveServer]]:
     """Start a server with other settings (``env`` takes WIBBLE_* variables); stopped afterwards."""

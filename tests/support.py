@@ -7,6 +7,7 @@ import os
 import re
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -44,9 +45,17 @@ class LiveServer:
             if match:
                 self.url = match.group(1)
                 self.ws_url = self.url.replace("http://", "ws://") + "/ws"
+                # Keep reading its output, so a chatty server never blocks on a full pipe.
+                self._reader = threading.Thread(target=self._drain, daemon=True)
+                self._reader.start()
                 return
         self.stop()
         raise RuntimeError("server did not start:\n" + "".join(self.output))
+
+    def _drain(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self.output.append(line)
 
     def stop(self) -> None:
         if self.process.poll() is None:
@@ -56,6 +65,11 @@ class LiveServer:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
+        reader = getattr(self, "_reader", None)
+        if reader is not None:
+            reader.join(5)
+        if self.process.stdout is not None:
+            self.process.stdout.close()
 
     def alive(self) -> bool:
         return self.process.poll() is None

@@ -192,6 +192,7 @@ def snapshot(game: Game, game_id: str, token: str, seed: int) -> dict[str, Any]:
         "word": game.word.upper(),
         "points": game.points,
         "status": game.status.value,
+        "already_found": game.already_found,
         "total": game.total,
         "found": [{"word": word.upper(), "points": points} for word, points in game.found.in_order],
         "version": game.version,

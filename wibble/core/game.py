@@ -133,7 +133,9 @@ class Game:
             return Status.WORD
         return Status.PREFIX if trie.has_children(node) else Status.NONE
 
-    def _is_found(self) -> bool:
+    @property
+    def already_found(self) -> bool:
+        """True if the chain spells a word found earlier in this game."""
         return self.found.contains(self.word, self._hash.value)
 
     # -- events -----------------------------------------------------------------
@@ -240,4 +242,4 @@ class Game:
         self._hash.clear()
 
     def _chain_changed(self) -> ChainChanged:
-        return ChainChanged(self.chain, self.word, self.points, self.status, self._is_found(), self.version)
+        return ChainChanged(self.chain, self.word, self.points, self.status, self.already_found, self.version)

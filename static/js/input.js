@@ -1,0 +1,163 @@
+// Pointer and keyboard in, intents out. Reads the page's geometry, never writes it.
+//
+// Pointer Events cover mouse, pen and touch alike. A touch pointer stays captured
+// by the element it went down on, so the tile under the finger is found from the
+// board's geometry on every move, not from event.target. A tile counts only when
+// the pointer is inside a circle around its centre (HIT of the tile pitch), so a
+// diagonal drag does not pick up the two tiles whose corners it passes between;
+// fast moves are sampled along the segment so no tile is skipped.
+
+const HIT = 0.38; // radius of a tile's hit circle, as a fraction of the tile pitch
+const STEP = 1 / 6; // sampling step along a move, as a fraction of the pitch
+
+/**
+ * @param {HTMLElement} board the element holding tiles with data-row / data-col
+ * @param {object} actions press, enter, release, cancel, undo, activate(row, col, submit),
+ *   moveFocus(dRow, dCol), canPlay(), size()
+ */
+export function bindInput(board, actions) {
+  let drag = null; // {id, geometry, x, y, hover: [r, c] | null, started, cancelled}
+
+  function measure() {
+    const n = actions.size();
+    const first = board.querySelector('[data-row="0"][data-col="0"]');
+    const last = board.querySelector(`[data-row="${n - 1}"][data-col="${n - 1}"]`);
+    if (!first || !last || n < 2) return null;
+    const a = first.getBoundingClientRect();
+    const b = last.getBoundingClientRect();
+    const ox = a.left + a.width / 2;
+    const oy = a.top + a.height / 2;
+    return {
+      n,
+      ox,
+      oy,
+      px: (b.left + b.width / 2 - ox) / (n - 1),
+      py: (b.top + b.height / 2 - oy) / (n - 1),
+      bounds: board.getBoundingClientRect(),
+    };
+  }
+
+  /** The tile at a point: inside its hit circle (`strict`), or anywhere in its cell. */
+  function locate(g, x, y, strict) {
+    const col = Math.round((x - g.ox) / g.px);
+    const row = Math.round((y - g.oy) / g.py);
+    if (row < 0 || col < 0 || row >= g.n || col >= g.n) return null;
+    const dx = (x - (g.ox + col * g.px)) / g.px;
+    const dy = (y - (g.oy + row * g.py)) / g.py;
+    if (strict ? Math.hypot(dx, dy) > HIT : Math.max(Math.abs(dx), Math.abs(dy)) > 0.5) return null;
+    return [row, col];
+  }
+
+  const outside = (g, x, y) =>
+    x < g.bounds.left || x > g.bounds.right || y < g.bounds.top || y > g.bounds.bottom;
+
+  function touch(tile) {
+    if (!drag.started) {
+      drag.started = actions.press(...tile);
+    } else {
+      actions.enter(...tile);
+    }
+  }
+
+  function end(submit) {
+    if (!drag) return;
+    const { started, cancelled } = drag;
+    drag = null;
+    if (started && !cancelled) {
+      if (submit) actions.release();
+      else actions.cancel();
+    }
+  }
+
+  board.addEventListener("pointerdown", (event) => {
+    if (drag || !event.isPrimary) return;
+    if (event.pointerType === "mouse" && event.button !== 0) return;
+    if (!actions.canPlay()) return;
+    const geometry = measure();
+    if (!geometry) return;
+    event.preventDefault(); // no text selection, no emulated mouse events
+    drag = { id: event.pointerId, geometry, x: event.clientX, y: event.clientY, hover: null };
+    drag.started = false;
+    drag.cancelled = false;
+    const tile = locate(geometry, event.clientX, event.clientY, false);
+    if (tile) {
+      drag.hover = tile;
+      touch(tile);
+    }
+  });
+
+  window.addEventListener("pointermove", (event) => {
+    if (!drag || event.pointerId !== drag.id || drag.cancelled) return;
+    if (!actions.canPlay()) {
+      drag = null; // the connection dropped: the server forgets nothing, but we stop here
+      return;
+    }
+    const g = drag.geometry;
+    const { clientX: x, clientY: y } = event;
+    if (outside(g, x, y)) {
+      // Dragging off the board drops the chain; releasing later does nothing.
+      if (drag.started) actions.cancel();
+      drag.cancelled = true;
+      return;
+    }
+    const distance = Math.hypot(x - drag.x, y - drag.y);
+    const steps = Math.max(1, Math.ceil(distance / (Math.min(g.px, g.py) * STEP)));
+    for (let i = 1; i <= steps; i += 1) {
+      const t = i / steps;
+      const tile = locate(g, drag.x + (x - drag.x) * t, drag.y + (y - drag.y) * t, true);
+      const same = tile && drag.hover && tile[0] === drag.hover[0] && tile[1] === drag.hover[1];
+      if (tile && !same) touch(tile);
+      drag.hover = tile;
+      if (!drag) return;
+    }
+    drag.x = x;
+    drag.y = y;
+  });
+
+  window.addEventListener("pointerup", (event) => {
+    if (drag && event.pointerId === drag.id) end(true);
+  });
+  window.addEventListener("pointercancel", (event) => {
+    if (drag && event.pointerId === drag.id) end(false);
+  });
+  window.addEventListener("blur", () => end(false));
+  board.addEventListener("contextmenu", (event) => event.preventDefault());
+
+  const ARROWS = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+
+  board.addEventListener("keydown", (event) => {
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
+    const tile = event.target.closest?.("[data-row]");
+    if (event.key in ARROWS) {
+      event.preventDefault();
+      actions.moveFocus(...ARROWS[event.key]);
+    } else if ((event.key === " " || event.key === "Enter") && tile) {
+      event.preventDefault();
+      if (!event.repeat) actions.activate(Number(tile.dataset.row), Number(tile.dataset.col), event.key === "Enter");
+    } else if (event.key === "Backspace") {
+      event.preventDefault();
+      actions.undo();
+    }
+  });
+
+  // Escape drops the chain wherever the focus is.
+  window.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape") return;
+    if (drag) {
+      const started = drag.started && !drag.cancelled;
+      drag.cancelled = true;
+      if (started) actions.cancel();
+    } else {
+      actions.cancel();
+    }
+  });
+}
+
+/** The buttons and the word-list picker. */
+export function bindControls(root, actions) {
+  const picker = root.querySelector('[data-testid="wordlist"]');
+  picker.addEventListener("change", () => actions.newGame(picker.value));
+  root.querySelector('[data-action="new-game"]').addEventListener("click", () => actions.newGame(picker.value));
+  root.querySelector('[data-action="submit"]').addEventListener("click", () => actions.release());
+  root.querySelector('[data-action="retry"]').addEventListener("click", () => actions.reconnect());
+}

@@ -1,0 +1,54 @@
+// The composition root: read the page's config, wire the parts together, connect.
+
+import { Connection, socketUrl } from "./connection.js";
+import { bindControls, bindInput } from "./input.js";
+import { parseSeed } from "./protocol.js";
+import { Store, savedGame } from "./store.js";
+import { View } from "./view.js";
+
+const config = JSON.parse(document.getElementById("wibble-config").textContent);
+const params = new URLSearchParams(window.location.search);
+const start = { wordlist: params.get("wordlist") || null, seed: parseSeed(params.get("seed")) };
+
+let storage;
+try {
+  storage = window.localStorage;
+} catch {
+  storage = null; // storage blocked: the game plays but does not resume
+}
+
+const connection = new Connection(socketUrl(window.location), {
+  onOpen: () => store.onOpen(),
+  onMessage: (message) => store.onMessage(message),
+  onStatus: (status) => store.onStatus(status),
+});
+const store = new Store({
+  send: (message) => connection.send(message),
+  storage: savedGame(storage),
+  config,
+  start,
+});
+const view = new View(document, config);
+store.subscribe((state, event) => view.render(state, event, store.canPlay));
+
+const actions = {
+  press: (row, col) => store.press(row, col),
+  enter: (row, col) => store.enter(row, col),
+  release: () => store.release(),
+  cancel: () => store.cancel(),
+  undo: () => store.undo(),
+  activate: (row, col, submit) => store.activate(row, col, submit),
+  newGame: (wordlist) => store.newGame(wordlist),
+  reconnect: () => connection.reconnectNow(),
+  moveFocus: (dRow, dCol) => view.moveFocus(dRow, dCol),
+  canPlay: () => store.canPlay,
+  size: () => view.size,
+};
+bindInput(view.el.board, actions);
+bindControls(document, actions);
+window.addEventListener("online", () => connection.reconnectNow());
+window.addEventListener("offline", () => connection.drop());
+
+view.render(store.state);
+connection.start();
+window.wibble = { store, connection }; // for poking at in the console; nothing depends on it

@@ -1,0 +1,430 @@
+// The game as this tab knows it, and what the player means to do with it. No DOM.
+//
+// The server is the authority; the tab is optimistic. A tile the player drags onto
+// lights up at once (the chain is checked here against the board: neighbours only,
+// each tile once, stepping back undoes), the move goes to the server, and the
+// server's `chain` replies are counted against the moves still pending:
+// - `confirmed` is the last chain the server sent;
+// - when the reply to the last pending move arrives, the tab adopts the server's chain;
+// - a `move/...` or `state/...` error rolls the tab back to `confirmed`.
+// Listeners get `(state, event)` after every change; `event.type` says what happened.
+
+import * as P from "./protocol.js";
+
+const EMPTY_CHAIN = Object.freeze({
+  chain: [],
+  word: "",
+  points: 0,
+  status: P.Status.NONE,
+  alreadyFound: false,
+});
+
+const MOVES = new Set(["press", "enter", "release", "cancel"]);
+
+// If replies stop coming (the server drops rate-limited moves, sending one warning a
+// second at most), stop waiting after this long and show the server's chain.
+const RESYNC_MS = 3000;
+
+const sameChain = (a, b) =>
+  a.length === b.length && a.every(([r, c], i) => r === b[i][0] && c === b[i][1]);
+
+const touches = ([r1, c1], [r2, c2]) =>
+  Math.max(Math.abs(r1 - r2), Math.abs(c1 - c2)) === 1;
+
+/**
+ * What to draw for the chain: the tab's own chain, with the server's verdict when
+ * the server has confirmed that very chain, and `status: "pending"` until then.
+ */
+export function currentChain(state) {
+  const { chain, board, confirmed } = state;
+  const tiles = chain.map(([r, c]) => board[r]?.[c]).filter(Boolean);
+  const word = tiles.map((tile) => tile.letter).join("");
+  const points = tiles.reduce((sum, tile) => sum + tile.score, 0);
+  const known = chain.length > 0 && sameChain(chain, confirmed.chain);
+  return {
+    chain,
+    word,
+    points,
+    status: chain.length === 0 ? "empty" : known ? confirmed.status : "pending",
+    alreadyFound: known && confirmed.alreadyFound,
+  };
+}
+
+/**
+ * One word for where the tab stands: `loading` (no game yet), `offline` (connection
+ * lost), `chaining` (a chain is on the board), `busy` (waiting for the server to
+ * answer moves or refill tiles) or `idle`.
+ */
+export function phaseOf(state) {
+  if (!state.game) return "loading";
+  if (!state.live) return "offline";
+  if (state.chain.length > 0) return "chaining";
+  if (state.pending > 0 || state.refilling) return "busy";
+  return "idle";
+}
+
+export class Store {
+  /**
+   * @param {{send: (message: object) => boolean, storage: {load, save, clear},
+   *          config: {wordlists: object[], default_wordlist: string},
+   *          start?: {wordlist?: string|null, seed?: number|null}}} options
+   *   `start` comes from the page's URL: it asks for a particular new game on load.
+   */
+  constructor({ send, storage, config, start = null }) {
+    this.send = send;
+    this.storage = storage;
+    this.start = start && (start.wordlist || start.seed !== null) ? start : null;
+    this.listeners = new Set();
+    this.state = {
+      config,
+      connection: { state: "connecting", lost: false, retryAt: null },
+      live: false, // a snapshot arrived on the current socket: the board is current
+      game: null,
+      board: [],
+      total: 0,
+      found: [],
+      confirmed: EMPTY_CHAIN,
+      chain: [],
+      pending: 0,
+      refilling: false, // a word scored and its tiles' replacements have not arrived yet
+      mine: false, // this tab pressed the chain on the board (only the presser may play it on)
+      message: null,
+    };
+    this.ref = null; // {game_id, token} of the game this tab plays
+    this.announce = null; // what to say when the next snapshot is a new game
+    this.messageId = 0;
+  }
+
+  subscribe(listener) {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  emit(event) {
+    this.watch();
+    for (const listener of this.listeners) listener(this.state, event);
+  }
+
+  watch() {
+    clearTimeout(this.watchdog);
+    if (this.state.pending === 0) return;
+    this.watchdog = setTimeout(() => {
+      if (this.state.pending === 0) return;
+      this.state.pending = 0;
+      this.adopt();
+      this.emit({ type: "resync" });
+    }, RESYNC_MS);
+  }
+
+  /** True when a move would reach the server: connected and showing a current game. */
+  get canPlay() {
+    return this.state.live && this.state.connection.state === "open";
+  }
+
+  setMessage(kind, text) {
+    this.messageId += 1;
+    this.state.message = { kind, text, id: this.messageId };
+  }
+
+  // -- the connection ---------------------------------------------------------
+
+  onStatus(status) {
+    this.state.connection = { state: status.state, lost: status.lost, retryAt: status.retryAt ?? null };
+    if (status.state !== "open") {
+      // Until a new snapshot arrives, nothing on screen can be trusted or played.
+      this.state.live = false;
+      this.state.pending = 0;
+      this.state.refilling = false;
+      if (this.state.mine) this.state.confirmed = EMPTY_CHAIN; // the server drops our chain with us
+      this.adopt();
+    }
+    this.emit({ type: "status" });
+  }
+
+  /** A socket opened: pick the game back up, or start the one asked for. */
+  onOpen() {
+    const ref = this.ref ?? (this.start ? null : this.storage.load());
+    if (ref) {
+      this.send(P.resume(ref.game_id, ref.token));
+    } else {
+      const { wordlist = null, seed = null } = this.start ?? {};
+      this.send(P.newGame({ wordlist: wordlist ?? this.state.config.default_wordlist, seed }));
+    }
+  }
+
+  onMessage(message) {
+    const handler = {
+      game: this.onGame,
+      chain: this.onChain,
+      word: this.onWord,
+      board: this.onBoard,
+      error: this.onError,
+    }[message.type];
+    handler.call(this, message);
+  }
+
+  onGame(message) {
+    this.ref = { game_id: message.game_id, token: message.token };
+    this.storage.save(this.ref);
+    const state = this.state;
+    const previous = state.game;
+    state.game = {
+      id: message.game_id,
+      seed: message.seed,
+      wordlist: message.wordlist,
+      title: message.wordlist_title,
+      language: message.language,
+      minLength: message.min_length,
+      size: message.size,
+    };
+    state.board = message.board.map((row) => row.map(({ letter, score }) => ({ letter, score })));
+    state.total = message.total;
+    state.found = message.found.map(({ word, points }) => ({ word, points }));
+    state.confirmed = {
+      chain: P.chainOf(message),
+      word: message.word,
+      points: message.points,
+      status: message.status,
+      alreadyFound: Boolean(message.already_found),
+    };
+    state.chain = state.confirmed.chain;
+    state.mine = false; // a chain in a snapshot is another tab's: ours ended with our connection
+    state.pending = 0;
+    state.refilling = false;
+    state.live = true;
+    const fresh = !previous || previous.id !== message.game_id;
+    if (fresh && this.announce === "lost") {
+      this.setMessage("info", `That game has ended — here is a new one (${message.wordlist_title}).`);
+    } else if (fresh && this.announce) {
+      this.setMessage("info", `New game — ${message.wordlist_title}`);
+    }
+    this.announce = null;
+    this.emit({ type: "game", fresh });
+  }
+
+  onChain(message) {
+    const state = this.state;
+    state.confirmed = {
+      chain: P.chainOf(message),
+      word: message.word,
+      points: message.points,
+      status: message.status,
+      alreadyFound: Boolean(message.already_found),
+    };
+    if (state.pending > 0) state.pending -= 1;
+    if (state.pending === 0) this.adopt();
+    this.emit({ type: "chain" });
+  }
+
+  onWord(message) {
+    const state = this.state;
+    state.confirmed = EMPTY_CHAIN;
+    if (state.pending > 0) state.pending -= 1;
+    if (state.pending === 0) this.adopt();
+    state.total = message.total;
+    const word = message.word;
+    switch (message.result) {
+      case P.Result.SCORED:
+        state.found = [...state.found, { word, points: message.points }];
+        state.refilling = true;
+        this.setMessage("scored", `${word} +${message.points}`);
+        break;
+      case P.Result.NOT_A_WORD:
+        this.setMessage("miss", `Not a word: ${word}`);
+        break;
+      case P.Result.ALREADY_FOUND:
+        this.setMessage("miss", `Already found: ${word}`);
+        break;
+      case P.Result.TOO_SHORT:
+        this.setMessage("miss", `Too short — ${state.game?.minLength ?? 3} letters minimum`);
+        break;
+      default:
+        this.setMessage("miss", `${word}: ${message.result}`);
+    }
+    this.emit({ type: "word", result: message.result, word, points: message.points });
+  }
+
+  onBoard(message) {
+    const board = this.state.board.map((row) => row.slice());
+    const changed = [];
+    for (const { row, col, letter, score } of message.changed) {
+      if (board[row]?.[col] === undefined) continue;
+      board[row][col] = { letter, score };
+      changed.push([row, col]);
+    }
+    this.state.board = board;
+    this.state.refilling = false;
+    this.emit({ type: "board", changed });
+  }
+
+  onError(message) {
+    const state = this.state;
+    const code = message.code;
+    if (MOVES.has(message.request) && state.pending > 0) state.pending -= 1;
+
+    if (P.isLostGame(code)) {
+      // The saved game is gone (expired, or the server restarted): start afresh.
+      const wordlist = state.game?.wordlist ?? state.config.default_wordlist;
+      this.ref = null;
+      this.storage.clear();
+      this.announce = "lost";
+      this.send(P.newGame({ wordlist }));
+    } else if (P.isMoveError(code)) {
+      this.adopt();
+      if (code === "state/already_chaining" || code === "state/not_your_chain") {
+        this.setMessage("info", "A chain is already being played in another tab.");
+      }
+    } else if (code === "protocol/rate_limited") {
+      // Some moves were dropped without a reply: the count is off, so trust the server.
+      state.pending = 0;
+      this.adopt();
+    } else if (code === "game/unknown_wordlist" && !state.game) {
+      this.start = null;
+      this.send(P.newGame({ wordlist: state.config.default_wordlist }));
+      this.setMessage("miss", message.message);
+    } else {
+      this.setMessage("miss", message.message || code);
+    }
+    this.emit({ type: "error", code });
+  }
+
+  /** Show the server's chain: nothing of ours is in flight, or ours was refused. */
+  adopt() {
+    const state = this.state;
+    state.chain = state.confirmed.chain;
+    if (state.chain.length === 0) state.mine = false;
+  }
+
+  // -- what the player does ---------------------------------------------------
+
+  move(message) {
+    if (!this.send(message)) return false;
+    this.state.pending += 1;
+    return true;
+  }
+
+  /** Start a chain on a tile (dropping a chain of ours left on the board). */
+  press(row, col) {
+    const state = this.state;
+    if (!this.canPlay || !state.board[row]?.[col]) return false;
+    if (state.chain.length > 0 || (state.confirmed.chain.length > 0 && state.pending === 0)) {
+      if (!state.mine) {
+        this.setMessage("info", "Another tab is playing a word — wait for it to finish.");
+        this.emit({ type: "hint" });
+        return false;
+      }
+      this.move(P.cancel());
+    }
+    if (!this.move(P.press(row, col))) return false;
+    state.mine = true;
+    state.chain = [[row, col]];
+    this.emit({ type: "local" });
+    return true;
+  }
+
+  /**
+   * Extend the chain onto a neighbouring tile, or step back onto the second-to-last
+   * tile to undo the last one. Anything else is ignored (false).
+   */
+  enter(row, col) {
+    if (!this.canPlay) return false;
+    const chain = this.state.chain;
+    if (!this.state.mine || chain.length === 0 || !this.state.board[row]?.[col]) return false;
+    const last = chain[chain.length - 1];
+    if (last[0] === row && last[1] === col) return false;
+    const previous = chain[chain.length - 2];
+    let next;
+    if (previous && previous[0] === row && previous[1] === col) {
+      next = chain.slice(0, -1);
+    } else if (chain.some(([r, c]) => r === row && c === col) || !touches(last, [row, col])) {
+      return false;
+    } else {
+      next = [...chain, [row, col]];
+    }
+    if (!this.move(P.enter(row, col))) return false;
+    this.state.chain = next;
+    this.emit({ type: "local" });
+    return true;
+  }
+
+  /** Submit the chain for judging. */
+  release() {
+    if (!this.canPlay || !this.state.mine || this.state.chain.length === 0) return false;
+    if (!this.move(P.release())) return false;
+    this.state.chain = [];
+    this.emit({ type: "local" });
+    return true;
+  }
+
+  /** Drop the chain without judging it. */
+  cancel() {
+    if (!this.canPlay || !this.state.mine || this.state.chain.length === 0) return false;
+    if (!this.move(P.cancel())) return false;
+    this.state.chain = [];
+    this.emit({ type: "local" });
+    return true;
+  }
+
+  /** Take back the last tile (cancelling a one-tile chain). */
+  undo() {
+    const chain = this.state.chain;
+    if (chain.length >= 2) return this.enter(...chain[chain.length - 2]);
+    return chain.length === 1 ? this.cancel() : false;
+  }
+
+  /**
+   * The keyboard's Space or Enter on a tile: start a chain, add the tile, step back
+   * onto it, or (Enter on the last tile) submit.
+   */
+  activate(row, col, submitOnLast) {
+    if (!this.canPlay) return false;
+    const chain = this.state.chain;
+    if (chain.length === 0) return this.press(row, col);
+    const last = chain[chain.length - 1];
+    if (last[0] === row && last[1] === col) {
+      if (submitOnLast) return this.release();
+      this.setMessage("info", "Press Enter to submit the word.");
+      this.emit({ type: "hint" });
+      return false;
+    }
+    if (this.enter(row, col)) return true;
+    this.setMessage("info", "Pick a tile that touches the last one, and not one already used.");
+    this.emit({ type: "hint" });
+    return false;
+  }
+
+  /** Start a new game with this word list. */
+  newGame(wordlist) {
+    if (this.state.connection.state !== "open") return false;
+    this.announce = "new";
+    return this.send(P.newGame({ wordlist }));
+  }
+}
+
+/** Where the tab keeps {game_id, token} between visits; quiet when storage is unavailable. */
+export function savedGame(storage, key = "wibble.game") {
+  return {
+    load() {
+      try {
+        const ref = JSON.parse(storage.getItem(key));
+        return typeof ref?.game_id === "string" && typeof ref?.token === "string" ? ref : null;
+      } catch {
+        return null;
+      }
+    },
+    save(ref) {
+      try {
+        storage.setItem(key, JSON.stringify({ game_id: ref.game_id, token: ref.token }));
+      } catch {
+        // private mode or full: the game still plays, it just will not resume
+      }
+    },
+    clear() {
+      try {
+        storage.removeItem(key);
+      } catch {
+        // as above
+      }
+    },
+  };
+}

@@ -1,0 +1,144 @@
+"""Driving the Wibble page as a player does: read the tiles, drag across them, read the results."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from urllib.parse import urlencode
+
+from playwright.sync_api import Locator, Page, expect
+
+from tests.support import find_paths
+from wibble.core import Trie
+
+Path = list[tuple[int, int]]
+
+
+@dataclass(frozen=True)
+class Tile:
+    row: int
+    col: int
+    letter: str
+    score: int
+
+
+class WibblePage:
+    def __init__(self, page: Page) -> None:
+        self.page = page
+        self.board = page.get_by_test_id("board")
+        self.total = page.get_by_test_id("total-score")
+        self.found = page.get_by_test_id("found-words")
+        self.message = page.get_by_test_id("message")
+        self.current_word = page.get_by_test_id("current-word")
+        self.picker = page.get_by_test_id("wordlist")
+        self.tiles = self.board.locator("[data-row][data-col]")
+
+    # -- getting there -----------------------------------------------------------
+
+    def open(self, base_url: str, **params: object) -> WibblePage:
+        query = urlencode({k: v for k, v in params.items() if v is not None})
+        self.page.goto(f"{base_url}/{'?' + query if query else ''}")
+        self.wait_idle()
+        return self
+
+    def wait_idle(self) -> None:
+        """Wait for a game on screen with nothing in flight (no chain, no unanswered move)."""
+        expect(self.page.locator("body")).to_have_attribute("data-ready", "true")
+        expect(self.page.locator("body")).to_have_attribute("data-phase", "idle")
+
+    def game_id(self) -> str:
+        value = self.board.get_attribute("data-game-id")
+        assert value
+        return value
+
+    def new_game(self) -> None:
+        before = self.game_id()
+        self.page.get_by_role("button", name="New game").click()
+        expect(self.board).not_to_have_attribute("data-game-id", before)
+        self.wait_idle()
+
+    # -- reading -------------------------------------------------------------------
+
+    def read_tiles(self) -> list[Tile]:
+        rows = self.tiles.evaluate_all(
+            "els => els.map(e => [+e.dataset.row, +e.dataset.col, e.dataset.letter, +e.dataset.score])"
+        )
+        return [Tile(*row) for row in rows]
+
+    def grid(self) -> list[list[Tile]]:
+        tiles = sorted(self.read_tiles(), key=lambda t: (t.row, t.col))
+        size = max(t.row for t in tiles) + 1
+        return [tiles[r * size : (r + 1) * size] for r in range(size)]
+
+    def letters(self) -> list[list[str]]:
+        return [[t.letter.lower() for t in row] for row in self.grid()]
+
+    def total_score(self) -> int:
+        return int(self.total.inner_text())
+
+    def found_words(self) -> list[str]:
+        return [text.split()[0] for text in self.found.locator("li").all_inner_texts()]
+
+    def tile(self, row: int, col: int) -> Locator:
+        return self.board.locator(f'[data-row="{row}"][data-col="{col}"]')
+
+    def centre(self, row: int, col: int) -> tuple[float, float]:
+        box = self.tile(row, col).bounding_box()
+        assert box is not None
+        return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+    # -- words on the board ------------------------------------------------------
+
+    def words(self, trie: Trie, min_length: int = 3) -> list[tuple[str, Path]]:
+        """Every word the board allows, shortest paths first (quick to drag), then alphabetically."""
+        found = list(find_paths(self.letters(), trie, min_length))
+        return sorted(found, key=lambda wp: (abs(len(wp[1]) - 4), wp[0], wp[1]))
+
+    def a_word(self, trie: Trie, avoid: Iterable[str] = ()) -> tuple[str, Path]:
+        skip = {w.lower() for w in avoid}
+        for word, path in self.words(trie):
+            if word not in skip:
+                return word, path
+        raise AssertionError(f"no word on this board: {self.letters()}")
+
+    def points(self, path: Path) -> int:
+        grid = self.grid()
+        return sum(grid[r][c].score for r, c in path)
+
+    # -- playing -------------------------------------------------------------------
+
+    def drag(self, path: Path, *, release: bool = True, steps: int = 4) -> None:
+        """Press on the first tile, glide through the others' centres, and let go."""
+        self.page.bring_to_front()  # input to a background tab is slow to be delivered
+        mouse = self.page.mouse
+        x, y = self.centre(*path[0])
+        mouse.move(x, y)
+        mouse.down()
+        for row, col in path[1:]:
+            x, y = self.centre(row, col)
+            mouse.move(x, y, steps=steps)
+        if release:
+            mouse.up()
+
+    def play(self, path: Path) -> None:
+        """Drag a chain, let go, and wait until the server has judged it and refilled the board."""
+        self.drag(path)
+        self.wait_idle()
+
+    def score_word(self, trie: Trie, avoid: Iterable[str] = ()) -> tuple[str, int]:
+        """Find a word, drag it, and check that it scored its tiles' points."""
+        word, path = self.a_word(trie, avoid)
+        before, points = self.total_score(), self.points(path)
+        self.play(path)
+        expect(self.total).to_have_text(str(before + points))
+        expect(self.found).to_contain_text(word.upper())
+        return word.upper(), points
+
+
+def until(predicate: Callable[[], bool], attempts: int, step: Callable[[], None]) -> bool:
+    """Try ``predicate``; between failures run ``step`` (e.g. start a new game)."""
+    for _ in range(attempts):
+        if predicate():
+            return True
+        step()
+    return predicate()
