@@ -92,7 +92,11 @@ class Client:
         return self.recv()
 
     def close(self) -> None:
-        self.ws.close()
+        # close() does nothing once a close frame was read; shutdown() always frees the socket.
+        try:
+            self.ws.close(timeout=1)
+        finally:
+            self.ws.shutdown()
 
 
 def find_paths(

@@ -88,9 +88,11 @@ def parse(frame: str | bytes) -> Command:
         raise ProtocolError("protocol/bad_json", f"not valid JSON: {exc}") from None
     if not isinstance(data, dict):
         raise ProtocolError("protocol/not_object", "a message must be a JSON object with a 'type'")
-    kind = data.get("type")
-    if not isinstance(kind, str):
+    if "type" not in data:
         raise ProtocolError("protocol/missing_field", "a message needs a string field 'type'")
+    kind = data["type"]
+    if not isinstance(kind, str):
+        raise ProtocolError("protocol/bad_field", "field 'type' must be a string")
     parser = _PARSERS.get(kind)
     if parser is None:
         known = ", ".join(sorted(_PARSERS))
@@ -118,7 +120,7 @@ def _str(data: dict[str, Any], name: str, limit: int, required: bool = True) -> 
             raise ProtocolError("protocol/missing_field", f"field {name!r} is required")
         return None
     value = data[name]
-    if not isinstance(value, str) or not value or len(value) > limit:
+    if not isinstance(value, str) or not value or len(value) > limit or not is_text(value):
         raise ProtocolError("protocol/bad_field", f"field {name!r} must be text of 1-{limit} characters")
     return value
 
@@ -159,7 +161,22 @@ _PARSERS: dict[str, Callable[[dict[str, Any]], Command]] = {
 
 
 def encode(message: dict[str, Any]) -> str:
-    return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+    text = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:  # half a surrogate pair echoed back: escape it instead
+            text = json.dumps(message, separators=(",", ":"))
+    return text
+
+
+def is_text(value: str) -> bool:
+    """False for strings holding half a UTF-16 surrogate pair (JSON can escape one; UTF-8 cannot)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _tile(letter: Letter) -> dict[str, Any]:

@@ -12,6 +12,7 @@ code runs under the websocket handler and in tests.
 from __future__ import annotations
 
 import hmac
+import logging
 import random
 import secrets
 import threading
@@ -25,6 +26,8 @@ from .protocol import Cancel, Command, Enter, NewGame, Press, Release, Resume
 from .wordlists import WordLists
 
 Listener = Callable[[dict[str, Any]], None]
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(eq=False)
@@ -89,8 +92,11 @@ class Lobby:
                 "game/unknown_wordlist", f"no word list named {wordlist!r} (have: {names})"
             ) from None
         except WordListError as exc:
+            # The detail (file and line) is for the host's log, not for players.
+            log.error("word list %r cannot be loaded: %s", wordlist, exc.message)
             raise RuleError(
-                "game/wordlist_unavailable", f"word list {wordlist!r} cannot be loaded: {exc.message}"
+                "game/wordlist_unavailable",
+                f"word list {wordlist!r} cannot be loaded; the server log says why",
             ) from None
         if seed is None:
             seed = self._entropy.randrange(protocol.MAX_SEED + 1)

@@ -32,6 +32,7 @@ from ..sessions import Lobby, Player
 log = logging.getLogger(__name__)
 
 POLICY_VIOLATION = 1008
+MESSAGE_TOO_BIG = 1009
 INTERNAL_ERROR = 1011
 SEND_TIMEOUT = 10.0  # seconds a single send may take before the client counts as gone
 
@@ -75,6 +76,30 @@ class Outbox:
         self._thread.join(timeout)
         self.alive = False
 
+    @property
+    def sending(self) -> bool:
+        """True while the sender is still inside a send (to a client that stopped reading)."""
+        return self._thread.is_alive()
+
+
+class _SendAll:
+    """The socket as simple-websocket sees it, with ``send`` meaning "send all of it".
+
+    simple-websocket calls ``sock.send`` and ignores a short count; with a send
+    timeout (or a full buffer) that drops the rest of a frame and corrupts the
+    stream. Everything else is the real socket's.
+    """
+
+    def __init__(self, sock: socket.socket) -> None:
+        self._sock = sock
+
+    def send(self, data: bytes) -> int:
+        self._sock.sendall(data)
+        return len(data)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._sock, name)
+
 
 def _request_type(frame: str | bytes) -> str | None:
     """The 'type' of a frame that failed later checks, for the error's ``request`` field."""
@@ -95,12 +120,17 @@ def serve_connection(ws: Any, lobby: Lobby, config: Mapping[str, Any]) -> None:
     if sock is not None:
         try:
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-            sock.settimeout(SEND_TIMEOUT)
+            # Bounds a send to a client that stopped reading. Safe for receiving only
+            # because pings make the library wait in select() before every recv().
+            if config["SOCK_SERVER_OPTIONS"].get("ping_interval"):
+                sock.settimeout(SEND_TIMEOUT)
         except OSError:
             pass
+        ws.sock = _SendAll(sock)
     outbox = Outbox(ws, int(config["OUTBOX_LIMIT"]))
     player = Player(lobby, outbox.put)
     bucket = TokenBucket(float(config["RATE_LIMIT"]), float(config["RATE_BURST"]), time.monotonic)
+    max_bytes = int(config["SOCK_SERVER_OPTIONS"].get("max_message_size") or protocol.MAX_FRAME_BYTES)
     refused_in_a_row = 0
     last_warning = float("-inf")
     close_code: int | None = None
@@ -109,6 +139,10 @@ def serve_connection(ws: Any, lobby: Lobby, config: Mapping[str, Any]) -> None:
             frame = ws.receive(timeout=1.0)
             if frame is None:
                 continue
+            if isinstance(frame, str) and len(frame.encode("utf-8", "surrogatepass")) > max_bytes:
+                # The library's own limit counts characters; a frame of "ñ"s is twice as many bytes.
+                close_code = MESSAGE_TOO_BIG
+                break
             if not bucket.take():
                 refused_in_a_row += 1
                 if refused_in_a_row >= int(config["FLOOD_CLOSE"]):
@@ -130,14 +164,10 @@ def serve_connection(ws: Any, lobby: Lobby, config: Mapping[str, Any]) -> None:
                 outbox.put(protocol.error(exc, _request_type(frame)))
             except Exception:
                 log.exception("unexpected error handling a message")
-                outbox.put(
-                    protocol.error(
-                        WibbleError(
-                            "server/internal",
-                            "the server could not handle that message; the game is unchanged",
-                        )
-                    )
+                failure = WibbleError(
+                    "server/internal", "the server could not handle that message; the game is unchanged"
                 )
+                outbox.put(protocol.error(failure, _request_type(frame)))
     except ConnectionClosed:
         pass
     except Exception:
@@ -147,7 +177,8 @@ def serve_connection(ws: Any, lobby: Lobby, config: Mapping[str, Any]) -> None:
         player.leave()
         outbox.drain_and_stop()
         try:
-            if ws.connected:
+            # A sender still stuck mid-frame must not be interleaved with a close frame.
+            if ws.connected and not outbox.sending:
                 ws.close(reason=close_code)
         except Exception:
             pass

@@ -1,0 +1,646 @@
+"""Playing over the wire: a real websocket client against a live ``wibble serve``.
+
+Also holds the small helpers the other protocol test modules import (this folder may
+only hold ``test_*.py`` files, so there is no separate helpers module).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterator
+from functools import cache
+from typing import Any
+
+import pytest
+from websocket import WebSocketTimeoutException
+
+from tests.support import WORDS, Client, LiveServer, find_paths, letters_of
+from wibble.core import Trie
+from wibble.wordlists import load
+
+Path_ = list[tuple[int, int]]
+Connect = Callable[..., Client]
+
+SNAPSHOT_STATE = (
+    "board",
+    "phase",
+    "chain",
+    "word",
+    "points",
+    "status",
+    "already_found",
+    "total",
+    "found",
+    "version",
+)
+
+
+# -- helpers shared by the protocol tests ----------------------------------------------
+
+
+@cache
+def trie(name: str = "en") -> Trie:
+    """The word list's trie, loaded in this process to find words on a board."""
+    return load(WORDS / f"{name}.txt").trie
+
+
+def new_game(client: Client, **fields: Any) -> dict[str, Any]:
+    reply = client.ask({"type": "new_game", **fields})
+    assert reply["type"] == "game", reply
+    return reply
+
+
+def resume_of(game: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "resume", "game_id": game["game_id"], "token": game["token"]}
+
+
+def state(snapshot: dict[str, Any]) -> dict[str, Any]:
+    """The parts of a ``game`` snapshot that moves can change."""
+    assert snapshot["type"] == "game", snapshot
+    return {key: snapshot[key] for key in SNAPSHOT_STATE}
+
+
+def resume_state(connect: Connect, game: dict[str, Any], url: str | None = None) -> dict[str, Any]:
+    """The game as a fresh second connection sees it."""
+    other = connect(url) if url else connect()
+    try:
+        return state(other.ask(resume_of(game)))
+    finally:
+        other.close()
+
+
+def expect_silence(client: Client, seconds: float = 0.5) -> None:
+    """Nothing more arrives on ``client`` for a while."""
+    client.ws.settimeout(seconds)
+    try:
+        extra = client.ws.recv()
+        pytest.fail(f"expected nothing more, got {extra!r}")
+    except WebSocketTimeoutException:
+        pass
+    finally:
+        client.ws.settimeout(10)
+
+
+def expect_error(client: Client, code: str | set[str]) -> dict[str, Any]:
+    frame = client.ws.recv()
+    if not frame:
+        hang_up(client)
+        pytest.fail(f"the server closed the connection instead of answering with {code}")
+    reply = json.loads(frame)
+    assert reply["type"] == "error", reply
+    codes = {code} if isinstance(code, str) else code
+    assert reply["code"] in codes, reply
+    assert isinstance(reply["message"], str), reply
+    assert reply["message"], reply
+    assert_no_leak(reply)
+    return reply
+
+
+def hang_up(client: Client) -> None:
+    """Close our socket at once. (``close()`` does nothing once a close frame was read, and
+    the socket would then be left for the garbage collector, a ResourceWarning.)"""
+    client.ws.shutdown()
+
+
+def assert_no_leak(message: dict[str, Any]) -> None:
+    """No traceback, source file or folder of the server in what a client is told."""
+    text = json.dumps(message, ensure_ascii=False)
+    assert "Traceback" not in text, text
+    assert 'File "' not in text, text
+    assert not re.search(r"\.py\b", text), text
+    assert str(WORDS.parent) not in text, text
+    assert not re.search(r"/(?:tmp|home|usr|var|work|root)/", text), text
+
+
+def tiles_of(snapshot: dict[str, Any]) -> list[list[tuple[str, int]]]:
+    return [[(tile["letter"], tile["score"]) for tile in row] for row in snapshot["board"]]
+
+
+def word_on(snapshot: dict[str, Any], path: Path_) -> str:
+    return "".join(snapshot["board"][r][c]["letter"] for r, c in path)
+
+
+def points_on(snapshot: dict[str, Any], path: Path_) -> int:
+    return sum(snapshot["board"][r][c]["score"] for r, c in path)
+
+
+def words_on(snapshot: dict[str, Any], name: str = "en") -> Iterator[tuple[str, Path_]]:
+    return find_paths(letters_of(snapshot["board"]), trie(name), snapshot["min_length"])
+
+
+def a_word(snapshot: dict[str, Any], name: str = "en", longest: bool = True) -> tuple[str, Path_]:
+    found = sorted(words_on(snapshot, name), key=lambda item: (-len(item[0]) if longest else 0, item))
+    assert found, f"no word on {letters_of(snapshot['board'])}"
+    return found[0]
+
+
+def drag(client: Client, path: Path_) -> list[dict[str, Any]]:
+    """press + enter along ``path``; returns the chain messages."""
+    replies = [client.ask({"type": "press", "row": path[0][0], "col": path[0][1]})]
+    for r, c in path[1:]:
+        replies.append(client.ask({"type": "enter", "row": r, "col": c}))
+    for reply in replies:
+        assert reply["type"] == "chain", reply
+    return replies
+
+
+def play(client: Client, path: Path_) -> tuple[list[dict[str, Any]], dict[str, Any], dict[str, Any] | None]:
+    """Drag and release ``path``: (chain messages, word message, board message or None)."""
+    chains = drag(client, path)
+    judged = client.ask({"type": "release"})
+    assert judged["type"] == "word", judged
+    board = client.recv() if judged["result"] == "scored" else None
+    if board is not None:
+        assert board["type"] == "board", board
+    return chains, judged, board
+
+
+def apply_changes(snapshot: dict[str, Any], board: dict[str, Any]) -> list[list[dict[str, Any]]]:
+    rows = [[dict(tile) for tile in row] for row in snapshot["board"]]
+    for change in board["changed"]:
+        rows[change["row"]][change["col"]] = {"letter": change["letter"], "score": change["score"]}
+    return rows
+
+
+def is_word(word: str, name: str = "en") -> bool:
+    return word.lower() in trie(name)
+
+
+# -- the tests -------------------------------------------------------------------------
+
+
+URLSAFE = re.compile(r"^[A-Za-z0-9_-]+$")
+
+
+def test_new_game_snapshot_has_every_documented_field(connect: Connect) -> None:
+    client = connect()
+    game = new_game(client)
+    expected = {
+        "type": str,
+        "game_id": str,
+        "token": str,
+        "seed": int,
+        "wordlist": str,
+        "wordlist_title": str,
+        "language": str,
+        "min_length": int,
+        "letters": dict,
+        "size": int,
+        "board": list,
+        "phase": str,
+        "chain": list,
+        "word": str,
+        "points": int,
+        "status": str,
+        "already_found": bool,
+        "total": int,
+        "found": list,
+        "version": int,
+    }
+    for name, kind in expected.items():
+        assert name in game, name
+        assert isinstance(game[name], kind), (name, game[name])
+        if kind is not bool:
+            assert not isinstance(game[name], bool), (name, game[name])
+    assert game["wordlist"] == "en"  # the server's default
+    assert game["language"] == "en"
+    assert game["wordlist_title"]
+    assert game["min_length"] == 3
+    assert 0 <= game["seed"] <= 2**53 - 1
+    assert game["size"] == 5
+    assert len(game["board"]) == 5
+    assert all(len(row) == 5 for row in game["board"])
+    for row in game["board"]:
+        for tile in row:
+            assert set(tile) == {"letter", "score"}
+            assert tile["letter"] in game["letters"]
+            assert tile["letter"] == tile["letter"].upper()
+            assert len(tile["letter"]) == 1
+            assert tile["score"] == game["letters"][tile["letter"]]["score"]
+    for face, entry in game["letters"].items():
+        assert face == face.upper()
+        assert isinstance(entry["score"], int)
+        assert isinstance(entry["weight"], int | float)
+    assert game["phase"] == "idle"
+    assert game["chain"] == []
+    assert game["word"] == ""
+    assert game["points"] == 0
+    assert game["status"] == "none"
+    assert game["already_found"] is False
+    assert game["total"] == 0
+    assert game["found"] == []
+    assert game["version"] == 0
+    # The token is a secret: url-safe text with at least 128 bits in it, different every game.
+    assert URLSAFE.match(game["token"]), game["token"]
+    assert len(game["token"]) >= 22, game["token"]
+    assert URLSAFE.match(game["game_id"]), game["game_id"]
+    others = [new_game(client) for _ in range(3)]
+    assert len({g["token"] for g in [game, *others]}) == 4
+    assert len({g["game_id"] for g in [game, *others]}) == 4
+    assert len({g["seed"] for g in [game, *others]}) == 4
+
+
+def test_playing_a_word_scores_it_and_replaces_exactly_its_tiles(connect: Connect) -> None:
+    client = connect()
+    game = new_game(client, seed=1234)
+    word, path = a_word(game)
+    assert len(path) >= 4, word  # long enough to see prefixes on the way
+    chains, judged, board = play(client, path)
+
+    version = game["version"]
+    for i, message in enumerate(chains, start=1):
+        assert message["chain"] == [list(p) for p in path[:i]]
+        assert message["word"] == word_on(game, path[:i]) == word[:i].upper()
+        assert message["points"] == points_on(game, path[:i])
+        prefix = message["word"]
+        expected = "word" if i >= game["min_length"] and is_word(prefix) else "prefix"
+        assert message["status"] == expected, message
+        assert message["already_found"] is False
+        assert message["version"] > version
+        version = message["version"]
+    assert chains[-1]["status"] == "word"
+
+    points = points_on(game, path)
+    assert judged == {
+        "type": "word",
+        "word": word.upper(),
+        "result": "scored",
+        "points": points,
+        "total": points,
+        "version": judged["version"],
+    }
+    assert judged["version"] > version
+    assert board is not None
+    assert board["version"] > judged["version"]
+    assert sorted((c["row"], c["col"]) for c in board["changed"]) == sorted(path)
+    for change in board["changed"]:
+        assert set(change) == {"row", "col", "letter", "score"}
+        assert change["score"] == game["letters"][change["letter"]]["score"]
+    expect_silence(client, 0.3)
+
+    after = resume_state(connect, game)
+    assert after["board"] == apply_changes(game, board)
+    untouched = {(r, c) for r in range(5) for c in range(5)} - set(path)
+    for r, c in untouched:
+        assert after["board"][r][c] == game["board"][r][c]
+    assert after["phase"] == "idle"
+    assert after["chain"] == []
+    assert after["word"] == ""
+    assert after["status"] == "none"
+    assert after["points"] == 0
+    assert after["total"] == points
+    assert after["found"] == [{"word": word.upper(), "points": points}]
+    assert after["version"] == board["version"]
+
+
+def test_a_chain_that_is_no_word_is_not_a_word(connect: Connect) -> None:
+    client = connect()
+    game = new_game(client, seed=77)
+    words = {w for w, _ in words_on(game)}
+    # Any straight line of three tiles that does not spell a word.
+    for r in range(5):
+        path = [(r, 0), (r, 1), (r, 2)]
+        if word_on(game, path).lower() not in words:
+            break
+    else:  # pragma: no cover - five rows of words in a row is not this seed
+        pytest.fail("no non-word found")
+    before = resume_state(connect, game)
+    chains, judged, board = play(client, path)
+    assert chains[-1]["status"] in {"prefix", "none"}
+    assert judged["result"] == "not_a_word"
+    assert judged["points"] == 0
+    assert judged["total"] == 0
+    assert judged["word"] == word_on(game, path)
+    assert board is None
+    expect_silence(client, 0.3)  # no board message: nothing was replaced
+    after = resume_state(connect, game)
+    assert after["board"] == before["board"]
+    assert after["found"] == []
+    assert after["total"] == 0
+    assert after["chain"] == []
+    assert after["phase"] == "idle"
+    assert after["version"] >= judged["version"]
+
+
+@pytest.mark.parametrize("length", [1, 2])
+def test_too_short(connect: Connect, length: int) -> None:
+    client = connect()
+    game = new_game(client, seed=78)
+    path = [(0, 0), (1, 1)][:length]
+    chains, judged, board = play(client, path)
+    assert chains[-1]["status"] != "word"
+    assert judged["result"] == "too_short"
+    assert judged["points"] == 0
+    assert judged["total"] == 0
+    assert board is None
+    after = resume_state(connect, game)
+    assert after["board"] == game["board"]
+    assert after["found"] == []
+    assert after["phase"] == "idle"
+
+
+def twice_on_one_board(client: Client) -> tuple[dict[str, Any], str, Path_, Path_]:
+    """A seed whose board has one word along two paths that share no tile."""
+    for seed in range(1, 300):
+        game = new_game(client, seed=seed)
+        paths: dict[str, list[Path_]] = {}
+        for word, path in words_on(game):
+            paths.setdefault(word, []).append(path)
+        for word, options in sorted(paths.items()):
+            for first in options:
+                for second in options:
+                    if not set(first) & set(second):
+                        return game, word, first, second
+    pytest.fail("no seed with a word on the board twice")
+
+
+def test_the_same_word_again_is_already_found(connect: Connect) -> None:
+    client = connect()
+    game, word, first, second = twice_on_one_board(client)
+    _, judged, board = play(client, first)
+    assert judged["result"] == "scored"
+    assert board is not None
+    total = judged["total"]
+    chains, again, board2 = play(client, second)
+    assert chains[-1]["word"] == word.upper()
+    assert chains[-1]["status"] == "word"
+    assert chains[-1]["already_found"] is True
+    assert again["result"] == "already_found"
+    assert again["points"] == 0
+    assert again["total"] == total
+    assert board2 is None
+    expect_silence(client, 0.3)
+    after = resume_state(connect, game)
+    assert after["found"] == [{"word": word.upper(), "points": total}]
+    assert after["total"] == total
+    assert after["board"] == apply_changes(game, board)
+
+
+def test_backtracking_onto_the_second_to_last_tile_and_cancel(connect: Connect) -> None:
+    client = connect()
+    game = new_game(client, seed=5)
+    a, b, c = (0, 0), (0, 1), (1, 2)
+    first = drag(client, [a, b, c])
+    back = client.ask({"type": "enter", "row": b[0], "col": b[1]})
+    assert back["type"] == "chain"
+    assert back["chain"] == [list(a), list(b)]
+    assert back["word"] == word_on(game, [a, b])
+    assert back["points"] == points_on(game, [a, b])
+    assert back["version"] > first[-1]["version"]
+    back2 = client.ask({"type": "enter", "row": a[0], "col": a[1]})
+    assert back2["chain"] == [list(a)]
+    assert back2["word"] == word_on(game, [a])
+    assert back2["version"] > back["version"]
+    # With one tile there is nothing to step back to: the tile is simply repeated.
+    client.send({"type": "enter", "row": a[0], "col": a[1]})
+    expect_error(client, "move/repeated_tile")
+    forward = client.ask({"type": "enter", "row": 1, "col": 1})
+    assert forward["chain"] == [list(a), [1, 1]]
+    mid = resume_state(connect, game)
+    assert mid["phase"] == "chaining"
+    assert mid["chain"] == [list(a), [1, 1]]
+    assert mid["word"] == forward["word"]
+    assert mid["points"] == forward["points"]
+    assert mid["status"] == forward["status"]
+    assert mid["version"] == forward["version"]
+
+    cancelled = client.ask({"type": "cancel"})
+    assert cancelled == {
+        "type": "chain",
+        "chain": [],
+        "word": "",
+        "points": 0,
+        "status": "none",
+        "already_found": False,
+        "version": cancelled["version"],
+    }
+    assert cancelled["version"] > forward["version"]
+    after = resume_state(connect, game)
+    assert after["phase"] == "idle"
+    assert after["chain"] == []
+    assert after["board"] == game["board"]
+    assert after["version"] == cancelled["version"]
+    assert after["total"] == 0
+    # Cancelled means idle: a new chain can start.
+    assert client.ask({"type": "press", "row": 4, "col": 4})["chain"] == [[4, 4]]
+
+
+def test_same_seed_same_board_and_same_refills(connect: Connect) -> None:
+    one, two = connect(), connect()
+    g1 = new_game(one, seed=424242, wordlist="en")
+    g2 = new_game(two, seed=424242)
+    assert g1["game_id"] != g2["game_id"]
+    assert g1["token"] != g2["token"]
+    assert g1["seed"] == g2["seed"] == 424242
+    assert g1["board"] == g2["board"]
+    other = new_game(connect(), seed=424243)
+    assert other["board"] != g1["board"]
+
+    snapshot = g1
+    for _ in range(3):  # three words in a row: the refills follow the seed each time
+        _, path = a_word(snapshot)
+        _, j1, b1 = play(one, path)
+        _, j2, b2 = play(two, path)
+        assert j1 == j2
+        assert j1["result"] == "scored"
+        assert b1 is not None
+        assert b1 == b2
+        snapshot = {**snapshot, "board": apply_changes(snapshot, b1)}
+    assert resume_state(connect, g1)["board"] == resume_state(connect, g2)["board"] == snapshot["board"]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2**53 - 1])
+def test_seed_range_ends_are_accepted(connect: Connect, seed: int) -> None:
+    game = new_game(connect(), seed=seed)
+    assert game["seed"] == seed
+
+
+def test_null_seed_and_wordlist_mean_the_defaults(connect: Connect) -> None:
+    game = new_game(connect(), seed=None, wordlist=None, extra="ignored", more={"x": [1]})
+    assert game["wordlist"] == "en"
+    assert isinstance(game["seed"], int)
+
+
+def test_resume_with_the_right_token_gives_the_same_snapshot(connect: Connect) -> None:
+    owner = connect()
+    game = new_game(owner, seed=99)
+    _, path = a_word(game)
+    play(owner, path)
+    drag(owner, [(0, 0), (0, 1)])
+    current = owner.ask(resume_of(game))  # the owner may resume its own game too
+    again = connect().ask({**resume_of(game), "unknown": "fields are ignored"})
+    assert again == current
+    assert again["game_id"] == game["game_id"]
+    assert again["token"] == game["token"]
+    assert again["seed"] == 99
+    assert again["phase"] == "chaining"
+    assert len(again["found"]) == 1
+
+
+def test_resume_with_a_wrong_token_or_unknown_id(connect: Connect) -> None:
+    client = connect()
+    game = new_game(client, seed=100)
+    other = new_game(connect(), seed=100)
+    before = resume_state(connect, game)
+    probe = connect()
+    cases = [
+        ({"game_id": game["game_id"], "token": game["token"][:-1] + "A"}, "game/bad_token"),
+        ({"game_id": game["game_id"], "token": other["token"]}, "game/bad_token"),
+        ({"game_id": game["game_id"], "token": "x"}, "game/bad_token"),
+        ({"game_id": game["game_id"], "token": "é" * 20}, "game/bad_token"),
+        ({"game_id": "no-such-game", "token": game["token"]}, "game/not_found"),
+        ({"game_id": game["game_id"] + "x", "token": game["token"]}, "game/not_found"),
+        ({"game_id": game["token"], "token": game["game_id"]}, "game/not_found"),
+    ]
+    for fields, code in cases:
+        probe.send({"type": "resume", **fields})
+        reply = expect_error(probe, code)
+        assert reply["request"] == "resume"
+        assert game["token"] not in reply["message"]
+        # A refused resume attaches nothing: moves still have no game.
+        probe.send({"type": "press", "row": 0, "col": 0})
+        expect_error(probe, "game/none")
+    assert resume_state(connect, game) == before
+
+
+def test_every_change_reaches_every_connection_and_errors_only_the_sender(connect: Connect) -> None:
+    a, b = connect(), connect()
+    game = new_game(a, seed=2024)
+    assert state(b.ask(resume_of(game))) == state(game)
+    _, path = a_word(game)
+
+    chains = drag(a, path)
+    judged = a.ask({"type": "release"})
+    board = a.recv()
+    seen_by_b = [b.recv() for _ in range(len(chains) + 2)]
+    assert seen_by_b == [*chains, judged, board]
+    assert [m["type"] for m in seen_by_b][-2:] == ["word", "board"]
+    expect_silence(b, 0.3)
+
+    # The other way round: b plays, a hears.
+    pressed = b.ask({"type": "press", "row": 2, "col": 2})
+    assert a.recv() == pressed
+    # b's mistake is b's alone.
+    b.send({"type": "enter", "row": 0, "col": 0})
+    expect_error(b, "move/not_adjacent")
+    a.send({"type": "press", "row": 1, "col": 1})
+    expect_error(a, "state/already_chaining")
+    expect_silence(a, 0.3)
+    expect_silence(b, 0.3)
+    cancelled = b.ask({"type": "cancel"})
+    assert a.recv() == cancelled
+
+    # new_game leaves the old game: b stops hearing a.
+    new_game(b)
+    a.ask({"type": "press", "row": 0, "col": 0})
+    expect_silence(b, 0.3)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        {"type": "enter", "row": 0, "col": 1},
+        {"type": "enter", "row": 1, "col": 1},  # the tile to backtrack to
+        {"type": "release"},
+        {"type": "cancel"},
+        {"type": "press", "row": 4, "col": 4},
+    ],
+    ids=["enter", "backtrack", "release", "cancel", "press"],
+)
+def test_only_the_tab_that_pressed_may_drive_the_chain(connect: Connect, message: dict[str, Any]) -> None:
+    dragger, other = connect(), connect()
+    game = new_game(dragger, seed=4040)
+    other.ask(resume_of(game))
+    chains = drag(dragger, [(1, 1), (1, 2)])
+    for chain in chains:
+        assert other.recv() == chain
+    before = resume_state(connect, game)
+    other.send(message)
+    code = "state/already_chaining" if message["type"] == "press" else "state/not_your_chain"
+    reply = expect_error(other, code)
+    assert reply["request"] == message["type"]
+    expect_silence(dragger, 0.3)
+    assert resume_state(connect, game) == before
+    # Both stay usable: the dragger carries on, the other tab hears it.
+    moved = dragger.ask({"type": "enter", "row": 2, "col": 2})
+    assert moved["chain"] == [[1, 1], [1, 2], [2, 2]]
+    assert other.recv() == moved
+    assert other.ask(resume_of(game))["chain"] == moved["chain"]
+
+
+@pytest.mark.parametrize("how", ["close", "drop"])
+def test_a_client_closing_mid_chain_leaves_a_consistent_game(connect: Connect, how: str) -> None:
+    leaver, watcher = connect(), connect()
+    game = new_game(leaver, seed=31337)
+    watcher.ask(resume_of(game))
+    path = [(0, 0), (1, 1), (2, 2)]
+    chains = drag(leaver, path)
+    assert [watcher.recv() for _ in path] == chains
+    if how == "close":
+        leaver.close()  # a websocket close frame
+    else:
+        leaver.ws.sock.close()  # the TCP connection just goes
+    # The chain was the leaver's: everyone hears it cancelled.
+    cancelled = watcher.recv()
+    assert cancelled["type"] == "chain"
+    assert cancelled["chain"] == []
+    assert cancelled["word"] == ""
+    assert cancelled["status"] == "none"
+    assert cancelled["version"] > chains[-1]["version"]
+    resumer = connect()
+    snap = resumer.ask(resume_of(game))
+    assert snap["board"] == game["board"]
+    assert snap["phase"] == "idle"
+    assert snap["chain"] == []
+    assert snap["word"] == ""
+    assert snap["points"] == 0
+    assert snap["status"] == "none"
+    assert snap["total"] == 0
+    assert snap["found"] == []
+    assert snap["version"] == cancelled["version"]
+    # ...and anyone left can play on: a new chain, released and judged.
+    _, judged, _ = play(resumer, path[:2])
+    assert judged["result"] == "too_short"
+    assert watcher.recv()["type"] == "chain"
+
+
+def test_spanish_list_has_its_own_letters(connect: Connect) -> None:
+    client = connect()
+    game = new_game(client, wordlist="es", seed=1)
+    assert game["wordlist"] == "es"
+    assert game["language"] == "es"
+    assert "Ñ" in game["letters"]
+    assert "K" not in game["letters"]
+    assert "W" not in game["letters"]
+    with_enye = None
+    for seed in range(1, 400):
+        board = game["board"] if seed == 1 else new_game(client, wordlist="es", seed=seed)["board"]
+        faces = {tile["letter"] for row in board for tile in row}
+        assert not faces & {"K", "W"}, faces
+        assert faces <= set(game["letters"]), faces
+        if "Ñ" in faces:
+            with_enye = (seed, board)
+            break
+    assert with_enye is not None, "no Ñ on 400 Spanish boards"
+    seed, board = with_enye
+    game = new_game(client, wordlist="es", seed=seed)
+    r, c = next((r, c) for r in range(5) for c in range(5) if board[r][c]["letter"] == "Ñ")
+    pressed = client.ask({"type": "press", "row": r, "col": c})
+    assert pressed["word"] == "Ñ"
+    assert pressed["points"] == game["letters"]["Ñ"]["score"]
+
+
+def test_a_spanish_word_scores(connect: Connect) -> None:
+    client = connect()
+    game = new_game(client, wordlist="es", seed=8)
+    word, path = a_word(game, "es")
+    _, judged, board = play(client, path)
+    assert judged["result"] == "scored"
+    assert judged["word"] == word.upper()
+    assert judged["points"] == points_on(game, path)
+    assert board is not None
+
+
+def test_live_server_fixture_is_up(server: LiveServer) -> None:
+    assert server.alive()
