@@ -1,6 +1,6 @@
 """Memory per game held by the server (board, found words, hash state, room), via tracemalloc.
 
-    .venv/bin/python -m benchmarks.game_memory [--games 5000]
+.venv/bin/python -m benchmarks.game_memory [--games 5000]
 """
 
 from __future__ import annotations
