@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from flask import Flask, abort, render_template, request
+from flask import Flask, Response, abort, render_template, request
 from flask_sock import Sock
 
 from .. import protocol
@@ -16,6 +16,11 @@ from ..wordlists import DEFAULT_DIR, WordLists
 from .connection import serve_connection
 
 ROOT = Path(__file__).resolve().parents[2]
+
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; "
+    "frame-ancestors 'none'; form-action 'none'"
+)
 
 DEFAULTS: dict[str, Any] = {
     "WORDS_DIR": str(DEFAULT_DIR),
@@ -63,6 +68,14 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     @app.get("/healthz")
     def health() -> dict[str, Any]:
         return {"ok": True, "games": len(lobby)}
+
+    @app.after_request
+    def security_headers(response: Response) -> Response:
+        # The page loads only its own files and talks only to its own websocket.
+        response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("Referrer-Policy", "no-referrer")
+        return response
 
     @app.before_request
     def check_origin() -> None:
