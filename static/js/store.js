@@ -349,17 +349,18 @@ export class Store {
 
   /** Submit the chain for judging. */
   release() {
-    if (!this.canPlay || !this.state.mine || this.state.chain.length === 0) return false;
-    if (!this.move(P.release())) return false;
-    this.state.chain = [];
-    this.emit({ type: "local" });
-    return true;
+    return this.endChain(P.release());
   }
 
   /** Drop the chain without judging it. */
   cancel() {
+    return this.endChain(P.cancel());
+  }
+
+  /** Send the message that ends our chain (release or cancel) and clear it at once. */
+  endChain(message) {
     if (!this.canPlay || !this.state.mine || this.state.chain.length === 0) return false;
-    if (!this.move(P.cancel())) return false;
+    if (!this.move(message)) return false;
     this.state.chain = [];
     this.emit({ type: "local" });
     return true;
