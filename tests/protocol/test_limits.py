@@ -200,6 +200,24 @@ def drain(client: Client, quiet: float = 0.5) -> list[dict[str, Any]]:
     return messages
 
 
+def test_compression_is_not_negotiated(server: LiveServer) -> None:
+    """A compressed 4 KB frame could inflate to megabytes before the size check; so no deflate."""
+    host, port = server.url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=10) as raw:
+        raw.sendall(
+            (
+                "GET /ws HTTP/1.1\r\n"
+                f"Host: {host}:{port}\r\n"
+                "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+                "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+                "Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits\r\n\r\n"
+            ).encode()
+        )
+        reply = raw.recv(4096).decode("latin-1")
+    assert reply.startswith("HTTP/1.1 101")
+    assert "sec-websocket-extensions" not in reply.lower()
+
+
 def test_too_many_messages_are_ignored_with_rate_limited(flood_server: LiveServer, connect: Connect) -> None:
     polite = connect(flood_server.ws_url)
     polite_game = new_game(polite, seed=1)

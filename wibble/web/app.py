@@ -78,11 +78,15 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         return response
 
     @app.before_request
-    def check_origin() -> None:
-        if request.path == "/ws" and not origin_allowed(
-            request.headers.get("Origin"), request.host_url, app.config["ALLOWED_ORIGINS"]
-        ):
+    def guard_websocket() -> None:
+        if request.path != "/ws":
+            return
+        if not origin_allowed(request.headers.get("Origin"), request.host_url, app.config["ALLOWED_ORIGINS"]):
             abort(403)
+        # simple-websocket accepts permessage-deflate whenever a client offers it, and
+        # inflates before checking the size limit: a 4 KB frame could become megabytes.
+        # Our messages are small, so compression is simply not offered back.
+        request.environ.pop("HTTP_SEC_WEBSOCKET_EXTENSIONS", None)
 
     sock = Sock(app)
 
