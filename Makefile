@@ -14,7 +14,11 @@ WORDS  ?=
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Wibble needs Python 3.11 or newer (found %s); set PYTHON=python3.12 or similar" % sys.version.split()[0])'
-	$(PYTHON) -m venv $(VENV)
+	@$(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "python3 -m venv failed; installing Debian's python3-venv"; \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv && $(PYTHON) -m venv $(VENV); \
+	  else echo "python3 -m venv failed: install your system's venv package (Debian: python3-venv)"; exit 1; fi; }
 
 # Reinstalled whenever pyproject.toml changes.
 $(VENV)/.installed-play: pyproject.toml | $(BIN)/python
