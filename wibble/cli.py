@@ -38,12 +38,13 @@ def _serve(args: argparse.Namespace) -> int:
 
     monkey.patch_all()
 
+    import socket
     import time
 
     import gevent
 
     from .core import WordListError
-    from .web import create_app
+    from .web import ConfigError, create_app
     from .web.server import make_server
 
     overrides = {}
@@ -57,7 +58,7 @@ def _serve(args: argparse.Namespace) -> int:
         # Loading a big list takes seconds of CPU: do it on a native thread so the
         # event loop keeps serving everyone else's games meanwhile.
         pool = gevent.get_hub().threadpool
-        lobby.wordlists.offload = lambda load, path: pool.apply(load, (path,))
+        lobby.wordlists.offload = lambda load_list, path: pool.apply(load_list, (path,))
         started = time.perf_counter()
         words = lobby.wordlists.get()  # load the default now: a bad file fails here, not mid-game
         print(
@@ -65,13 +66,25 @@ def _serve(args: argparse.Namespace) -> int:
             f"in {time.perf_counter() - started:.2f}s",
             flush=True,
         )
-    except WordListError as exc:
+    except (WordListError, ConfigError) as exc:
         print(f"wibble: {exc.message}", file=sys.stderr)
         return 2
     server = make_server(app, args.host, args.port, sys.stderr if args.access_log else None)
-    server.start()
-    host = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::", "") else args.host
-    print(f"Wibble is running at http://{host}:{server.server_port}/  (Ctrl+C to stop)", flush=True)
+    try:
+        server.start()
+    except OSError as exc:  # port in use, no such address, no permission
+        reason = exc.strerror or str(exc)
+        print(
+            f"wibble: cannot listen on {args.host}:{args.port}: {reason} (try another --port)",
+            file=sys.stderr,
+        )
+        return 2
+    port = server.server_port
+    everyone = args.host in ("0.0.0.0", "::", "")
+    host = "localhost" if everyone or args.host == "127.0.0.1" else args.host
+    print(f"Wibble is running at http://{host}:{port}/  (Ctrl+C to stop)", flush=True)
+    if everyone:
+        print(f"Other devices on your network: http://{socket.gethostname()}:{port}/", flush=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:

@@ -21,7 +21,7 @@ from .core import (
     WibbleError,
     WordJudged,
 )
-from .core.letters import Letter
+from .core.letters import Letter, LetterTable
 
 MAX_FRAME_BYTES = 4096
 """Larger frames are refused with close code 1009 before they are read whole."""
@@ -183,6 +183,11 @@ def _tile(letter: Letter) -> dict[str, Any]:
     return {"letter": letter.face, "score": letter.score}
 
 
+def _faces(word: str, letters: LetterTable) -> str:
+    """A word as its tiles show it (upper case, except letters that would look alike)."""
+    return "".join(letters[ch].face if ch in letters else ch.upper() for ch in word)
+
+
 def _chain(chain: tuple[Pos, ...]) -> list[list[int]]:
     return [[pos.row, pos.col] for pos in chain]
 
@@ -206,23 +211,25 @@ def snapshot(game: Game, game_id: str, token: str, seed: int) -> dict[str, Any]:
         "board": [[_tile(letter) for letter in row] for row in game.board.rows()],
         "phase": game.phase.value,
         "chain": _chain(game.chain),
-        "word": game.word.upper(),
+        "word": _faces(game.word, words.letters),
         "points": game.points,
         "status": game.status.value,
         "already_found": game.already_found,
         "total": game.total,
-        "found": [{"word": word.upper(), "points": points} for word, points in game.found.in_order],
+        "found": [
+            {"word": _faces(word, words.letters), "points": points} for word, points in game.found.in_order
+        ],
         "version": game.version,
     }
 
 
-def event(ev: Event) -> dict[str, Any]:
-    """The message for one core event."""
+def event(ev: Event, letters: LetterTable) -> dict[str, Any]:
+    """The message for one core event of a game played with ``letters``."""
     if isinstance(ev, ChainChanged):
         return {
             "type": "chain",
             "chain": _chain(ev.chain),
-            "word": ev.word.upper(),
+            "word": _faces(ev.word, letters),
             "points": ev.points,
             "status": ev.status.value,
             "already_found": ev.found,
@@ -231,7 +238,7 @@ def event(ev: Event) -> dict[str, Any]:
     if isinstance(ev, WordJudged):
         return {
             "type": "word",
-            "word": ev.word.upper(),
+            "word": _faces(ev.word, letters),
             "result": ev.result.value,
             "points": ev.points,
             "total": ev.total,

@@ -12,7 +12,6 @@ code runs under the websocket handler and in tests.
 from __future__ import annotations
 
 import hmac
-import logging
 import random
 import secrets
 import threading
@@ -26,8 +25,6 @@ from .protocol import Cancel, Command, Enter, NewGame, Press, Release, Resume
 from .wordlists import WordLists
 
 Listener = Callable[[dict[str, Any]], None]
-
-log = logging.getLogger(__name__)
 
 
 @dataclass(eq=False)
@@ -48,7 +45,7 @@ class Room:
 
     def broadcast(self, events: list[Event]) -> None:
         """Send events to every listener; call with ``lock`` held so all see one order."""
-        for message in map(protocol.event, events):
+        for message in (protocol.event(ev, self.game.words.letters) for ev in events):
             for listener in list(self.listeners):
                 listener.send(message)
 
@@ -91,9 +88,8 @@ class Lobby:
             raise RuleError(
                 "game/unknown_wordlist", f"no word list named {wordlist!r} (have: {names})"
             ) from None
-        except WordListError as exc:
-            # The detail (file and line) is for the host's log, not for players.
-            log.error("word list %r cannot be loaded: %s", wordlist, exc.message)
+        except WordListError:
+            # The detail (file and line) is for the host's log (WordLists wrote it), not for players.
             raise RuleError(
                 "game/wordlist_unavailable",
                 f"word list {wordlist!r} cannot be loaded; the server log says why",
@@ -147,7 +143,10 @@ class Lobby:
         unattended = [room for room in self._rooms.values() if not room.listeners]
         if not unattended:
             return False
-        del self._rooms[min(unattended, key=lambda room: room.last_active).game_id]
+        # Games nobody has scored in go first, then the longest unattended: a flood of
+        # throwaway games should not push out a real player who is just reconnecting.
+        oldest = min(unattended, key=lambda room: (room.game.total > 0, room.last_active))
+        del self._rooms[oldest.game_id]
         return True
 
 

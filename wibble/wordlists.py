@@ -7,6 +7,7 @@ folder makes it playable; no code names the lists.
 
 from __future__ import annotations
 
+import logging
 import threading
 import tomllib
 from collections.abc import Callable
@@ -15,6 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from .core import WordList, WordListError, build_word_list, parse_words
+
+log = logging.getLogger(__name__)
 
 DEFAULT_DIR = Path(__file__).resolve().parent.parent / "words"
 DEFAULT_LIST = "en"
@@ -35,6 +38,8 @@ def _read_settings(path: Path) -> dict[str, Any]:
     try:
         # utf-8-sig: a byte-order mark from a Windows editor is not part of the settings.
         return tomllib.loads(path.read_text(encoding="utf-8-sig"))
+    except OSError as exc:
+        raise WordListError(str(path), f"cannot be read ({exc.strerror or exc})") from None
     except UnicodeDecodeError as exc:
         raise WordListError(str(path), f"not UTF-8 ({exc.reason})") from None
     except tomllib.TOMLDecodeError as exc:
@@ -44,12 +49,17 @@ def _read_settings(path: Path) -> dict[str, Any]:
 
 def _read_words(path: Path) -> list[str]:
     lines = []
-    with path.open("rb") as handle:
-        for number, raw in enumerate(handle, start=1):
-            try:
-                lines.append(raw.decode("utf-8"))
-            except UnicodeDecodeError:
-                raise WordListError(str(path), "is not UTF-8 text", number) from None
+    try:
+        with path.open("rb") as handle:
+            for number, raw in enumerate(handle, start=1):
+                if number == 1 and raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+                    raise WordListError(str(path), "is UTF-16 text; save it as UTF-8", number)
+                try:
+                    lines.append(raw.decode("utf-8"))
+                except UnicodeDecodeError:
+                    raise WordListError(str(path), "is not UTF-8 text", number) from None
+    except OSError as exc:
+        raise WordListError(str(path), f"cannot be read ({exc.strerror or exc})") from None
     if lines and lines[0].startswith("\ufeff"):
         lines[0] = lines[0][1:]  # a byte-order mark from a Windows editor is not a letter
     return parse_words(lines, str(path))
@@ -61,11 +71,24 @@ def load(path: Path) -> WordList:
     return build_word_list(path.stem, _read_words(path), settings, str(path.with_suffix(".toml")))
 
 
-Offload = Callable[[Callable[[Path], WordList], Path], WordList]
+def load_or_error(path: Path) -> WordList | WordListError:
+    """``load``, with a bad list returned rather than raised (a thread pool would print the traceback)."""
+    try:
+        return load(path)
+    except WordListError as exc:
+        return exc
 
 
-def _run_here(load_list: Callable[[Path], WordList], path: Path) -> WordList:
+Offload = Callable[[Callable[[Path], WordList | WordListError], Path], WordList | WordListError]
+
+
+def _run_here(load_list: Callable[[Path], WordList | WordListError], path: Path) -> WordList | WordListError:
     return load_list(path)
+
+
+def _list_files(directory: Path) -> list[Path]:
+    """The ``*.txt`` regular files of a folder (not folders or broken links), sorted."""
+    return sorted(p for p in directory.glob("*.txt") if p.is_file())
 
 
 class WordLists:
@@ -93,17 +116,21 @@ class WordLists:
             )
         self.default = default
         self._loaded: dict[str, WordList] = {}
+        # A broken list is remembered with its file's mtime: not re-read on every
+        # request, but tried again as soon as the host fixes the file.
+        self._failed: dict[str, tuple[float, WordListError]] = {}
+        self._locks: dict[str, threading.Lock] = {}
         self._lock = threading.Lock()
 
     @staticmethod
     def first_name(directory: Path) -> str:
         """The default list's name if the folder has it, else the first list there."""
-        names = sorted(p.stem for p in Path(directory).glob("*.txt"))
+        names = [p.stem for p in _list_files(Path(directory))]
         return DEFAULT_LIST if DEFAULT_LIST in names or not names else names[0]
 
     def _scan(self) -> None:
         # Rescanned on demand, so a list dropped in while the server runs shows up.
-        self._paths = {p.stem: p for p in sorted(self.directory.glob("*.txt"))}
+        self._paths = {p.stem: p for p in _list_files(self.directory)}
 
     def names(self) -> list[str]:
         self._scan()
@@ -139,7 +166,23 @@ class WordLists:
         loaded = self._loaded.get(name)
         if loaded is not None:
             return loaded
-        with self._lock:  # two players asking at once build it once
-            if name not in self._loaded:
-                self._loaded[name] = self.offload(load, path)
-            return self._loaded[name]
+        with self._lock:
+            lock = self._locks.setdefault(name, threading.Lock())
+        with lock:  # two players asking at once build it once; other lists load meanwhile
+            if name in self._loaded:
+                return self._loaded[name]
+            try:
+                mtime = path.stat().st_mtime
+            except OSError:
+                raise KeyError(name) from None
+            failed = self._failed.get(name)
+            if failed is not None and failed[0] == mtime:
+                raise failed[1].again()
+            result = self.offload(load_or_error, path)
+            if isinstance(result, WordListError):
+                log.error("word list %r cannot be loaded: %s", name, result.message)
+                self._failed[name] = (mtime, result)
+                raise result
+            self._loaded[name] = result
+            self._failed.pop(name, None)
+            return result

@@ -460,3 +460,27 @@ def test_spanish_has_enye_as_its_own_tile_worth_8(spanish: WordList) -> None:
     assert "año" in spanish.trie
     assert "niño" in spanish.trie
     assert math.isclose(sum(x.weight for x in spanish.letters), 100)
+
+
+@pytest.mark.parametrize(
+    ("words", "faces"),
+    [
+        ("kız\nkim\nışık\n", {"i": "i", "ı": "ı", "k": "K", "z": "Z", "m": "M", "ş": "Ş"}),  # Turkish
+        ("λόγος\nσοφία\n", {"σ": "σ", "ς": "ς", "λ": "Λ"}),  # Greek final sigma
+        ("straße\nsee\n", {"ß": "ß", "s": "S"}),  # ß has no one-letter capital
+    ],
+    ids=["turkish-dotless-i", "greek-final-sigma", "german-eszett"],
+)
+def test_letters_that_would_look_alike_in_capitals_keep_distinct_faces(
+    tmp_path: Path, words: str, faces: dict[str, str]
+) -> None:
+    table = load(write_list(tmp_path, "xx", words)).letters
+    shown = {letter.symbol: letter.face for letter in table}
+    assert {symbol: shown[symbol] for symbol in faces} == faces
+    assert len(set(shown.values())) == len(shown), "two tiles would look the same"
+
+
+def test_weights_too_large_to_add_up_are_refused(tmp_path: Path) -> None:
+    settings = "[letters]\na = { weight = 1e308 }\nb = { weight = 1e308 }\nc = { weight = 1e308 }\n"
+    error = load_error(write_list(tmp_path, "huge", "abc\ncab\n", settings))
+    assert "add up" in error.message

@@ -200,6 +200,27 @@ def drain(client: Client, quiet: float = 0.5) -> list[dict[str, Any]]:
     return messages
 
 
+def test_a_ping_flood_is_paced_by_bytes_and_does_not_slow_others(
+    server: LiveServer, connect: Connect
+) -> None:
+    """Pings never reach the message rate limit, so reads are paced: 8 KB/s after a 32 KB burst."""
+    flooder, bystander = connect(), connect()
+    new_game(flooder, seed=1)
+    new_game(bystander, seed=1)
+    started = time.monotonic()
+    for _ in range(400):  # 400 pings of 125 bytes: about 52 KB, 20 KB past the burst
+        flooder.ws.ping(b"x" * 125)
+    worst = max(round_trip(bystander) for _ in range(5))
+    flooder.send({"type": "press", "row": 0, "col": 0})
+    while True:  # the pongs come first, then the reply to the press
+        op, data = flooder.ws.recv_data(control_frame=True)
+        if op == ABNF.OPCODE_TEXT:
+            break
+    assert json.loads(data)["type"] == "chain"
+    assert time.monotonic() - started > 1.5, "the flood was read at full speed"
+    assert worst < 0.5
+
+
 def test_compression_is_not_negotiated(server: LiveServer) -> None:
     """A compressed 4 KB frame could inflate to megabytes before the size check; so no deflate."""
     host, port = server.url.removeprefix("http://").split(":")
@@ -294,6 +315,8 @@ def roomy_server() -> Iterator[LiveServer]:
     env = {
         "WIBBLE_RATE_LIMIT": "1000000",
         "WIBBLE_RATE_BURST": "1000000",
+        "WIBBLE_READ_BYTES_PER_SECOND": "100000000",
+        "WIBBLE_READ_BURST_BYTES": "100000000",
         "WIBBLE_IDLE_TIMEOUT": "1",
         "WIBBLE_ALLOWED_ORIGINS": '["http://good.example"]',
     }

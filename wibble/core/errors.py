@@ -35,4 +35,9 @@ class WordListError(WibbleError):
         where = f"{source}:{line}" if line is not None else source
         super().__init__("wordlist/invalid", f"{where}: {message}")
         self.source = source
+        self.detail = message
         self.line = line
+
+    def again(self) -> WordListError:
+        """A fresh copy, to raise again without piling up tracebacks."""
+        return WordListError(self.source, self.detail, self.line)

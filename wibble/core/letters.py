@@ -7,8 +7,10 @@ O(log alphabet) and the randomness is whatever ``random.Random`` the caller inje
 
 from __future__ import annotations
 
+import math
 import random
 from bisect import bisect_right
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from itertools import accumulate
@@ -21,12 +23,29 @@ class Letter:
     symbol: str
     score: int
     weight: float
+    face: str = ""
+    """What the tile shows; by default the symbol in upper case (see ``default_face``)."""
 
-    @property
-    def face(self) -> str:
-        """What a tile shows: the upper-case symbol (kept as is where that would be two letters, as ß)."""
-        upper = self.symbol.upper()
-        return upper if len(upper) == 1 else self.symbol
+    def __post_init__(self) -> None:
+        if not self.face:
+            object.__setattr__(self, "face", default_face(self.symbol))
+
+
+def default_face(symbol: str) -> str:
+    """The upper-case symbol, or the symbol itself where upper case is two letters (ß -> SS)."""
+    upper = symbol.upper()
+    return upper if len(upper) == 1 else symbol
+
+
+def distinct_faces(symbols: Iterable[str]) -> dict[str, str]:
+    """A face per symbol such that no two tiles look alike.
+
+    Upper case merges some letters (Turkish i and ı are both I, Greek σ and ς both Σ);
+    those keep their lower-case form so a player can tell them apart.
+    """
+    symbols = list(symbols)
+    counts = Counter(default_face(symbol) for symbol in symbols)
+    return {s: default_face(s) if counts[default_face(s)] == 1 else s for s in symbols}
 
 
 class LetterTable:
@@ -39,6 +58,10 @@ class LetterTable:
             raise ValueError("a letter appears twice in the table")
         if not any(letter.weight > 0 for letter in self._letters):
             raise ValueError("at least one letter needs a positive weight")
+        if not math.isfinite(sum(letter.weight for letter in self._letters)):
+            raise ValueError("the weights add up to more than a number can hold")
+        if len({letter.face for letter in self._letters}) != len(self._letters):
+            raise ValueError("two letters show the same face")
 
     def __iter__(self) -> Iterator[Letter]:
         return iter(self._letters)

@@ -10,12 +10,12 @@ import math
 import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .dictionary import Trie
 from .errors import WordListError
-from .letters import Letter, LetterTable
+from .letters import Letter, LetterTable, distinct_faces
 
 DEFAULT_MIN_LENGTH = 3
 MAX_WORD_LENGTH = 25  # a chain visits each of the 25 tiles at most once
@@ -117,7 +117,10 @@ def build_letters(words: list[str], settings: Mapping[str, Any], source: str) ->
         letters.append(Letter(symbol, score, float(weight)))
     if not any(letter.weight > 0 for letter in letters):
         raise WordListError(source, "no letter has a positive weight")
-    return LetterTable(letters)
+    if not math.isfinite(sum(letter.weight for letter in letters)):
+        raise WordListError(source, "the weights add up to more than a number can hold; use smaller ones")
+    faces = distinct_faces(letter.symbol for letter in letters)
+    return LetterTable(replace(letter, face=faces[letter.symbol]) for letter in letters)
 
 
 def build_word_list(name: str, words: list[str], settings: Mapping[str, Any], source: str) -> WordList:

@@ -1,5 +1,5 @@
 """The web edge: the only package that imports Flask or flask-sock."""
 
-from .app import create_app
+from .app import ConfigError, create_app
 
-__all__ = ["create_app"]
+__all__ = ["ConfigError", "create_app"]

@@ -11,6 +11,7 @@ from flask import Flask, Response, abort, render_template, request
 from flask_sock import Sock
 
 from .. import protocol
+from ..core import WibbleError
 from ..sessions import Lobby
 from ..wordlists import DEFAULT_DIR, WordLists
 from .connection import serve_connection
@@ -31,7 +32,10 @@ DEFAULTS: dict[str, Any] = {
     "MAX_GAMES": 10_000,
     "RATE_LIMIT": 40.0,  # messages a second per connection, sustained...
     "RATE_BURST": 80.0,  # ...with bursts up to this many
-    "FLOOD_CLOSE": 400,  # refused messages in a row before the connection is closed
+    "FLOOD_CLOSE": 400,  # refused messages (within ~10 s) before the connection is closed
+    # Bytes a second a connection may send, all frames counted (pings too): past it, reads wait.
+    "READ_BYTES_PER_SECOND": 8192,
+    "READ_BURST_BYTES": 32768,
     "OUTBOX_LIMIT": 256,  # messages queued for a client that is not reading, before it is dropped
     "SOCK_SERVER_OPTIONS": {"max_message_size": protocol.MAX_FRAME_BYTES, "ping_interval": 25},
 }
@@ -47,6 +51,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.config.from_prefixed_env("WIBBLE")
     if test_config:
         app.config.from_mapping(test_config)
+    _check_config(app.config)
 
     wordlists = WordLists(Path(app.config["WORDS_DIR"]), app.config["DEFAULT_WORDLIST"])
     lobby = Lobby(
@@ -78,15 +83,24 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         return response
 
     @app.before_request
-    def guard_websocket() -> None:
+    def guard_websocket() -> tuple[str, int] | None:
         if request.path != "/ws":
-            return
+            return None
+        headers = request.headers
+        if (
+            headers.get("Upgrade", "").lower() != "websocket"
+            or not headers.get("Sec-WebSocket-Key")
+            or headers.get("Sec-WebSocket-Version") != "13"
+        ):
+            # Left to the websocket library, a malformed handshake is a 500 and a traceback.
+            return "This is Wibble's websocket endpoint; open the game's page instead.\n", 400
         if not origin_allowed(request.headers.get("Origin"), request.host_url, app.config["ALLOWED_ORIGINS"]):
             abort(403)
         # simple-websocket accepts permessage-deflate whenever a client offers it, and
         # inflates before checking the size limit: a 4 KB frame could become megabytes.
         # Our messages are small, so compression is simply not offered back.
         request.environ.pop("HTTP_SEC_WEBSOCKET_EXTENSIONS", None)
+        return None
 
     sock = Sock(app)
 
@@ -95,6 +109,46 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         serve_connection(connection, lobby, app.config)
 
     return app
+
+
+class ConfigError(WibbleError):
+    """A setting has a value the server cannot use."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__("config/invalid", message)
+
+
+_POSITIVE_NUMBERS = {
+    "IDLE_TIMEOUT": float,
+    "MAX_GAMES": int,
+    "RATE_LIMIT": float,
+    "RATE_BURST": float,
+    "FLOOD_CLOSE": int,
+    "OUTBOX_LIMIT": int,
+    "READ_BYTES_PER_SECOND": float,
+    "READ_BURST_BYTES": float,
+}
+
+
+def _check_config(config: dict[str, Any]) -> None:
+    """Turn settings into the types the server uses, or say which one is wrong (not a traceback later)."""
+    for key, kind in _POSITIVE_NUMBERS.items():
+        value = config[key]
+        try:
+            if isinstance(value, bool):
+                raise ValueError
+            number = kind(value)
+            if not number > 0:
+                raise ValueError
+        except (TypeError, ValueError):
+            raise ConfigError(f"WIBBLE_{key} must be a positive number, not {value!r}") from None
+        config[key] = number
+    origins = config["ALLOWED_ORIGINS"]
+    if isinstance(origins, str):  # WIBBLE_ALLOWED_ORIGINS=https://a.example,https://b.example
+        origins = [origin.strip() for origin in origins.split(",") if origin.strip()]
+    if not isinstance(origins, list | tuple) or not all(isinstance(o, str) for o in origins):
+        raise ConfigError("WIBBLE_ALLOWED_ORIGINS must be a list of origins like https://example.org")
+    config["ALLOWED_ORIGINS"] = list(origins)
 
 
 def origin_allowed(origin: str | None, host_url: str, allowed: list[str]) -> bool:

@@ -82,20 +82,34 @@ class Outbox:
         return self._thread.is_alive()
 
 
-class _SendAll:
-    """The socket as simple-websocket sees it, with ``send`` meaning "send all of it".
+class GuardedSocket:
+    """The socket as simple-websocket sees it: whole sends, one at a time, and paced reads.
 
-    simple-websocket calls ``sock.send`` and ignores a short count; with a send
-    timeout (or a full buffer) that drops the rest of a frame and corrupts the
-    stream. Everything else is the real socket's.
+    - simple-websocket calls ``sock.send`` and ignores a short count, which with a
+      send timeout (or a full buffer) cuts a frame short; here a send sends it all.
+    - Its reader thread answers pings and sends close frames on the same socket as
+      our sender thread; a lock keeps their frames from interleaving.
+    - Pings, pongs and empty fragments never reach the message rate limit, so reads
+      are paced by bytes instead: past the budget, the reader simply waits, and TCP
+      makes the client wait too.
     """
 
-    def __init__(self, sock: socket.socket) -> None:
+    def __init__(self, sock: socket.socket, read_budget: TokenBucket) -> None:
         self._sock = sock
+        self._send_lock = threading.Lock()
+        self._read_budget = read_budget
 
     def send(self, data: bytes) -> int:
-        self._sock.sendall(data)
+        with self._send_lock:
+            self._sock.sendall(data)
         return len(data)
+
+    def recv(self, size: int) -> bytes:
+        data = self._sock.recv(size)
+        delay = self._read_budget.spend(len(data))
+        if delay:
+            time.sleep(delay)
+        return data
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._sock, name)
@@ -126,12 +140,17 @@ def serve_connection(ws: Any, lobby: Lobby, config: Mapping[str, Any]) -> None:
                 sock.settimeout(SEND_TIMEOUT)
         except OSError:
             pass
-        ws.sock = _SendAll(sock)
+        read_budget = TokenBucket(
+            float(config["READ_BYTES_PER_SECOND"]), float(config["READ_BURST_BYTES"]), time.monotonic
+        )
+        ws.sock = GuardedSocket(sock, read_budget)
     outbox = Outbox(ws, int(config["OUTBOX_LIMIT"]))
     player = Player(lobby, outbox.put)
     bucket = TokenBucket(float(config["RATE_LIMIT"]), float(config["RATE_BURST"]), time.monotonic)
+    # Refusals are forgiven slowly: FLOOD_CLOSE of them within about ten seconds closes the connection.
+    flood_close = float(config["FLOOD_CLOSE"])
+    patience = TokenBucket(flood_close / 10, flood_close, time.monotonic)
     max_bytes = int(config["SOCK_SERVER_OPTIONS"].get("max_message_size") or protocol.MAX_FRAME_BYTES)
-    refused_in_a_row = 0
     last_warning = float("-inf")
     close_code: int | None = None
     try:
@@ -144,8 +163,7 @@ def serve_connection(ws: Any, lobby: Lobby, config: Mapping[str, Any]) -> None:
                 close_code = MESSAGE_TOO_BIG
                 break
             if not bucket.take():
-                refused_in_a_row += 1
-                if refused_in_a_row >= int(config["FLOOD_CLOSE"]):
+                if not patience.take():
                     close_code = POLICY_VIOLATION
                     break
                 now = time.monotonic()
@@ -157,7 +175,6 @@ def serve_connection(ws: Any, lobby: Lobby, config: Mapping[str, Any]) -> None:
                         )
                     )
                 continue
-            refused_in_a_row = 0
             try:
                 player.handle(protocol.parse(frame))
             except WibbleError as exc:
