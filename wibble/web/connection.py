@@ -8,7 +8,9 @@ The traps this guards against (flask-sock 0.7 / simple-websocket 1.1):
 - a client that stops reading would block ``send()`` forever, so a full queue
   drops that client instead of growing or blocking the game;
 - an exception escaping the handler writes raw HTTP onto the socket, so none do;
-- small frames wait ~40 ms for Nagle's algorithm unless TCP_NODELAY is set.
+- small frames wait ~40 ms for Nagle's algorithm unless TCP_NODELAY is set;
+- the library's ``sock.send`` may send part of a frame, its own pongs share the
+  socket, and pings never reach a message rate limit: ``GuardedSocket`` fixes all three.
 """
 
 from __future__ import annotations
