@@ -16,7 +16,7 @@ const STEP = 1 / 6; // sampling step along a move, as a fraction of the pitch
  *   moveFocus(dRow, dCol), canPlay(), size()
  */
 export function bindInput(board, actions) {
-  let drag = null; // {id, geometry, x, y, hover: [r, c] | null, started, cancelled}
+  let drag = null; // {id, geometry, x, y, hover: [r, c] | null, started, refused, cancelled}
 
   function measure() {
     const n = actions.size();
@@ -52,8 +52,13 @@ export function bindInput(board, actions) {
     x < g.bounds.left || x > g.bounds.right || y < g.bounds.top || y > g.bounds.bottom;
 
   function touch(tile) {
+    if (drag.refused) return;
     if (!drag.started) {
+      // A refused press (another tab is playing, or the tile is being replaced) ends
+      // the gesture: a chain starting on whatever tile the pointer reaches next would
+      // not be the word the player meant.
       drag.started = actions.press(...tile);
+      drag.refused = !drag.started;
     } else {
       actions.enter(...tile);
     }
@@ -78,6 +83,7 @@ export function bindInput(board, actions) {
     event.preventDefault(); // no text selection, no emulated mouse events
     drag = { id: event.pointerId, geometry, x: event.clientX, y: event.clientY, hover: null };
     drag.started = false;
+    drag.refused = false;
     drag.cancelled = false;
     const tile = locate(geometry, event.clientX, event.clientY, false);
     if (tile) {
@@ -153,10 +159,67 @@ export function bindInput(board, actions) {
   });
 }
 
-/** The buttons and the word-list picker. */
-export function bindControls(root, actions) {
+// How long the picker waits after a change made with the keyboard before starting a game.
+const PICKER_SETTLE_MS = 800;
+
+/**
+ * The buttons and the word-list picker.
+ *
+ * Picking a list with the mouse or a finger starts a game with it at once. On a
+ * closed, focused picker every arrow key or typed letter changes the value (and
+ * fires `change`), so stepping through the lists would throw away one game per
+ * step: a change made with a key starts the game only when the player commits to
+ * it, by Enter, by leaving the picker, or by pausing for PICKER_SETTLE_MS. Stepping
+ * back to the list being played starts nothing; Escape goes back to it.
+ *
+ * @param {object} actions newGame(wordlist), wordlist() (the list being played), release, reconnect
+ */
+export function bindControls(root, actions, { settleMs = PICKER_SETTLE_MS } = {}) {
   const picker = root.querySelector('[data-testid="wordlist"]');
-  picker.addEventListener("change", () => actions.newGame(picker.value));
+  let keyed = false; // a key is down on the picker: a change now comes from it
+  let timer = null; // a change made with keys, waiting to be committed
+
+  const settle = () => {
+    clearTimeout(timer);
+    timer = null;
+  };
+  const commit = () => {
+    settle();
+    if (picker.value !== actions.wordlist()) actions.newGame(picker.value);
+  };
+
+  picker.addEventListener("keydown", (event) => {
+    if (event.key === "Enter") {
+      if (timer !== null) {
+        event.preventDefault();
+        commit();
+      }
+    } else if (event.key === "Escape") {
+      if (timer !== null) {
+        settle();
+        picker.value = actions.wordlist() ?? picker.value;
+      }
+    } else if (event.key !== "Tab") {
+      keyed = true; // the browser changes the value (and fires change) before keyup
+    }
+  });
+  picker.addEventListener("keyup", () => {
+    keyed = false;
+  });
+  picker.addEventListener("pointerdown", () => {
+    keyed = false;
+  });
+  picker.addEventListener("blur", () => {
+    keyed = false;
+    if (timer !== null) commit();
+  });
+  picker.addEventListener("change", () => {
+    const byKey = keyed;
+    keyed = false;
+    settle();
+    if (byKey) timer = setTimeout(commit, settleMs);
+    else actions.newGame(picker.value);
+  });
   root.querySelector('[data-action="new-game"]').addEventListener("click", () => actions.newGame(picker.value));
   root.querySelector('[data-action="submit"]').addEventListener("click", () => actions.release());
   root.querySelector('[data-action="retry"]').addEventListener("click", () => actions.reconnect());

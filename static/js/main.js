@@ -31,6 +31,17 @@ const store = new Store({
 const view = new View(document, config);
 store.subscribe((state, event) => view.render(state, event, store.canPlay));
 
+// Once the game asked for by ?seed= or ?wordlist= has started and been saved, drop
+// those parameters from the address bar, so that a reload resumes it instead of
+// starting it over.
+store.subscribe((state, event) => {
+  if (event.type !== "game" || !event.fromUrl || !event.saved) return;
+  const url = new URL(window.location.href);
+  url.searchParams.delete("seed");
+  url.searchParams.delete("wordlist");
+  window.history.replaceState(window.history.state, "", `${url.pathname}${url.search}${url.hash}`);
+});
+
 const actions = {
   press: (row, col) => store.press(row, col),
   enter: (row, col) => store.enter(row, col),
@@ -39,6 +50,7 @@ const actions = {
   undo: () => store.undo(),
   activate: (row, col, submit) => store.activate(row, col, submit),
   newGame: (wordlist) => store.newGame(wordlist),
+  wordlist: () => store.state.game?.wordlist ?? null,
   reconnect: () => connection.reconnectNow(),
   moveFocus: (dRow, dCol) => view.moveFocus(dRow, dCol),
   canPlay: () => store.canPlay,

@@ -31,6 +31,19 @@ const sameChain = (a, b) =>
 const touches = ([r1, c1], [r2, c2]) =>
   Math.max(Math.abs(r1 - r2), Math.abs(c1 - c2)) === 1;
 
+const WORDLIST_ERRORS = new Set(["game/unknown_wordlist", "game/wordlist_unavailable"]);
+
+/** The tiles a scored word used, as "row,col" keys (every tile when the chain is unknown). */
+function tilesOf(chain, board) {
+  if (chain.length > 0) return new Set(chain.map(([r, c]) => `${r},${c}`));
+  return new Set(board.flatMap((row, r) => row.map((_, c) => `${r},${c}`)));
+}
+
+/** True while the tile's replacement has not arrived: it still shows the old letter. */
+export function isRefilling(state, row, col) {
+  return state.refilling !== null && state.refilling.has(`${row},${col}`);
+}
+
 /**
  * What to draw for the chain: the tab's own chain, with the server's verdict when
  * the server has confirmed that very chain, and `status: "pending"` until then.
@@ -86,12 +99,15 @@ export class Store {
       confirmed: EMPTY_CHAIN,
       chain: [],
       pending: 0,
-      refilling: false, // a word scored and its tiles' replacements have not arrived yet
+      // A word scored and its tiles' replacements have not arrived yet: the "row,col"
+      // keys of those tiles (null when none). They cannot be played until they have.
+      refilling: null,
       mine: false, // this tab pressed the chain on the board (only the presser may play it on)
       message: null,
     };
     this.ref = null; // {game_id, token} of the game this tab plays
     this.announce = null; // what to say when the next snapshot is a new game
+    this.fellBack = false; // a new_game without a list was sent after the list was refused
     this.messageId = 0;
   }
 
@@ -134,7 +150,7 @@ export class Store {
       // Until a new snapshot arrives, nothing on screen can be trusted or played.
       this.state.live = false;
       this.state.pending = 0;
-      this.state.refilling = false;
+      this.state.refilling = null;
       if (this.state.mine) this.state.confirmed = EMPTY_CHAIN; // the server drops our chain with us
       this.adopt();
     }
@@ -143,6 +159,7 @@ export class Store {
 
   /** A socket opened: pick the game back up, or start the one asked for. */
   onOpen() {
+    this.fellBack = false;
     const ref = this.ref ?? (this.start ? null : this.storage.load());
     if (ref) {
       this.send(P.resume(ref.game_id, ref.token));
@@ -165,7 +182,11 @@ export class Store {
 
   onGame(message) {
     this.ref = { game_id: message.game_id, token: message.token };
-    this.storage.save(this.ref);
+    const saved = this.storage.save(this.ref);
+    // The first snapshot answers the new_game asked for by the page's URL (or its fallback).
+    const fromUrl = this.start !== null;
+    this.start = null;
+    this.fellBack = false;
     const state = this.state;
     const previous = state.game;
     state.game = {
@@ -190,16 +211,18 @@ export class Store {
     state.chain = state.confirmed.chain;
     state.mine = false; // a chain in a snapshot is another tab's: ours ended with our connection
     state.pending = 0;
-    state.refilling = false;
+    state.refilling = null;
     state.live = true;
     const fresh = !previous || previous.id !== message.game_id;
-    if (fresh && this.announce === "lost") {
+    if (fresh && this.announce === "fallback") {
+      this.setMessage("info", `That word list is not available — here is a new game (${message.wordlist_title}).`);
+    } else if (fresh && this.announce === "lost") {
       this.setMessage("info", `That game has ended — here is a new one (${message.wordlist_title}).`);
     } else if (fresh && this.announce) {
       this.setMessage("info", `New game — ${message.wordlist_title}`);
     }
     this.announce = null;
-    this.emit({ type: "game", fresh });
+    this.emit({ type: "game", fresh, fromUrl, saved });
   }
 
   onChain(message) {
@@ -218,6 +241,7 @@ export class Store {
 
   onWord(message) {
     const state = this.state;
+    const judged = state.confirmed.chain; // the server's chain is the one it just judged
     state.confirmed = EMPTY_CHAIN;
     if (state.pending > 0) state.pending -= 1;
     if (state.pending === 0) this.adopt();
@@ -226,7 +250,7 @@ export class Store {
     switch (message.result) {
       case P.Result.SCORED:
         state.found = [...state.found, { word, points: message.points }];
-        state.refilling = true;
+        state.refilling = tilesOf(judged, state.board);
         this.setMessage("scored", `${word} +${message.points}`);
         break;
       case P.Result.NOT_A_WORD:
@@ -253,7 +277,7 @@ export class Store {
       changed.push([row, col]);
     }
     this.state.board = board;
-    this.state.refilling = false;
+    this.state.refilling = null;
     this.emit({ type: "board", changed });
   }
 
@@ -270,18 +294,24 @@ export class Store {
       this.announce = "lost";
       this.send(P.newGame({ wordlist }));
     } else if (P.isMoveError(code)) {
-      this.adopt();
       if (code === "state/already_chaining" || code === "state/not_your_chain") {
-        this.setMessage("info", "A chain is already being played in another tab.");
+        // Another connection's press landed first: the chain on the board is theirs,
+        // even when our optimistic chain has already been replaced by it.
+        state.mine = false;
+        this.setMessage("info", "Another tab is playing this game.");
       }
+      this.adopt();
     } else if (code === "protocol/rate_limited") {
       // Some moves were dropped without a reply: the count is off, so trust the server.
       state.pending = 0;
       this.adopt();
-    } else if (code === "game/unknown_wordlist" && !state.game) {
-      this.start = null;
-      this.send(P.newGame({ wordlist: state.config.default_wordlist }));
-      this.setMessage("miss", message.message);
+    } else if (WORDLIST_ERRORS.has(code) && !state.live && !this.fellBack) {
+      // No game on screen (loading, or the saved one is gone after a restart) and the
+      // list asked for is not there: play the server's default list rather than nothing.
+      this.fellBack = true;
+      this.announce = "fallback";
+      this.send(P.newGame({ seed: this.start?.seed ?? null }));
+      this.setMessage("miss", message.message || code);
     } else {
       this.setMessage("miss", message.message || code);
     }
@@ -303,10 +333,13 @@ export class Store {
     return true;
   }
 
-  /** Start a chain on a tile (dropping a chain of ours left on the board). */
+  /**
+   * Start a chain on a tile (dropping a chain of ours left on the board). Refused
+   * (false) on a tile whose replacement is still on its way.
+   */
   press(row, col) {
     const state = this.state;
-    if (!this.canPlay || !state.board[row]?.[col]) return false;
+    if (!this.canPlay || !state.board[row]?.[col] || isRefilling(state, row, col)) return false;
     if (state.chain.length > 0 || (state.confirmed.chain.length > 0 && state.pending === 0)) {
       if (!state.mine) {
         this.setMessage("info", "Another tab is playing a word — wait for it to finish.");
@@ -330,6 +363,7 @@ export class Store {
     if (!this.canPlay) return false;
     const chain = this.state.chain;
     if (!this.state.mine || chain.length === 0 || !this.state.board[row]?.[col]) return false;
+    if (isRefilling(this.state, row, col)) return false;
     const last = chain[chain.length - 1];
     if (last[0] === row && last[1] === col) return false;
     const previous = chain[chain.length - 2];
@@ -378,7 +412,7 @@ export class Store {
    * onto it, or (Enter on the last tile) submit.
    */
   activate(row, col, submitOnLast) {
-    if (!this.canPlay) return false;
+    if (!this.canPlay || isRefilling(this.state, row, col)) return false;
     const chain = this.state.chain;
     if (chain.length === 0) return this.press(row, col);
     const last = chain[chain.length - 1];
@@ -413,11 +447,13 @@ export function savedGame(storage, key = "wibble.game") {
         return null;
       }
     },
+    /** True when the game will resume on the next visit. */
     save(ref) {
       try {
         storage.setItem(key, JSON.stringify({ game_id: ref.game_id, token: ref.token }));
+        return true;
       } catch {
-        // private mode or full: the game still plays, it just will not resume
+        return false; // private mode or full: the game still plays, it just will not resume
       }
     },
     clear() {

@@ -1,7 +1,7 @@
 // The only module that writes the page. Everything from the server or the player
 // goes in through textContent and attributes, never innerHTML.
 
-import { currentChain, phaseOf } from "./store.js";
+import { currentChain, isRefilling, phaseOf } from "./store.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -151,7 +151,9 @@ export class View {
     this.el.newGame.disabled = !open;
     this.el.picker.disabled = !open;
     this.el.submit.disabled = !canPlay || !state.mine || current.chain.length === 0;
-    if (game && (event.type === "game" || this.el.picker.value === "")) {
+    // The picker shows the list being played; after a refused list, it goes back to it.
+    const refused = event.type === "error" && String(event.code).startsWith("game/");
+    if (game && (event.type === "game" || refused || this.el.picker.value === "")) {
       this.el.picker.value = game.wordlist;
     }
 
@@ -182,6 +184,7 @@ export class View {
         tile.classList.toggle("selected", selected);
         tile.classList.toggle("last", selected && index === last);
         tile.setAttribute("aria-selected", String(selected));
+        tile.classList.toggle("refilling", isRefilling(state, r, c));
         const label = data ? `${letter}, ${data.score} point${data.score === 1 ? "" : "s"}` : "empty";
         if (tile.getAttribute("aria-label") !== label) tile.setAttribute("aria-label", label);
       }

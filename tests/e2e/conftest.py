@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import socket
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import ConsoleMessage, Page
+from playwright.sync_api import ConsoleMessage, Page, expect
 
-from tests.support import WORDS
+from tests.support import WORDS, LiveServer
 from wibble.core import Trie
 from wibble.wordlists import load
+
+# The first Spanish game builds a 636k-word dictionary (1-2 s, more on a busy CI
+# machine); what players see must happen within this, not within Playwright's 5 s.
+expect.set_options(timeout=15_000)
 
 
 @pytest.fixture(scope="session")
@@ -42,3 +47,15 @@ def console_errors(page: Page) -> Iterator[list[str]]:
     errors = watch_console(page)
     yield errors
     assert errors == [], "the page logged errors"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.fixture
+def server_on(start_server: Callable[..., LiveServer]) -> Callable[..., LiveServer]:
+    """Start servers on a chosen port (so one can stop and come back where the page expects it)."""
+    return lambda port, *args: start_server("--port", str(port), *args)

@@ -8,7 +8,7 @@ from itertools import combinations
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.wibble_page import Path, WibblePage
+from tests.e2e.wibble_page import Path, SlowLink, WibblePage
 from tests.support import LiveServer
 from wibble.core import Trie
 
@@ -177,3 +177,57 @@ def test_a_word_can_be_played_with_the_keyboard(game: WibblePage, en_trie: Trie)
 
     expect(game.total).to_have_text(str(points))
     expect(game.found).to_contain_text(word.upper())
+
+
+def test_a_scored_words_tiles_cannot_be_played_until_their_new_letters_arrive(
+    page: Page, server: LiveServer, en_trie: Trie, console_errors: list[str]
+) -> None:
+    link = SlowLink(page)
+    game = WibblePage(page).open(server.url)
+    word, path = game.a_word(en_trie)
+    points = game.points(path)
+    neighbours = [
+        (path[0][0] + dr, path[0][1] + dc)
+        for dr in (-1, 0, 1)
+        for dc in (-1, 0, 1)
+        if 0 <= path[0][0] + dr < 5 and 0 <= path[0][1] + dc < 5 and (dr, dc) != (0, 0)
+    ]
+    # The new letters are slow to come (a slow network): the word is judged first.
+    link.hold = lambda message: message["type"] == "board"
+    game.drag(path)
+    expect(game.total).to_have_text(str(points))
+    link.wait_held(lambda message: message["type"] == "board")
+    presses = len(link.sent_of("press"))
+
+    # Pressing on one of the word's tiles (still showing its old letter) starts nothing,
+    # not even when the finger slides on to a tile the word did not use.
+    # (Checked at once: the page gives up on unanswered moves after a few seconds.)
+    selected = game.board.locator('[aria-selected="true"]')
+    game.drag([path[0], next(t for t in neighbours if t not in path)], release=False)
+    page.wait_for_timeout(200)
+    assert selected.count() == 0
+    assert game.current_word.inner_text() == ""
+    page.mouse.up()
+    game.tile(*path[-1]).focus()
+    page.keyboard.press("Space")
+    page.wait_for_timeout(200)
+    assert selected.count() == 0
+    assert len(link.sent_of("press")) == presses
+    # A tile the word did not use can be played meanwhile.
+    other = next((r, c) for r in range(5) for c in range(5) if (r, c) not in path)
+    game.drag([other], release=False)
+    expect(game.tile(*other)).to_have_attribute("aria-selected", "true")
+    expect(selected).to_have_count(1)
+    page.keyboard.press("Escape")
+    page.mouse.up()
+
+    link.deliver()
+    game.wait_idle()
+    game.drag([path[0]], release=False)  # the new letter is there: it can be pressed
+    expect(game.tile(*path[0])).to_have_attribute("aria-selected", "true")
+    expect(game.current_word).to_have_text(game.letters()[path[0][0]][path[0][1]].upper())
+    page.keyboard.press("Escape")
+    page.mouse.up()
+    game.wait_idle()
+    expect(game.found.locator("li")).to_have_count(1)
+    assert game.found_words() == [word.upper()]

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-import socket
+import shutil
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
-from tests.e2e.conftest import watch_console
-from tests.e2e.wibble_page import WibblePage
-from tests.support import LiveServer
+from tests.e2e.conftest import free_port, watch_console
+from tests.e2e.wibble_page import SlowLink, WibblePage
+from tests.support import WORDS, LiveServer
 from wibble.core import Trie
 
 pytestmark = pytest.mark.e2e
@@ -81,20 +82,18 @@ def test_a_chain_dragged_in_one_tab_shows_in_the_other(context: BrowserContext, 
     one.mouse.up()
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
+def retry_now(page: Page) -> None:
+    """Press "Retry now" to skip the back-off.
 
-
-@pytest.fixture
-def server_on(start_server: Callable[..., LiveServer]) -> Callable[[int], LiveServer]:
-    """Start servers on a chosen port (so one can stop and come back where the page expects it)."""
-    return lambda port: start_server("--port", str(port))
+    The button hides while an attempt is under way, and the page may start one on
+    its own just before the click: waiting for the button to show again could take
+    the whole back-off, and a click while it is hidden does no harm.
+    """
+    page.get_by_role("button", name="Retry now").dispatch_event("click")
 
 
 def test_a_lost_connection_shows_a_banner_and_comes_back(
-    page: Page, server_on: Callable[[int], LiveServer], en_trie: Trie
+    page: Page, server_on: Callable[..., LiveServer], en_trie: Trie
 ) -> None:
     port = free_port()
     live = server_on(port)
@@ -113,7 +112,7 @@ def test_a_lost_connection_shows_a_banner_and_comes_back(
 
     # The server comes back (empty: games live in memory), so the page starts a new game.
     server_on(port)
-    page.get_by_role("button", name="Retry now").click()
+    retry_now(page)
     expect(banner).to_be_hidden(timeout=15_000)
     game.wait_idle()
     expect(game.board).to_have_attribute("aria-disabled", "false")
@@ -146,3 +145,94 @@ def test_going_offline_and_back_resumes_the_same_game(
     expect(game.total).to_have_text(str(points))
     assert game.found_words() == [word]
     game.score_word(en_trie, avoid=[word])
+
+
+def test_a_press_that_loses_the_race_to_another_tab_leaves_that_tab_the_chain(
+    context: BrowserContext, server: LiveServer, en_trie: Trie
+) -> None:
+    one, two = context.new_page(), context.new_page()
+    errors_one, errors_two = watch_console(one), watch_console(two)
+    link = SlowLink(two)
+    first = WibblePage(one).open(server.url)
+    second = WibblePage(two).open(server.url)
+    assert second.game_id() == first.game_id()
+    letters = first.letters()
+
+    # Tab two's network is slow: it presses while tab one's chain is on its way to it.
+    link.hold = lambda message: True
+    first.drag([(0, 0), (0, 1)], release=False)
+    expect(one.locator("body")).to_have_attribute("data-phase", "chaining")
+    expect(first.board.locator('[aria-selected="true"]')).to_have_count(2)
+    second.drag([(4, 4), (4, 3)], release=False)
+    expect(second.current_word).to_have_text((letters[4][4] + letters[4][3]).upper())
+    link.wait_held(lambda message: message.get("code") == "state/already_chaining")
+    link.deliver()
+
+    # Tab two now shows tab one's chain, and knows it is not its own.
+    theirs = (letters[0][0] + letters[0][1]).upper()
+    expect(second.current_word).to_have_text(theirs)
+    expect(second.submit).to_be_disabled()
+    expect(second.message).to_have_text("Another tab is playing this game.")
+    second.page.mouse.up()  # letting go sends nothing: the chain is not ours to submit
+    x, y = second.centre(2, 2)
+    second.page.mouse.click(x, y)
+    expect(second.message).to_contain_text("wait for it to finish")
+    assert link.sent_of("release") == []
+    expect(second.current_word).to_have_text(theirs)
+    expect(first.current_word).to_have_text(theirs)
+
+    # Tab one lets go; then tab two plays as usual.
+    first.page.bring_to_front()
+    first.page.keyboard.press("Escape")
+    first.page.mouse.up()
+    second.wait_idle()
+    second.score_word(en_trie)
+    assert errors_one == []
+    assert errors_two == []
+
+
+def test_a_restarted_server_without_the_list_being_played_starts_its_default_list(
+    page: Page, server_on: Callable[..., LiveServer], tmp_path: Path, en_trie: Trie
+) -> None:
+    errors = watch_console(page)
+    port = free_port()
+    live = server_on(port)
+    game = WibblePage(page).open(live.url)
+    game.picker.select_option("es")
+    expect(game.board).to_have_attribute("data-wordlist", "es")
+    game.wait_idle()
+    live.stop()
+    expect(game.banner).to_be_visible()
+
+    # The server comes back with English only: the Spanish game is gone, and so is Spanish.
+    for name in ("en.txt", "en.toml"):
+        shutil.copy(Path(WORDS) / name, tmp_path / name)
+    server_on(port, "--words-dir", str(tmp_path))
+    retry_now(page)
+
+    expect(game.banner).to_be_hidden(timeout=15_000)
+    expect(game.board).to_have_attribute("data-wordlist", "en")
+    game.wait_idle()
+    expect(game.picker).to_have_value("en")
+    expect(game.message).to_contain_text("not available")
+    expect(game.total).to_have_text("0")
+    game.score_word(en_trie)
+    # Chromium logs each refused connection attempt; nothing else may go wrong.
+    assert [e for e in errors if "WebSocket connection to" not in e] == []
+
+
+def test_a_page_opened_with_a_seed_resumes_its_game_on_reload(
+    page: Page, server: LiveServer, en_trie: Trie, console_errors: list[str]
+) -> None:
+    game = WibblePage(page).open(server.url, seed=123, wordlist="en", theme="dark")
+    # Once the game has started, the parameters that asked for it leave the address bar.
+    expect(page).to_have_url(f"{server.url}/?theme=dark")
+    word, points = game.score_word(en_trie)
+    game_id = game.game_id()
+
+    page.reload()
+    game.wait_idle()
+
+    assert game.game_id() == game_id
+    expect(game.total).to_have_text(str(points))
+    assert game.found_words() == [word]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.wibble_page import WibblePage
+from tests.e2e.wibble_page import SlowLink, WibblePage
 from tests.support import WORDS, LiveServer
 from wibble.core import Trie
 from wibble.wordlists import WordLists
@@ -60,4 +60,50 @@ def test_url_parameters_choose_the_list_and_the_seed(page: Page, server: LiveSer
 
     assert game.game_id() != first  # a new game...
     assert game.letters() == board  # ...on the same board
-    assert page.url.endswith("?wordlist=es&seed=12345")
+    # Once the game has started, the parameters leave the address bar (a reload resumes it).
+    assert page.url == f"{server.url}/"
+
+
+def test_stepping_through_the_picker_with_arrow_keys_starts_one_game(
+    page: Page, server: LiveServer, es_trie: Trie, console_errors: list[str]
+) -> None:
+    link = SlowLink(page)
+    game = WibblePage(page).open(server.url, wordlist="es")
+    lists = game.picker.locator("option").evaluate_all("options => options.map(o => o.value)")
+    at = lists.index("es")
+    assert at >= 2, lists
+    above, two_above = lists[at - 1], lists[at - 2]
+    word, points = game.score_word(es_trie)
+    first = game.game_id()
+    assert len(link.sent_of("new_game")) == 1
+    keyboard = page.keyboard
+
+    # Up and back down to the list being played: no new game, nothing lost.
+    game.picker.focus()
+    keyboard.press("ArrowUp")
+    keyboard.press("ArrowDown")
+    page.wait_for_timeout(1_500)
+    assert len(link.sent_of("new_game")) == 1
+    assert game.game_id() == first
+    expect(game.total).to_have_text(str(points))
+    assert game.found_words() == [word]
+
+    # Up twice, past the list in between: one new game, once the keys have stopped.
+    keyboard.press("ArrowUp")
+    keyboard.press("ArrowUp")
+    expect(game.picker).to_have_value(two_above)
+    expect(game.board).to_have_attribute("data-wordlist", two_above)
+    game.wait_idle()
+    page.wait_for_timeout(1_000)
+    assert [m.get("wordlist") for m in link.sent_of("new_game")] == ["es", two_above]
+    expect(game.found.locator("li")).to_have_count(0)
+
+    # Enter takes the choice at once; so does leaving the picker.
+    keyboard.press("ArrowDown")
+    keyboard.press("Enter")
+    expect(game.board).to_have_attribute("data-wordlist", above, timeout=600)
+    keyboard.press("ArrowDown")
+    keyboard.press("Tab")
+    expect(game.board).to_have_attribute("data-wordlist", "es", timeout=600)
+    game.wait_idle()
+    assert [m.get("wordlist") for m in link.sent_of("new_game")] == ["es", two_above, above, "es"]

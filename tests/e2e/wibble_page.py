@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import json
+import re
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import urlencode
 
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Locator, Page, WebSocketRoute, expect
 
 from tests.support import find_paths
 from wibble.core import Trie
@@ -31,6 +35,8 @@ class WibblePage:
         self.message = page.get_by_test_id("message")
         self.current_word = page.get_by_test_id("current-word")
         self.picker = page.get_by_test_id("wordlist")
+        self.submit = page.get_by_role("button", name="Submit")
+        self.banner = page.get_by_test_id("connection-status")
         self.tiles = self.board.locator("[data-row][data-col]")
 
     # -- getting there -----------------------------------------------------------
@@ -142,3 +148,55 @@ def until(predicate: Callable[[], bool], attempts: int, step: Callable[[], None]
             return True
         step()
     return predicate()
+
+
+Message = dict[str, Any]
+
+
+class SlowLink:
+    """The page's websocket through a link the test controls, like a slow network.
+
+    Set up before the page opens. Everything passes through at once, except that
+    server messages matching ``hold`` wait in ``held`` (in order; later ones queue
+    behind them) until ``deliver()``. ``sent`` is every message the page sent.
+    """
+
+    def __init__(self, page: Page) -> None:
+        self.page = page
+        self.sent: list[Message] = []
+        self.held: list[tuple[WebSocketRoute, str | bytes]] = []
+        self.hold: Callable[[Message], bool] | None = None
+        page.route_web_socket(re.compile(r"/ws$"), self._route)
+
+    def _route(self, ws: WebSocketRoute) -> None:
+        server = ws.connect_to_server()
+
+        def up(message: str | bytes) -> None:
+            self.sent.append(json.loads(message))
+            server.send(message)
+
+        def down(message: str | bytes) -> None:
+            if self.held or (self.hold is not None and self.hold(json.loads(message))):
+                self.held.append((ws, message))
+            else:
+                ws.send(message)
+
+        ws.on_message(up)
+        server.on_message(down)
+
+    def sent_of(self, kind: str) -> list[Message]:
+        return [message for message in self.sent if message.get("type") == kind]
+
+    def wait_held(self, predicate: Callable[[Message], bool], timeout: float = 5.0) -> None:
+        """Wait until a held server message matches."""
+        deadline = time.monotonic() + timeout
+        while not any(predicate(json.loads(message)) for _, message in self.held):
+            assert time.monotonic() < deadline, f"no such message held: {self.held}"
+            self.page.wait_for_timeout(20)  # lets Playwright deliver the link's events
+
+    def deliver(self) -> None:
+        """Stop holding and pass on what was held, in order."""
+        self.hold = None
+        while self.held:
+            ws, message = self.held.pop(0)
+            ws.send(message)
