@@ -65,7 +65,11 @@ def _playwright_download() -> str | None:
         _log(f"playwright install failed: {exc}")
         return None
     if result.returncode != 0:
-        _log("playwright install failed: " + (result.stderr.strip().splitlines() or ["?"])[-1])
+        lines = [line.strip() for line in (result.stderr + result.stdout).splitlines() if line.strip()]
+        reason = next(
+            (line for line in lines if "Error" in line or "Failed" in line), lines[-1] if lines else "?"
+        )
+        _log(f"playwright install failed: {reason}")
         return None
     return PLAYWRIGHT_BUNDLED
 
