@@ -69,6 +69,7 @@ def _serve(args: argparse.Namespace) -> int:
     except (WordListError, ConfigError) as exc:
         print(f"wibble: {exc.message}", file=sys.stderr)
         return 2
+    _raise_open_file_limit()
     server = make_server(app, args.host, args.port, sys.stderr if args.access_log else None)
     try:
         server.start()
@@ -92,6 +93,21 @@ def _serve(args: argparse.Namespace) -> int:
     finally:
         server.stop(timeout=2)
     return 0
+
+
+def _raise_open_file_limit(wanted: int = 65536) -> None:
+    """Every player holds a socket open: lift the soft limit (often 1024) towards the hard one."""
+    try:
+        import resource
+    except ImportError:  # not on this platform
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+        except (ValueError, OSError):
+            pass
 
 
 def _check_lists(words_dir: Path | None) -> int:
