@@ -61,6 +61,15 @@ export function read(frame) {
 export const chainOf = (message) =>
   Array.isArray(message.chain) ? message.chain.map(([row, col]) => [row, col]) : [];
 
+/** The chain in progress as a `game` or `chain` message describes it. */
+export const chainStateOf = (message) => ({
+  chain: chainOf(message),
+  word: message.word,
+  points: message.points,
+  status: message.status,
+  alreadyFound: Boolean(message.already_found),
+});
+
 /** Errors after which the client's optimistic chain is wrong and must fall back to the server's. */
 export const isMoveError = (code) =>
   typeof code === "string" && (code.startsWith("move/") || code.startsWith("state/"));

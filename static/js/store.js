@@ -201,13 +201,7 @@ export class Store {
     state.board = message.board.map((row) => row.map(({ letter, score }) => ({ letter, score })));
     state.total = message.total;
     state.found = message.found.map(({ word, points }) => ({ word, points }));
-    state.confirmed = {
-      chain: P.chainOf(message),
-      word: message.word,
-      points: message.points,
-      status: message.status,
-      alreadyFound: Boolean(message.already_found),
-    };
+    state.confirmed = P.chainStateOf(message);
     state.chain = state.confirmed.chain;
     state.mine = false; // a chain in a snapshot is another tab's: ours ended with our connection
     state.pending = 0;
@@ -227,13 +221,7 @@ export class Store {
 
   onChain(message) {
     const state = this.state;
-    state.confirmed = {
-      chain: P.chainOf(message),
-      word: message.word,
-      points: message.points,
-      status: message.status,
-      alreadyFound: Boolean(message.already_found),
-    };
+    state.confirmed = P.chainStateOf(message);
     if (state.pending > 0) state.pending -= 1;
     if (state.pending === 0) this.adopt();
     this.emit({ type: "chain" });
