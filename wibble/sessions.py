@@ -120,14 +120,10 @@ class Lobby:
             if not room.listeners:
                 self._rooms.pop(room.game_id, None)
 
-    def sweep(self) -> int:
+    def _sweep(self, now: float) -> int:
         """Forget games nobody is connected to that have been idle too long; returns how many."""
-        with self._lock:
-            return self._sweep(self.clock(), force=True)
-
-    def _sweep(self, now: float, force: bool = False) -> int:
         # Scanning every game on every create would be O(games); once in a while is enough.
-        if not force and now - self._last_sweep < min(60.0, self.idle_timeout / 2):
+        if now - self._last_sweep < min(60.0, self.idle_timeout / 2):
             return 0
         self._last_sweep = now
         stale = [

@@ -75,10 +75,6 @@ class LetterTable:
     def __contains__(self, symbol: object) -> bool:
         return symbol in self._by_symbol
 
-    def score_of(self, word: str) -> int:
-        """Points for a word: the sum of its letters' scores (unknown letters score 0)."""
-        return sum(self._by_symbol[ch].score for ch in word if ch in self._by_symbol)
-
 
 class LetterSampler:
     """Draws letters in proportion to their weights via a CDF and ``bisect``."""
