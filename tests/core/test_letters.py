@@ -172,15 +172,5 @@ def test_letter_table_needs_a_positive_weight() -> None:
         LetterTable([Letter("a", 1, 0.0), Letter("b", 1, 0.0)])
 
 
-@pytest.mark.parametrize(
-    ("word", "points"),
-    [("", 0), ("a", 1), ("ab", 4), ("ñaña", 18), ("a?b", 4)],
-)
-def test_word_scores_the_sum_of_its_letters(word: str, points: int) -> None:
-    table = LetterTable([Letter("a", 1, 1.0), Letter("b", 3, 1.0), Letter("ñ", 8, 1.0)])
-
-    assert table.score_of(word) == points
-
-
 def test_tile_face_is_the_upper_case_letter() -> None:
     assert [Letter(s, 1, 1.0).face for s in ("a", "ñ")] == ["A", "Ñ"]
