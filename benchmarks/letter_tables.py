@@ -75,8 +75,7 @@ def main() -> None:
     parser.add_argument("--boards", type=int, default=300)
     args = parser.parse_args()
     english = load(ROOT / "words" / "en.txt")
-    words = [line.strip() for line in (ROOT / "words" / "en.txt").read_text().split()]
-    in_list = letter_counts(words)
+    in_list = letter_counts((ROOT / "words" / "en.txt").read_text(encoding="utf-8").split())
     total = sum(in_list.values())
     tables = {
         "prose (devlog; shipped)": english.letters,

@@ -96,8 +96,18 @@ def parse(frame: str | bytes) -> Command:
     parser = _PARSERS.get(kind)
     if parser is None:
         known = ", ".join(sorted(_PARSERS))
-        raise ProtocolError("protocol/unknown_type", f"unknown message type {kind[:40]!r} (known: {known})")
-    return parser(data)
+        raise ProtocolError(
+            "protocol/unknown_type", f"unknown message type {kind[:40]!r} (known: {known})"
+        ).about(kind[:40])
+    try:
+        return parser(data)
+    except ProtocolError as exc:
+        raise exc.about(kind) from None
+
+
+def request_name(command: Command) -> str:
+    """The ``type`` a command arrived as, for an error's ``request`` field."""
+    return _NAMES[type(command)]
 
 
 def _int(data: dict[str, Any], name: str, low: int, high: int, required: bool = True) -> int | None:
@@ -154,6 +164,15 @@ _PARSERS: dict[str, Callable[[dict[str, Any]], Command]] = {
     "enter": lambda data: Enter(_pos(data)),
     "release": lambda data: Release(),
     "cancel": lambda data: Cancel(),
+}
+
+_NAMES: dict[type, str] = {
+    NewGame: "new_game",
+    Resume: "resume",
+    Press: "press",
+    Enter: "enter",
+    Release: "release",
+    Cancel: "cancel",
 }
 
 
@@ -253,8 +272,8 @@ def event(ev: Event, letters: LetterTable) -> dict[str, Any]:
     raise TypeError(f"no message for {ev!r}")
 
 
-def error(exc: WibbleError, request: str | None = None) -> dict[str, Any]:
+def error(exc: WibbleError) -> dict[str, Any]:
     message: dict[str, Any] = {"type": "error", "code": exc.code, "message": exc.message}
-    if request is not None:
-        message["request"] = request
+    if exc.request is not None:
+        message["request"] = exc.request
     return message

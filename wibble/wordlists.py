@@ -109,7 +109,8 @@ class WordLists:
         self._scan()
         if not self._paths:
             raise WordListError(str(self.directory), "holds no word lists (NAME.txt files)")
-        default = default or self.first_name(self.directory)
+        # Without a choice: "en" if the folder has it, else its first list.
+        default = default or (DEFAULT_LIST if DEFAULT_LIST in self._paths else next(iter(self._paths)))
         if default not in self._paths:
             raise WordListError(
                 str(self.directory), f"has no list named {default!r} (has {', '.join(self._paths)})"
@@ -121,12 +122,6 @@ class WordLists:
         self._failed: dict[str, tuple[float, WordListError]] = {}
         self._locks: dict[str, threading.Lock] = {}
         self._lock = threading.Lock()
-
-    @staticmethod
-    def first_name(directory: Path) -> str:
-        """The default list's name if the folder has it, else the first list there."""
-        names = [p.stem for p in _list_files(Path(directory))]
-        return DEFAULT_LIST if DEFAULT_LIST in names or not names else names[0]
 
     def _scan(self) -> None:
         # Rescanned on demand, so a list dropped in while the server runs shows up.

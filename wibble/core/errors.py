@@ -15,6 +15,13 @@ class WibbleError(Exception):
         super().__init__(message)
         self.code = code
         self.message = message
+        self.request: str | None = None
+        """The ``type`` of the message that was refused, once the layer that knows it says so."""
+
+    def about(self, request: str) -> WibbleError:
+        """Note which request this error answers; returns self, for ``raise exc.about(...)``."""
+        self.request = request
+        return self
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.code!r}, {self.message!r})"

@@ -180,7 +180,7 @@ class Game:
         word, key, points = self.word, self._hash.value, self.points
         if len(word) < self.words.min_length:
             result = Result.TOO_SHORT
-        elif not (self._nodes[-1] is not None and self.words.trie.is_word(self._nodes[-1])):
+        elif self.status is not Status.WORD:
             result = Result.NOT_A_WORD
         elif self.found.contains(word, key):
             result = Result.ALREADY_FOUND

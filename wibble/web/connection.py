@@ -15,7 +15,6 @@ The traps this guards against (flask-sock 0.7 / simple-websocket 1.1):
 
 from __future__ import annotations
 
-import json
 import logging
 import queue
 import socket
@@ -117,19 +116,6 @@ class GuardedSocket:
         return getattr(self._sock, name)
 
 
-def _request_type(frame: str | bytes) -> str | None:
-    """The 'type' of a frame that failed later checks, for the error's ``request`` field."""
-    if isinstance(frame, str) and '"type"' in frame:
-        try:
-            data = json.loads(frame)
-        except (ValueError, RecursionError):
-            return None
-        kind = data.get("type") if isinstance(data, dict) else None
-        if isinstance(kind, str):
-            return kind[:40]
-    return None
-
-
 def serve_connection(ws: Any, lobby: Lobby, config: Mapping[str, Any]) -> None:
     """Run one connection until the client leaves, misbehaves past the limits, or the server stops."""
     sock = getattr(ws, "sock", None)
@@ -177,16 +163,22 @@ def serve_connection(ws: Any, lobby: Lobby, config: Mapping[str, Any]) -> None:
                         )
                     )
                 continue
+            command = None
             try:
-                player.handle(protocol.parse(frame))
+                command = protocol.parse(frame)
+                player.handle(command)
             except WibbleError as exc:
-                outbox.put(protocol.error(exc, _request_type(frame)))
+                if exc.request is None and command is not None:
+                    exc.about(protocol.request_name(command))
+                outbox.put(protocol.error(exc))
             except Exception:
                 log.exception("unexpected error handling a message")
                 failure = WibbleError(
                     "server/internal", "the server could not handle that message; the game is unchanged"
                 )
-                outbox.put(protocol.error(failure, _request_type(frame)))
+                if command is not None:
+                    failure.about(protocol.request_name(command))
+                outbox.put(protocol.error(failure))
     except ConnectionClosed:
         pass
     except Exception:
