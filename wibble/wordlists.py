@@ -7,15 +7,18 @@ folder makes it playable; no code names the lists.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import threading
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
-from .core import WordList, WordListError, build_word_list, parse_words
+from .cache import TrieCache
+from .core import Trie, WordList, WordListError, build_word_list, parse_words
 
 log = logging.getLogger(__name__)
 
@@ -47,34 +50,42 @@ def _read_settings(path: Path) -> dict[str, Any]:
         raise WordListError(str(path), f"bad TOML: {exc}") from None
 
 
-def _read_words(path: Path) -> list[str]:
-    lines = []
+def _read_text(path: Path) -> tuple[str, bytes]:
+    """The list's text, and the SHA-256 of its bytes (the key of its compiled form)."""
     try:
-        with path.open("rb") as handle:
-            for number, raw in enumerate(handle, start=1):
-                if number == 1 and raw.startswith((b"\xff\xfe", b"\xfe\xff")):
-                    raise WordListError(str(path), "is UTF-16 text; save it as UTF-8", number)
-                try:
-                    lines.append(raw.decode("utf-8"))
-                except UnicodeDecodeError:
-                    raise WordListError(str(path), "is not UTF-8 text", number) from None
+        data = path.read_bytes()
     except OSError as exc:
         raise WordListError(str(path), f"cannot be read ({exc.strerror or exc})") from None
-    if lines and lines[0].startswith("\ufeff"):
-        lines[0] = lines[0][1:]  # a byte-order mark from a Windows editor is not a letter
-    return parse_words(lines, str(path))
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise WordListError(str(path), "is UTF-16 text; save it as UTF-8", 1)
+    try:
+        # utf-8-sig: a byte-order mark from a Windows editor is not a letter.
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise WordListError(str(path), "is not UTF-8 text", data.count(b"\n", 0, exc.start) + 1) from None
+    return text, hashlib.sha256(data).digest()
 
 
-def load(path: Path) -> WordList:
-    """Read and check one list and its settings; errors name the file and line."""
+def load(path: Path, cache: TrieCache | None = None) -> WordList:
+    """Read and check one list and its settings; errors name the file and line.
+
+    With a ``cache``, the compiled trie is taken from it when the list is unchanged,
+    and stored in it when it had to be built.
+    """
     settings = _read_settings(path.with_suffix(".toml"))
-    return build_word_list(path.stem, _read_words(path), settings, str(path.with_suffix(".toml")))
+    text, key = _read_text(path)
+    trie = cache.load(path.stem, key) if cache is not None else None
+    if trie is None:
+        trie = Trie(parse_words(text, str(path)))
+        if cache is not None:
+            cache.store(path.stem, key, trie)
+    return build_word_list(path.stem, trie, settings, str(path.with_suffix(".toml")))
 
 
-def load_or_error(path: Path) -> WordList | WordListError:
+def load_or_error(path: Path, cache: TrieCache | None = None) -> WordList | WordListError:
     """``load``, with a bad list returned rather than raised (a thread pool would print the traceback)."""
     try:
-        return load(path)
+        return load(path, cache)
     except WordListError as exc:
         return exc
 
@@ -94,15 +105,21 @@ def _list_files(directory: Path) -> list[Path]:
 class WordLists:
     """The lists in one folder. ``get`` loads a list once; every game then shares it.
 
-    ``offload`` runs the (seconds-long) load of a big list; the gevent server
-    passes its native thread pool so other players' games keep moving meanwhile.
+    ``offload`` runs the load of a list (up to seconds when it is not cached); the
+    gevent server passes its native thread pool so other players' games keep moving
+    meanwhile. ``cache`` keeps compiled lists on disk between runs.
     """
 
     def __init__(
-        self, directory: Path = DEFAULT_DIR, default: str | None = None, offload: Offload = _run_here
+        self,
+        directory: Path = DEFAULT_DIR,
+        default: str | None = None,
+        offload: Offload = _run_here,
+        cache: TrieCache | None = None,
     ) -> None:
         self.directory = Path(directory)
         self.offload = offload
+        self.cache = cache
         if not self.directory.is_dir():
             raise WordListError(str(self.directory), "is not a folder of word lists")
         self._paths: dict[str, Path] = {}
@@ -173,7 +190,7 @@ class WordLists:
             failed = self._failed.get(name)
             if failed is not None and failed[0] == mtime:
                 raise failed[1].again()
-            result = self.offload(load_or_error, path)
+            result = self.offload(partial(load_or_error, cache=self.cache), path)
             if isinstance(result, WordListError):
                 log.error("word list %r cannot be loaded: %s", name, result.message)
                 self._failed[name] = (mtime, result)

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from wibble import wordlists
+from wibble.cache import TrieCache
 from wibble.core import Board, LetterSampler, WordList, WordListError
 from wibble.wordlists import DEFAULT_DIR, WordLists, load
 
@@ -312,11 +313,11 @@ def test_a_list_dropped_in_later_is_playable_without_restart(folder: Path) -> No
 
 def test_each_list_is_loaded_once_and_shared(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[Path] = []
-    real_load: Callable[[Path], WordList] = wordlists.load
+    real_load: Callable[[Path, TrieCache | None], WordList] = wordlists.load
 
-    def counting_load(path: Path) -> WordList:
+    def counting_load(path: Path, cache: TrieCache | None = None) -> WordList:
         calls.append(path)
-        return real_load(path)
+        return real_load(path, cache)
 
     monkeypatch.setattr(wordlists, "load", counting_load)
     lists = WordLists(folder)
@@ -330,12 +331,12 @@ def test_each_list_is_loaded_once_and_shared(folder: Path, monkeypatch: pytest.M
 
 def test_two_players_asking_at_once_load_a_list_once(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[Path] = []
-    real_load: Callable[[Path], WordList] = wordlists.load
+    real_load: Callable[[Path, TrieCache | None], WordList] = wordlists.load
 
-    def slow_load(path: Path) -> WordList:
+    def slow_load(path: Path, cache: TrieCache | None = None) -> WordList:
         calls.append(path)
         time.sleep(0.05)
-        return real_load(path)
+        return real_load(path, cache)
 
     monkeypatch.setattr(wordlists, "load", slow_load)
     lists = WordLists(folder)

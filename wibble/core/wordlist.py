@@ -27,19 +27,20 @@ def normalise(text: str) -> str:
     return unicodedata.normalize("NFC", text.strip().lower())
 
 
-def parse_words(lines: Iterable[str], source: str) -> list[str]:
+def parse_words(text: str, source: str) -> list[str]:
     """Words from one-word-per-line text; blank lines are skipped, anything else odd is an error."""
-    words = []
-    for number, raw in enumerate(lines, start=1):
-        word = normalise(raw)
-        if not word:
-            continue
-        if not word.isalpha():
-            bad = next(ch for ch in word if not ch.isalpha())
-            raise WordListError(source, f"{raw.strip()!r} has {bad!r}, which is not a letter", number)
-        if len(word) > MAX_WORD_LENGTH:
-            continue  # cannot be spelled on the board; skipping keeps the trie smaller
-        words.append(word)
+    # Whole-text operations run in C; the line-by-line loop below only runs to name a bad line.
+    lines = unicodedata.normalize("NFC", text.lower()).split("\n")
+    words = [word for word in map(str.strip, lines) if word]
+    if not "".join(words).isalpha():
+        for number, line in enumerate(lines, start=1):
+            word = line.strip()
+            if word and not word.isalpha():
+                bad = next(ch for ch in word if not ch.isalpha())
+                raw = text.split("\n")[number - 1].strip()
+                raise WordListError(source, f"{raw!r} has {bad!r}, which is not a letter", number)
+    # Longer words cannot be spelled on the board; skipping them keeps the trie smaller.
+    words = [word for word in words if len(word) <= MAX_WORD_LENGTH]
     if not words:
         raise WordListError(source, "has no words")
     return words
@@ -58,10 +59,7 @@ class WordList:
 
 
 def letter_counts(words: Iterable[str]) -> Counter[str]:
-    counts: Counter[str] = Counter()
-    for word in words:
-        counts.update(word)
-    return counts
+    return Counter("".join(words))
 
 
 def derived_score(count: int, most: int, least: int) -> int:
@@ -72,9 +70,8 @@ def derived_score(count: int, most: int, least: int) -> int:
     return 1 + round((math.log(most) - math.log(count)) / span * (MAX_SCORE - 1))
 
 
-def build_letters(words: list[str], settings: Mapping[str, Any], source: str) -> LetterTable:
-    """Letters from the settings' ``letters`` table; whatever it leaves out is derived from the words."""
-    counts = letter_counts(words)
+def build_letters(counts: Mapping[str, int], settings: Mapping[str, Any], source: str) -> LetterTable:
+    """Letters from the settings' ``letters`` table; whatever it leaves out is derived from letter counts."""
     table = settings.get("letters")
     if table is None:
         symbols = sorted(counts)
@@ -90,9 +87,9 @@ def build_letters(words: list[str], settings: Mapping[str, Any], source: str) ->
             if symbol in symbols:
                 raise WordListError(source, f"letter {key!r} is listed twice")
             symbols.append(symbol)
-    present = [counts[s] for s in symbols if counts[s] > 0] or [1]
+    present = [counts.get(s, 0) for s in symbols if counts.get(s, 0) > 0] or [1]
     most, least = max(present), min(present)
-    total = sum(counts[s] for s in symbols) or 1
+    total = sum(counts.get(s, 0) for s in symbols) or 1
     letters = []
     for key, symbol in zip(table or symbols, symbols, strict=True):
         entry = table.get(key, {}) if table else {}
@@ -103,7 +100,7 @@ def build_letters(words: list[str], settings: Mapping[str, Any], source: str) ->
             raise WordListError(
                 source, f"letter {key!r}: unknown setting {unknown[0]!r} (known: score, weight)"
             )
-        count = counts[symbol]
+        count = counts.get(symbol, 0)
         score = entry.get("score", derived_score(max(count, 1), most, min(least, max(count, 1))))
         weight = entry.get("weight", 100.0 * count / total)
         if isinstance(score, bool) or not isinstance(score, int) or not 0 <= score <= 100:
@@ -123,8 +120,10 @@ def build_letters(words: list[str], settings: Mapping[str, Any], source: str) ->
     return LetterTable(replace(letter, face=faces[letter.symbol]) for letter in letters)
 
 
-def build_word_list(name: str, words: list[str], settings: Mapping[str, Any], source: str) -> WordList:
-    """Check the settings and build the trie; every error names ``source``."""
+def build_word_list(
+    name: str, words: Trie | Iterable[str], settings: Mapping[str, Any], source: str
+) -> WordList:
+    """Check the settings and build the trie (unless given one); every error names ``source``."""
     allowed = {"title", "language", "min_length", "letters"}
     unknown = sorted(set(settings) - allowed)
     if unknown:
@@ -140,5 +139,6 @@ def build_word_list(name: str, words: list[str], settings: Mapping[str, Any], so
         or not (1 <= min_length <= MAX_WORD_LENGTH)
     ):
         raise WordListError(source, f"min_length must be a whole number 1-{MAX_WORD_LENGTH}")
-    letters = build_letters(words, settings, source)
-    return WordList(name, title, language, min_length, letters, Trie(words))
+    trie = words if isinstance(words, Trie) else Trie(words)
+    letters = build_letters(trie.letter_counts, settings, source)
+    return WordList(name, title, language, min_length, letters, trie)
