@@ -12,6 +12,7 @@ from .errors import ProtocolError, RuleError, WibbleError, WordListError
 from .game import ChainChanged, Event, Game, Phase, Result, Status, TilesReplaced, WordJudged
 from .hashing import FoundWords, HashParams, RollingHash
 from .letters import Letter, LetterSampler, LetterTable
+from .solver import Found, solve
 from .wordlist import WordList, build_word_list, parse_words
 
 __all__ = [
@@ -19,6 +20,7 @@ __all__ = [
     "Board",
     "ChainChanged",
     "Event",
+    "Found",
     "FoundWords",
     "Game",
     "HashParams",
@@ -40,4 +42,5 @@ __all__ = [
     "WordListError",
     "build_word_list",
     "parse_words",
+    "solve",
 ]
