@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -9,6 +10,20 @@ import pytest
 
 from tests.browser import PLAYWRIGHT_BUNDLED, NoBrowser, find_chromium
 from tests.support import Client, LiveServer
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _cache_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Servers and commands started by tests keep compiled word lists in a folder of the run's own."""
+    saved = {key: os.environ.get(key) for key in ("XDG_CACHE_HOME", "WIBBLE_CACHE_DIR")}
+    os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("cache-home"))
+    os.environ.pop("WIBBLE_CACHE_DIR", None)
+    yield
+    for key, value in saved.items():
+        if value is None:
+            os.environ.pop(key, None)
+        else:
+            os.environ[key] = value
 
 
 @pytest.fixture(scope="session")

@@ -30,6 +30,15 @@ def default_directory() -> Path:
     return Path(base) / "wibble"
 
 
+def from_setting(setting: str | bool | None) -> TrieCache | None:
+    """The cache a setting asks for: None is the default folder, "" (or false) none at all."""
+    if setting is None:
+        return TrieCache(default_directory())
+    if setting in ("", False):
+        return None
+    return TrieCache(Path(str(setting)))
+
+
 class TrieCache:
     """Compiled tries in one folder, one file per list name, keyed by the list's content hash."""
 

@@ -1,10 +1,16 @@
-"""The ``wibble`` command: ``wibble serve`` runs the game, ``wibble wordlists`` checks the lists."""
+"""The ``wibble`` command: ``wibble serve`` runs the game, ``wibble wordlists`` checks the lists,
+``wibble solve`` lists every word a board allows."""
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .core import Board, WordList
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -20,15 +26,48 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument(
         "--words-dir", type=Path, default=None, help="folder of word lists (default: the bundled words/)"
     )
+    serve.add_argument(
+        "--cache-dir",
+        default=None,
+        help="folder for compiled word lists (default ~/.cache/wibble; '' turns the cache off)",
+    )
+    serve.add_argument(
+        "--min-words",
+        type=_whole_number,
+        default=None,
+        metavar="N",
+        help="words every board must allow, or it is drawn again (default 30; 0 turns the check off)",
+    )
     serve.add_argument("--access-log", action="store_true", help="log every HTTP request")
 
     lists = sub.add_parser("wordlists", help="load and check every word list, then list them")
     lists.add_argument("--words-dir", type=Path, default=None)
 
+    solve = sub.add_parser("solve", help="list every word a board allows, best first")
+    solve.add_argument("board", metavar="BOARD", help="the 25 letters row by row ('/' between rows allowed)")
+    solve.add_argument("--words", default="en", metavar="NAME", help="word list by name (default en)")
+    solve.add_argument(
+        "--words-dir", type=Path, default=None, help="folder of word lists (default: the bundled words/)"
+    )
+    solve.add_argument("--json", action="store_true", help="print a JSON list of {word, score, path}")
+
     args = parser.parse_args(argv)
     if args.command == "serve":
         return _serve(args)
+    if args.command == "solve":
+        return _solve(args)
     return _check_lists(args.words_dir)
+
+
+def _whole_number(text: str) -> int:
+    """An argparse type: a whole number, 0 or more."""
+    try:
+        number = int(text)
+    except ValueError:
+        number = -1
+    if number < 0:
+        raise argparse.ArgumentTypeError(f"must be a whole number, 0 or more, not {text!r}")
+    return number
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -52,6 +91,10 @@ def _serve(args: argparse.Namespace) -> int:
         overrides["WORDS_DIR"] = str(args.words_dir)
     if args.words is not None:
         overrides["DEFAULT_WORDLIST"] = args.words
+    if args.min_words is not None:
+        overrides["MIN_BOARD_WORDS"] = args.min_words
+    if args.cache_dir is not None:
+        overrides["CACHE_DIR"] = args.cache_dir
     try:
         app = create_app(overrides)
         lobby = app.extensions["wibble.lobby"]
@@ -61,9 +104,13 @@ def _serve(args: argparse.Namespace) -> int:
         lobby.wordlists.offload = lambda load_list, path: pool.apply(load_list, (path,))
         started = time.perf_counter()
         words = lobby.wordlists.get()  # load the default now: a bad file fails here, not mid-game
+        cache = lobby.wordlists.cache
+        where = "no cache" if cache is None else f"cache {cache.directory}"
+        if cache is not None and cache.hits:
+            where = f"from {where}"
         print(
             f"Loaded word list {words.name!r} ({len(words.trie):,} words) "
-            f"in {time.perf_counter() - started:.2f}s",
+            f"in {time.perf_counter() - started:.2f}s ({where})",
             flush=True,
         )
     except (WordListError, ConfigError) as exc:
@@ -111,6 +158,7 @@ def _raise_open_file_limit(wanted: int = 65536) -> None:
 
 
 def _check_lists(words_dir: Path | None) -> int:
+    from .cache import from_setting
     from .core import WordListError
     from .wordlists import DEFAULT_DIR, WordLists, load
 
@@ -123,7 +171,7 @@ def _check_lists(words_dir: Path | None) -> int:
     status = 0
     for name in lists.names():
         try:
-            words = load(directory / f"{name}.txt")
+            words = load(directory / f"{name}.txt", from_setting(os.environ.get("WIBBLE_CACHE_DIR")))
         except WordListError as exc:
             print(f"{name}: ERROR {exc.message}")
             status = 1
@@ -132,6 +180,73 @@ def _check_lists(words_dir: Path | None) -> int:
         print(f"{name}: {words.title} [{words.language or '?'}] {len(words.trie):,} words,", end=" ")
         print(f"min length {words.min_length}; tiles {letters}")
     return status
+
+
+def _solve(args: argparse.Namespace) -> int:
+    import json
+
+    from .cache import from_setting
+    from .core import WordListError, solve
+    from .wordlists import DEFAULT_DIR, WordLists
+
+    directory = args.words_dir or DEFAULT_DIR
+    try:
+        # The compiled-list cache, as ``wibble wordlists`` uses: a second solve loads in milliseconds.
+        lists = WordLists(directory, cache=from_setting(os.environ.get("WIBBLE_CACHE_DIR")))
+        words = lists.get(args.words)
+    except WordListError as exc:
+        print(f"wibble: {exc.message}", file=sys.stderr)
+        return 2
+    except KeyError:
+        known = ", ".join(lists.names()) or "none"
+        print(f"wibble: no word list {args.words!r} in {directory} (lists: {known})", file=sys.stderr)
+        return 2
+    try:
+        board = _parse_board(args.board, words)
+    except ValueError as exc:
+        print(f"wibble: {exc}", file=sys.stderr)
+        return 2
+    found = solve(board, words)
+    if args.json:
+        rows = [{"word": f.word, "score": f.score, "path": [[p.row, p.col] for p in f.path]} for f in found]
+        print(json.dumps(rows))
+        return 0
+    if not found:
+        print("no words")
+        return 0
+    word_width = max(len(f.word) for f in found)
+    score_width = max(len(str(f.score)) for f in found)
+    for f in found:
+        path = " ".join(f"{p.row},{p.col}" for p in f.path)
+        print(f"{f.word:<{word_width}}  {f.score:>{score_width}}  {path}")
+    best = found[0]
+    count = "1 word" if len(found) == 1 else f"{len(found)} words"
+    print(f"{count}, best {best.word} ({best.score} points)")
+    return 0
+
+
+def _parse_board(text: str, words: WordList) -> Board:
+    """The board ``text`` spells (rows optionally split by '/'); ValueError says what is wrong."""
+    from .core import SIZE, Board
+    from .core.wordlist import normalise
+
+    text = normalise("".join(text.split()))
+    rows = text.split("/")
+    if len({len(row) for row in rows}) > 1:
+        lengths = ", ".join(str(len(row)) for row in rows)
+        raise ValueError(f"the rows of the board have different lengths ({lengths})")
+    letters = "".join(rows)
+    if len(letters) != SIZE * SIZE:
+        given = len(letters)
+        raise ValueError(f"a board is {SIZE * SIZE} letters ({SIZE} rows of {SIZE}); {given} were given")
+    if len(rows) not in (1, SIZE):
+        raise ValueError(f"a board is {SIZE} rows of {SIZE} letters; {len(rows)} rows were given")
+    for letter in letters:
+        if letter not in words.letters:
+            known = " ".join(tile.symbol for tile in words.letters)
+            raise ValueError(f"{letter!r} is not a tile of the list {words.name!r} (tiles: {known})")
+    tiles = [words.letters[letter] for letter in letters]
+    return Board([tiles[row * SIZE : (row + 1) * SIZE] for row in range(SIZE)])
 
 
 if __name__ == "__main__":

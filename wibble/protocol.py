@@ -238,6 +238,7 @@ def snapshot(game: Game, game_id: str, token: str, seed: int) -> dict[str, Any]:
         "found": [
             {"word": _faces(word, words.letters), "points": points} for word, points in game.found.in_order
         ],
+        "words_left": game.words_left,
         "version": game.version,
     }
 
@@ -267,6 +268,7 @@ def event(ev: Event, letters: LetterTable) -> dict[str, Any]:
         return {
             "type": "board",
             "changed": [{"row": p.row, "col": p.col, **_tile(letter)} for p, letter in ev.changed],
+            "words_left": ev.words_left,
             "version": ev.version,
         }
     raise TypeError(f"no message for {ev!r}")

@@ -53,6 +53,8 @@ class Room:
 class Lobby:
     """All games on this server, in bounded memory.
 
+    Every board of its games allows at least ``min_words`` words still to find
+    (as far as the list can: see ``wibble.core.game.MAX_DRAWS``).
     A game nobody is connected to is forgotten after ``idle_timeout`` seconds.
     At ``max_games``, the longest-unattended game makes room for a new one, so
     abandoned games can never lock players out; only when every game has a
@@ -66,8 +68,10 @@ class Lobby:
         idle_timeout: float = 3600.0,
         max_games: int = 10_000,
         entropy: random.Random | None = None,
+        min_words: int = 0,
     ) -> None:
         self.wordlists = wordlists
+        self.min_words = min_words
         self.clock = clock
         self.idle_timeout = idle_timeout
         self.max_games = max_games
@@ -96,7 +100,7 @@ class Lobby:
             ) from None
         if seed is None:
             seed = self._entropy.randrange(protocol.MAX_SEED + 1)
-        game = Game(words, random.Random(seed), HashParams.draw(self._entropy))
+        game = Game(words, random.Random(seed), HashParams.draw(self._entropy), min_words=self.min_words)
         now = self.clock()
         with self._lock:
             self._sweep(now)

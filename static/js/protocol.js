@@ -70,6 +70,10 @@ export const chainStateOf = (message) => ({
   alreadyFound: Boolean(message.already_found),
 });
 
+/** `words_left` of a `game` or `board` message (words on the board not found yet), or null if absent. */
+export const wordsLeftOf = (message) =>
+  Number.isSafeInteger(message.words_left) && message.words_left >= 0 ? message.words_left : null;
+
 /** Errors after which the client's optimistic chain is wrong and must fall back to the server's. */
 export const isMoveError = (code) =>
   typeof code === "string" && (code.startsWith("move/") || code.startsWith("state/"));

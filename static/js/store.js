@@ -31,6 +31,9 @@ const sameChain = (a, b) =>
 const touches = ([r1, c1], [r2, c2]) =>
   Math.max(Math.abs(r1 - r2), Math.abs(c1 - c2)) === 1;
 
+// Refills come only after a scored word, so a board with no word left to find stays that way.
+const NO_WORDS_LEFT = "No words left — start a new game.";
+
 const WORDLIST_ERRORS = new Set(["game/unknown_wordlist", "game/wordlist_unavailable"]);
 
 /** The tiles a scored word used, as "row,col" keys (every tile when the chain is unknown). */
@@ -96,6 +99,7 @@ export class Store {
       board: [],
       total: 0,
       found: [],
+      wordsLeft: null, // words the board allows that are not found yet (null until the server says)
       confirmed: EMPTY_CHAIN,
       chain: [],
       pending: 0,
@@ -201,6 +205,7 @@ export class Store {
     state.board = message.board.map((row) => row.map(({ letter, score }) => ({ letter, score })));
     state.total = message.total;
     state.found = message.found.map(({ word, points }) => ({ word, points }));
+    state.wordsLeft = P.wordsLeftOf(message);
     state.confirmed = P.chainStateOf(message);
     state.chain = state.confirmed.chain;
     state.mine = false; // a chain in a snapshot is another tab's: ours ended with our connection
@@ -208,7 +213,9 @@ export class Store {
     state.refilling = null;
     state.live = true;
     const fresh = !previous || previous.id !== message.game_id;
-    if (fresh && this.announce === "fallback") {
+    if (state.wordsLeft === 0) {
+      this.setMessage("info", NO_WORDS_LEFT);
+    } else if (fresh && this.announce === "fallback") {
       this.setMessage("info", `That word list is not available — here is a new game (${message.wordlist_title}).`);
     } else if (fresh && this.announce === "lost") {
       this.setMessage("info", `That game has ended — here is a new one (${message.wordlist_title}).`);
@@ -265,7 +272,9 @@ export class Store {
       changed.push([row, col]);
     }
     this.state.board = board;
+    this.state.wordsLeft = P.wordsLeftOf(message);
     this.state.refilling = null;
+    if (this.state.wordsLeft === 0) this.setMessage("info", NO_WORDS_LEFT);
     this.emit({ type: "board", changed });
   }
 

@@ -14,6 +14,13 @@ const STATUS_LABEL = {
   found: "↺ already found",
 };
 
+/** What the header says about the words still on the board. */
+function wordsLeftText(count) {
+  if (count === null) return "";
+  if (count === 0) return "No words left";
+  return `${count} word${count === 1 ? "" : "s"} to find`;
+}
+
 const reducedMotion = () => window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
 
 export class View {
@@ -23,6 +30,7 @@ export class View {
     const $ = (selector) => root.querySelector(selector);
     this.el = {
       total: $('[data-testid="total-score"]'),
+      wordsLeft: $('[data-testid="words-left"]'),
       board: $('[data-testid="board"]'),
       trail: $(".trail"),
       trailLine: $(".trail-line"),
@@ -145,6 +153,7 @@ export class View {
     this.renderConnection(state);
 
     this.el.total.textContent = String(state.total);
+    this.renderWordsLeft(state.wordsLeft);
     this.el.board.setAttribute("aria-disabled", String(!canPlay));
     this.el.board.classList.toggle("disabled", !canPlay);
     const open = state.connection.state === "open";
@@ -160,6 +169,14 @@ export class View {
     if (event.type === "board") this.animateRefill(event.changed);
     if (event.type === "word" && event.result === "scored") this.pulse(this.el.total);
     this.shownGame = game?.id ?? null;
+  }
+
+  renderWordsLeft(count) {
+    const el = this.el.wordsLeft;
+    const text = wordsLeftText(count);
+    if (el.textContent === text) return;
+    el.textContent = text;
+    el.dataset.count = count === null ? "" : String(count);
   }
 
   renderTiles(state, current) {

@@ -32,6 +32,7 @@ SNAPSHOT_STATE = (
     "already_found",
     "total",
     "found",
+    "words_left",
     "version",
 )
 
@@ -196,6 +197,7 @@ def test_new_game_snapshot_has_every_documented_field(connect: Connect) -> None:
         "already_found": bool,
         "total": int,
         "found": list,
+        "words_left": int,
         "version": int,
     }
     for name, kind in expected.items():
@@ -230,6 +232,7 @@ def test_new_game_snapshot_has_every_documented_field(connect: Connect) -> None:
     assert game["already_found"] is False
     assert game["total"] == 0
     assert game["found"] == []
+    assert game["words_left"] >= 30  # the server's default minimum; tests/protocol/test_board_words.py
     assert game["version"] == 0
     # The token is a secret: url-safe text with at least 128 bits in it, different every game.
     assert URLSAFE.match(game["token"]), game["token"]

@@ -48,9 +48,11 @@ class Board:
         self, positions: Iterable[Pos], sampler: LetterSampler, rng: random.Random
     ) -> list[tuple[Pos, Letter]]:
         """Replace the tiles at ``positions`` (in board order, so replays match) with new draws."""
-        changed = []
-        for pos in sorted(set(positions)):
-            letter = sampler.draw(rng)
-            self._rows[pos.row][pos.col] = letter
-            changed.append((pos, letter))
+        changed = [(pos, sampler.draw(rng)) for pos in sorted(set(positions))]
+        self.place(changed)
         return changed
+
+    def place(self, tiles: Iterable[tuple[Pos, Letter]]) -> None:
+        """Put each letter on its tile (as when going back to an earlier draw)."""
+        for pos, letter in tiles:
+            self._rows[pos.row][pos.col] = letter

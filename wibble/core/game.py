@@ -9,6 +9,10 @@ The game is a state machine, idle -> chaining -> clean-up -> idle:
 - ``release`` judges the chain and moves to clean-up; ``clean_up`` replaces the
   tiles of a scored word and returns to idle.
 
+Every board holds at least ``min_words`` words still to find: a new board, or the
+new tiles of a refill, are drawn again until it does (see ``MAX_DRAWS``). Only the
+count is kept (``words_left``), not the words, so an idle game stays small.
+
 Each method checks everything first and changes state last, so a ``RuleError``
 leaves the game exactly as it was. Methods return events (dataclasses) for the
 layer above to send; ``version`` counts every change.
@@ -17,15 +21,26 @@ layer above to send; ``version`` counts every change.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
+from typing import TypeVar
 
 from .board import Board, Pos
 from .dictionary import Node
 from .errors import RuleError
 from .hashing import FoundWords, HashParams, RollingHash
 from .letters import Letter, LetterSampler
+from .solver import solve
 from .wordlist import WordList
+
+MAX_DRAWS = 50
+"""Draws of a new board, or of a refill's tiles, before settling for the best one seen.
+
+Without a cap, a list whose boards can never hold ``min_words`` words (a tiny custom
+list, or a minimum set too high) would draw forever. With the shipped lists and the
+server's default minimum of 30, at most about one new board in a hundred is drawn again.
+"""
 
 
 class Phase(Enum):
@@ -79,6 +94,7 @@ class WordJudged:
 @dataclass(frozen=True, slots=True)
 class TilesReplaced:
     changed: tuple[tuple[Pos, Letter], ...]
+    words_left: int
     version: int
 
 
@@ -92,18 +108,51 @@ _WRONG_PHASE = {
 }
 
 
+_Draw = TypeVar("_Draw")
+
+
+def _best_draw(draw: Callable[[], _Draw], count: Callable[[_Draw], int], enough: int) -> tuple[_Draw, int]:
+    """Draw until a draw counts at least ``enough``, at most ``MAX_DRAWS`` times.
+
+    Returns that draw, or else the first of the draws with the highest count, and its count.
+    """
+    best, most = None, -1
+    for _ in range(MAX_DRAWS):
+        candidate = draw()
+        number = count(candidate)
+        if number > most:
+            best, most = candidate, number
+        if number >= enough:
+            break
+    assert best is not None  # MAX_DRAWS >= 1 and every count is >= 0
+    return best, most
+
+
 class Game:
     """A single game; not thread-safe (the session layer holds its lock)."""
 
-    def __init__(self, words: WordList, rng: random.Random, hash_params: HashParams, size: int = 5) -> None:
+    def __init__(
+        self,
+        words: WordList,
+        rng: random.Random,
+        hash_params: HashParams,
+        size: int = 5,
+        min_words: int = 0,
+    ) -> None:
+        if min_words < 0:
+            raise ValueError(f"min_words must be 0 or more, not {min_words}")
         self.words = words
+        self.min_words = min_words
         self._rng = rng
         self._sampler = LetterSampler(words.letters)
-        self.board = Board.fill(self._sampler, rng, size)
+        self.found = FoundWords(hash_params)
+        # words_left: how many words the board allows that this game has not found yet.
+        self.board, self.words_left = _best_draw(
+            lambda: Board.fill(self._sampler, rng, size), lambda board: self._unfound(board, set()), min_words
+        )
         self.phase = Phase.IDLE
         self.total = 0
         self.version = 0
-        self.found = FoundWords(hash_params)
         self._chain: list[Pos] = []
         self._nodes: list[Node | None] = [words.trie.root]
         self._hash = RollingHash(hash_params)
@@ -203,12 +252,32 @@ class Game:
         self.phase = Phase.IDLE
         self.version += 1
         if self._judged is Result.SCORED:
-            changed = self.board.refill(used, self._sampler, self._rng)
-            events.append(TilesReplaced(tuple(changed), self.version))
+            changed = self._refill(used)
+            events.append(TilesReplaced(tuple(changed), self.words_left, self.version))
         self._judged = None
         return events
 
     # -- helpers ----------------------------------------------------------------
+
+    def _refill(self, used: list[Pos]) -> list[tuple[Pos, Letter]]:
+        """Draw the used tiles again until the board holds ``min_words`` unfound words (or the best try).
+
+        Only the used tiles are ever redrawn: the rest of the board stays as the player saw it.
+        """
+        found = {word for word, _ in self.found.in_order}
+        changed, self.words_left = _best_draw(
+            lambda: self.board.refill(used, self._sampler, self._rng),
+            lambda _: self._unfound(self.board, found),
+            self.min_words,
+        )
+        self.board.place(changed)  # the best draw may not be the last one
+        return changed
+
+    def _unfound(self, board: Board, found: set[str]) -> int:
+        """How many words ``board`` allows that are not in ``found``."""
+        # A plain set of the (few) found words, not FoundWords: hashing each of the
+        # board's hundreds of words would cost more than finding them.
+        return sum(1 for item in solve(board, self.words) if item.word not in found)
 
     def _require(self, phase: Phase, action: str) -> None:
         if self.phase is not phase:

@@ -11,6 +11,7 @@ from flask import Flask, Response, abort, render_template, request
 from flask_sock import Sock
 
 from .. import protocol
+from ..cache import from_setting
 from ..core import WibbleError
 from ..sessions import Lobby
 from ..wordlists import DEFAULT_DIR, WordLists
@@ -26,10 +27,16 @@ CONTENT_SECURITY_POLICY = (
 DEFAULTS: dict[str, Any] = {
     "WORDS_DIR": str(DEFAULT_DIR),
     "DEFAULT_WORDLIST": None,  # None: "en" if the folder has it, else its first list
+    # Where compiled word lists are kept between runs (also read by `wibble solve` and
+    # `wibble wordlists`). None: $XDG_CACHE_HOME/wibble, else ~/.cache/wibble; "" turns it off.
+    "CACHE_DIR": None,
     # Origins allowed to open the websocket besides the page's own, e.g. ["https://example.org"].
     "ALLOWED_ORIGINS": [],
     "IDLE_TIMEOUT": 3600.0,  # seconds a game with nobody connected is kept
     "MAX_GAMES": 10_000,
+    # Words every board (new or refilled) must allow, else it is drawn again; 0 turns this off.
+    # A board with few words is a dull game; at 30, fewer than 1 English board in 100 is redrawn.
+    "MIN_BOARD_WORDS": 30,
     "RATE_LIMIT": 40.0,  # messages a second per connection, sustained...
     "RATE_BURST": 80.0,  # ...with bursts up to this many
     "FLOOD_CLOSE": 400,  # refused messages (within ~10 s) before the connection is closed
@@ -53,12 +60,14 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config.from_mapping(test_config)
     _check_config(app.config)
 
-    wordlists = WordLists(Path(app.config["WORDS_DIR"]), app.config["DEFAULT_WORDLIST"])
+    cache = from_setting(app.config["CACHE_DIR"])
+    wordlists = WordLists(Path(app.config["WORDS_DIR"]), app.config["DEFAULT_WORDLIST"], cache=cache)
     lobby = Lobby(
         wordlists,
         clock=time.monotonic,
         idle_timeout=float(app.config["IDLE_TIMEOUT"]),
         max_games=int(app.config["MAX_GAMES"]),
+        min_words=app.config["MIN_BOARD_WORDS"],
     )
     app.extensions["wibble.lobby"] = lobby
 
@@ -143,12 +152,29 @@ def _check_config(config: dict[str, Any]) -> None:
         except (TypeError, ValueError):
             raise ConfigError(f"WIBBLE_{key} must be a positive number, not {value!r}") from None
         config[key] = number
+    config["MIN_BOARD_WORDS"] = _whole_number("MIN_BOARD_WORDS", config["MIN_BOARD_WORDS"])
     origins = config["ALLOWED_ORIGINS"]
     if isinstance(origins, str):  # WIBBLE_ALLOWED_ORIGINS=https://a.example,https://b.example
         origins = [origin.strip() for origin in origins.split(",") if origin.strip()]
     if not isinstance(origins, list | tuple) or not all(isinstance(o, str) for o in origins):
         raise ConfigError("WIBBLE_ALLOWED_ORIGINS must be a list of origins like https://example.org")
     config["ALLOWED_ORIGINS"] = list(origins)
+    if config["CACHE_DIR"] is not None and not isinstance(config["CACHE_DIR"], str | bool):
+        raise ConfigError("WIBBLE_CACHE_DIR must be a folder path (or empty to turn the cache off)")
+
+
+def _whole_number(key: str, value: Any) -> int:
+    """``value`` as an int >= 0 (from the config, or the text of a ``WIBBLE_*`` variable)."""
+    # A bool is an int to Python, and int() would round 2.5 down: neither is what the host meant.
+    if isinstance(value, int | str) and not isinstance(value, bool):
+        try:
+            number = int(value)
+        except ValueError:
+            pass
+        else:
+            if number >= 0:
+                return number
+    raise ConfigError(f"WIBBLE_{key} must be a whole number, 0 or more, not {value!r}")
 
 
 def origin_allowed(origin: str | None, host_url: str, allowed: list[str]) -> bool:
