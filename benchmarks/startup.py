@@ -1,9 +1,11 @@
 """Server start-up time and memory for each word list, beside the obvious alternative.
 
 Starts ``wibble serve`` for real (subprocess, port 0) and times it from launch
-until it prints its URL, then reads its resident memory from /proc. In the same
-run it builds the simplest alternative to a trie, a set of words plus a set of
-every prefix, in a fresh interpreter, for comparison.
+until it prints its URL, then reads its resident memory from /proc: cold (no
+cache: the list is parsed and its trie built) and warm (the compiled trie read
+from a cache folder filled by an earlier start). In the same run it builds the
+simplest alternative to a trie, a set of words plus a set of every prefix, in a
+fresh interpreter, for comparison.
 
     .venv/bin/python -m benchmarks.startup [--lists en es] [--runs 3]
 """
@@ -14,6 +16,7 @@ import argparse
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -42,10 +45,11 @@ def rss_mb(pid: int) -> float:
     raise RuntimeError("no VmRSS")
 
 
-def serve_once(name: str) -> tuple[float, float]:
+def serve_once(name: str, cache_dir: str) -> tuple[float, float]:
+    """Seconds until the URL is printed, and RSS in MB; ``cache_dir`` "" means no cache."""
     started = time.perf_counter()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "wibble", "serve", "--port", "0", "--words", name],
+        [sys.executable, "-m", "wibble", "serve", "--port", "0", "--words", name, "--cache-dir", cache_dir],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
@@ -94,13 +98,23 @@ def main() -> None:
         f"imports only (no list): {statistics.median(t for t, _ in base):.2f} s, "
         f"{statistics.median(m for _, m in base):.0f} MB"
     )
-    print(f"{'list':6} {'server start-up':>16} {'server RSS':>11} | {'set+prefix-set build':>21} {'RSS':>7}")
-    for name in args.lists:
-        runs = [serve_once(name) for _ in range(args.runs)]
-        alt = [set_alternative(name) for _ in range(args.runs)]
-        start, rss = (statistics.median(x) for x in zip(*runs, strict=True))
-        alt_build, alt_rss = (statistics.median(x) for x in zip(*alt, strict=True))
-        print(f"{name:6} {start:>14.2f} s {rss:>8.0f} MB | {alt_build:>19.2f} s {alt_rss:>5.0f} MB")
+    print(
+        f"{'list':6} {'cold start-up':>14} {'RSS':>7} | {'warm start-up':>14} {'RSS':>7} | "
+        f"{'set+prefix-set build':>21} {'RSS':>7}"
+    )
+    with tempfile.TemporaryDirectory() as cache:
+        for name in args.lists:
+            cold = [serve_once(name, "") for _ in range(args.runs)]
+            serve_once(name, cache)  # fills the cache
+            warm = [serve_once(name, cache) for _ in range(args.runs)]
+            alt = [set_alternative(name) for _ in range(args.runs)]
+            cold_s, cold_rss = (statistics.median(x) for x in zip(*cold, strict=True))
+            warm_s, warm_rss = (statistics.median(x) for x in zip(*warm, strict=True))
+            alt_build, alt_rss = (statistics.median(x) for x in zip(*alt, strict=True))
+            print(
+                f"{name:6} {cold_s:>12.2f} s {cold_rss:>4.0f} MB | {warm_s:>12.2f} s {warm_rss:>4.0f} MB | "
+                f"{alt_build:>19.2f} s {alt_rss:>4.0f} MB"
+            )
 
 
 if __name__ == "__main__":

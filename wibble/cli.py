@@ -54,9 +54,14 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "serve":
         return _serve(args)
-    if args.command == "solve":
-        return _solve(args)
-    return _check_lists(args.words_dir)
+    try:
+        if args.command == "solve":
+            return _solve(args)
+        return _check_lists(args.words_dir)
+    except BrokenPipeError:
+        # `wibble solve ... | head` closed our output early: not an error worth a traceback.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 def _whole_number(text: str) -> int:
