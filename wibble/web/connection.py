@@ -1,26 +1,33 @@
 """One websocket connection: read frames, hand them to a ``Player``, write replies.
 
 The traps this guards against (flask-sock 0.7 / simple-websocket 1.1):
-- ``receive()`` can stay blocked after the library refuses an oversize frame, so
-  we poll with a timeout and always close in ``finally``;
-- two threads sending on one socket interleave frames, so one sender thread per
-  connection owns ``send``, fed by a bounded queue;
-- a client that stops reading would block ``send()`` forever, so a full queue
+- ``receive()`` can stay blocked after the library refuses an oversize frame (it
+  wakes us before it marks the connection closed), and it sleeps through wake-ups
+  that bring no message; so we wait on the library's event ourselves, and its
+  reader wakes us once more as its very last act, when it closes its socket;
+- two threads sending on one socket interleave frames, and a client that stops
+  reading would block ``send()`` forever, so a game's broadcast only appends to the
+  connection's bounded ``Outbox`` and wakes its handler, which sends; a full outbox
   drops that client instead of growing or blocking the game;
 - an exception escaping the handler writes raw HTTP onto the socket, so none do;
 - small frames wait ~40 ms for Nagle's algorithm unless TCP_NODELAY is set;
 - the library's ``sock.send`` may send part of a frame, its own pongs share the
   socket, and pings never reach a message rate limit: ``GuardedSocket`` fixes all three.
+
+A connection costs two greenlets under gevent (the handler, and the library's
+reader), and an idle one costs nothing until a frame or a ping arrives: thousands
+of players wait silently. An earlier design (a sender thread per connection, and a
+handler polling ``receive(timeout=1.0)``) held 4,000 idle players with 75 KB each
+and woke 4,000 times a second (``python -m benchmarks.load --idle 4000``).
 """
 
 from __future__ import annotations
 
 import logging
-import queue
 import socket
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from simple_websocket import ConnectionClosed
@@ -36,51 +43,54 @@ POLICY_VIOLATION = 1008
 MESSAGE_TOO_BIG = 1009
 INTERNAL_ERROR = 1011
 SEND_TIMEOUT = 10.0  # seconds a single send may take before the client counts as gone
+DRAIN_TIMEOUT = 2.0  # seconds a send may take while the connection is closing
 
 
 class Outbox:
-    """A bounded queue of outgoing frames drained by the connection's only sending thread."""
+    """A bounded queue of outgoing frames; only the connection's handler sends them.
 
-    def __init__(self, ws: Any, limit: int) -> None:
+    ``put`` never blocks: any greenlet (another tab's broadcast, under its game's
+    lock) appends a frame and wakes the handler. Past ``limit`` frames waiting, the
+    client is not reading: it is dropped, and its socket shut down so the handler
+    stops waiting on a send that may never finish.
+    """
+
+    def __init__(self, ws: Any, limit: int, wake: Callable[[], None], hang_up: Callable[[], None]) -> None:
         self._ws = ws
-        self._queue: queue.Queue[str | None] = queue.Queue(limit)
+        self._frames: list[str] = []  # a list, not a deque: an empty one costs no block of memory
+        self._limit = limit
+        self._wake = wake
+        self._hang_up = hang_up
         self.alive = True
-        self._thread = threading.Thread(target=self._run, name="wibble-outbox", daemon=True)
-        self._thread.start()
+        self.broken = False  # a send failed, perhaps part-way through a frame: send nothing more
+
+    def __len__(self) -> int:
+        return len(self._frames)
 
     def put(self, message: dict[str, Any]) -> None:
         if not self.alive:
             return
-        try:
-            self._queue.put_nowait(protocol.encode(message))
-        except queue.Full:
+        if len(self._frames) >= self._limit:
             log.info("dropping a client that is not reading its messages")
             self.alive = False
+            self._hang_up()
+        else:
+            self._frames.append(protocol.encode(message))
+        self._wake()
 
-    def _run(self) -> None:
-        while True:
-            frame = self._queue.get()
-            if frame is None or not self.alive:
-                return
+    def flush(self) -> None:
+        """Send what is waiting, in order (called by the handler only)."""
+        frames = self._frames
+        while frames and self.alive:
             try:
-                self._ws.send(frame)
+                # One at a time: list.pop and list.append are each atomic, so a frame put
+                # meanwhile by another thread is neither lost nor reordered.
+                self._ws.send(frames.pop(0))
             except Exception:  # closed, reset or timed out: this client is gone
                 self.alive = False
-                return
-
-    def drain_and_stop(self, timeout: float = 2.0) -> None:
-        """Let queued frames go out (briefly), then stop the sender."""
-        try:
-            self._queue.put(None, timeout=timeout)
-        except queue.Full:
-            self.alive = False
-        self._thread.join(timeout)
-        self.alive = False
-
-    @property
-    def sending(self) -> bool:
-        """True while the sender is still inside a send (to a client that stopped reading)."""
-        return self._thread.is_alive()
+                self.broken = True
+        if not self.alive:
+            frames.clear()
 
 
 class GuardedSocket:
@@ -95,10 +105,11 @@ class GuardedSocket:
       makes the client wait too.
     """
 
-    def __init__(self, sock: socket.socket, read_budget: TokenBucket) -> None:
+    def __init__(self, sock: socket.socket, read_budget: TokenBucket, closed: Callable[[], None]) -> None:
         self._sock = sock
         self._send_lock = threading.Lock()
         self._read_budget = read_budget
+        self._closed = closed
 
     def send(self, data: bytes) -> int:
         with self._send_lock:
@@ -112,8 +123,33 @@ class GuardedSocket:
             time.sleep(delay)
         return data
 
+    def close(self) -> None:
+        """The library's reader closes its socket as its last act: the handler must hear of it."""
+        try:
+            self._sock.close()
+        finally:
+            self._closed()
+
     def __getattr__(self, name: str) -> Any:
         return getattr(self._sock, name)
+
+
+def next_frame(ws: Any, outbox: Outbox) -> str | bytes | None:
+    """The next frame from the client; None when frames wait to be sent or the connection ended.
+
+    The library's own ``receive()`` waits on the same event, but sleeps again after a
+    wake-up that brought no message; here a wake-up from the outbox returns at once.
+    No timeout: every frame, every outgoing message and the end of the library's
+    reader (``GuardedSocket.close``) wake it, and a timer per wait costs time and memory.
+    """
+    event = ws.event
+    while ws.connected and not ws.input_buffer and not len(outbox):
+        event.wait()
+        event.clear()
+    if ws.input_buffer:
+        frame: str | bytes = ws.input_buffer.pop(0)
+        return frame
+    return None
 
 
 def serve_connection(ws: Any, lobby: Lobby, config: Mapping[str, Any]) -> None:
@@ -131,8 +167,16 @@ def serve_connection(ws: Any, lobby: Lobby, config: Mapping[str, Any]) -> None:
         read_budget = TokenBucket(
             float(config["READ_BYTES_PER_SECOND"]), float(config["READ_BURST_BYTES"]), time.monotonic
         )
-        ws.sock = GuardedSocket(sock, read_budget)
-    outbox = Outbox(ws, int(config["OUTBOX_LIMIT"]))
+        ws.sock = GuardedSocket(sock, read_budget, ws.event.set)
+
+    def hang_up() -> None:
+        if sock is not None:
+            try:
+                sock.shutdown(socket.SHUT_RDWR)  # also ends a send stuck on a client that stopped reading
+            except OSError:
+                pass
+
+    outbox = Outbox(ws, int(config["OUTBOX_LIMIT"]), ws.event.set, hang_up)
     player = Player(lobby, outbox.put)
     bucket = TokenBucket(float(config["RATE_LIMIT"]), float(config["RATE_BURST"]), time.monotonic)
     # Refusals are forgiven slowly: FLOOD_CLOSE of them within about ten seconds closes the connection.
@@ -142,8 +186,12 @@ def serve_connection(ws: Any, lobby: Lobby, config: Mapping[str, Any]) -> None:
     last_warning = float("-inf")
     close_code: int | None = None
     try:
-        while ws.connected and outbox.alive:
-            frame = ws.receive(timeout=1.0)
+        while True:
+            outbox.flush()
+            # A message that arrived with the client's close frame is still handled.
+            if not outbox.alive or not (ws.connected or ws.input_buffer):
+                break
+            frame = next_frame(ws, outbox)
             if frame is None:
                 continue
             if isinstance(frame, str) and len(frame.encode("utf-8", "surrogatepass")) > max_bytes:
@@ -186,15 +234,16 @@ def serve_connection(ws: Any, lobby: Lobby, config: Mapping[str, Any]) -> None:
         close_code = INTERNAL_ERROR
     finally:
         player.leave()
-        outbox.drain_and_stop()
+        if sock is not None and outbox.alive and len(outbox):
+            try:
+                sock.settimeout(DRAIN_TIMEOUT)  # let queued frames go out, briefly
+            except OSError:
+                pass
+        outbox.flush()
         try:
-            # A sender still stuck mid-frame must not be interleaved with a close frame.
-            if ws.connected and not outbox.sending:
+            # A send that failed may have left half a frame: a close frame must not follow it.
+            if ws.connected and not outbox.broken:
                 ws.close(reason=close_code)
         except Exception:
             pass
-        if sock is not None:
-            try:
-                sock.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
+        hang_up()

@@ -1,0 +1,680 @@
+"""Load: many real websocket players against a live server, beside a bare echo server as the floor.
+
+Every player is a real websocket client (all of them in this one asyncio process,
+using the ``websockets`` library) playing a real game: it starts a game with its
+own seed, finds the words its board allows with ``wibble.core.solve`` (again
+after a refill, once few of the words it knew are left), and drags chains: mostly
+real words, which it releases, sometimes a random path that spells nothing, which
+it releases or cancels. It keeps its copy of the board current from the server's
+``board`` messages (the "tiles" a scored word replaced). A round trip is from
+sending an event to reading the message that answers it (``chain`` for press,
+enter and cancel, ``word`` for release, or an ``error``).
+
+In the same run the same client plays against a bare asyncio ``websockets`` echo
+server (``benchmarks.echo_server``): the same frames at the same pace, with the
+game played locally so the chains and refills are the same kind; each frame's
+echo is its reply. The report gives Wibble's figures and their ratio to that floor.
+
+Modes (one per run):
+- paced (default): ``--players`` players, a random 0.2-0.6 s before every event
+  (about 2.5 events a second each), measured for ``--seconds`` after everyone has
+  connected (connects are staggered at ``--ramp`` a second; that time is not measured);
+- ``--saturate``: ``--players`` players (try 100) sending each event as soon as the
+  last one was answered; the server started here has its rate limits raised;
+- ``--idle N``: N players start a game each, then stay connected silently for
+  ``--seconds`` (default 40, so the server's 25 s pings flow); then every player
+  presses and cancels once to show it is still held. Reports the server's RSS before
+  (after one warm-up game) and after, and the difference divided by N: the memory of
+  one idle game and its connection.
+
+Errors are ``error`` messages, failed connects, replies slower than 5 s, closed
+connections and replies that contradict the player's board. Client and server
+share the machine; the client's and the server's CPU use over the measured time
+are reported (100% = one core) so a saturated client shows.
+
+    .venv/bin/python -m benchmarks.load [--players 1000] [--seconds 20]
+    .venv/bin/python -m benchmarks.load --saturate --players 100 --seconds 20
+    .venv/bin/python -m benchmarks.load --idle 4000 --seconds 40
+    .venv/bin/python -m benchmarks.load --gunicorn   # also gunicorn's gevent worker (pip install gunicorn)
+    .venv/bin/python -m benchmarks.load --url ws://HOST:PORT/ws [--server-pid PID] [--no-echo]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import json
+import os
+import random
+import re
+import resource
+import subprocess
+import sys
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+from wibble.core import Board, Found, LetterSampler, Pos, WordList, solve
+from wibble.core.letters import Letter
+from wibble.wordlists import load
+
+ROOT = Path(__file__).resolve().parent.parent
+TIMEOUT = 5.0  # a reply slower than this is an error
+PACE = (0.2, 0.6)  # seconds before each event, uniform: 2.5 events a second on average
+REAL_WORDS = 0.8  # share of chains that are words the solver found; the rest are random paths
+LONGEST = 8  # people rarely drag longer words
+CHECK_SPREAD = 5.0  # seconds over which held idle players make their one check each
+RESOLVE_BELOW = 10  # solve the board again when fewer words than this are left to play
+# For --saturate: the server started here must not rate-limit a client that sends as fast as it can.
+UNLIMITED = {
+    f"WIBBLE_{key}": "100000000"
+    for key in ("RATE_LIMIT", "RATE_BURST", "READ_BYTES_PER_SECOND", "READ_BURST_BYTES")
+}
+
+
+# -- servers and processes -------------------------------------------------------------
+
+
+@dataclass
+class Target:
+    """A server under test: where to connect, and its process (for memory and CPU) if known."""
+
+    name: str
+    url: str
+    pid: int | None
+    stop: Callable[[], None] = lambda: None
+    echo: bool = False  # an echo server: the players play their games locally
+
+
+def start_wibble(saturate: bool) -> Target:
+    from tests.support import LiveServer
+
+    server = LiveServer(env=UNLIMITED if saturate else None)
+    return Target("wibble", server.ws_url, server.process.pid, server.stop)
+
+
+def start_gunicorn(saturate: bool) -> Target:
+    """Wibble's app under gunicorn's gevent worker (one worker: every game lives in one process)."""
+    command = [sys.executable, "-m", "gunicorn", "-k", "gevent", "-w", "1", "--worker-connections", "10000"]
+    command += ["--backlog", "2048", "-b", "127.0.0.1:0", "wibble.web:create_app()"]
+    env = {**os.environ, **(UNLIMITED if saturate else {})}
+    process = subprocess.Popen(
+        command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+    )
+    assert process.stderr is not None
+    address = worker = None
+    for line in process.stderr:
+        if found := re.search(r"Listening at: http://(\S+)", line):
+            address = found.group(1)
+        if found := re.search(r"Booting worker with pid: (\d+)", line):
+            worker = int(found.group(1))
+        if address and worker:
+            break
+    else:
+        process.kill()
+        raise RuntimeError("gunicorn did not start (is it installed? pip install gunicorn)")
+
+    def drain(log: Any) -> None:
+        for _ in log:  # keep reading its log, so a chatty worker never blocks on a full pipe
+            pass
+
+    threading.Thread(target=drain, args=(process.stderr,), daemon=True).start()
+
+    def stop() -> None:
+        process.terminate()
+        process.wait(10)
+
+    return Target("gunicorn gevent", f"ws://{address}/ws", worker, stop)
+
+
+def start_echo() -> Target:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "benchmarks.echo_server", "--port", "0"],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stdout is not None
+    line = process.stdout.readline()
+    match = re.search(r"running at (ws://\S+)", line)
+    if not match:
+        process.kill()
+        raise RuntimeError(f"echo server did not start: {line!r}")
+
+    def stop() -> None:
+        process.terminate()
+        process.wait(10)
+
+    return Target("echo floor", match.group(1), process.pid, stop, echo=True)
+
+
+def rss_mb(pid: int | None) -> float:
+    if pid is None:
+        return float("nan")
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def client_cpu_seconds() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def cpu_seconds(pid: int | None) -> float:
+    """User + system CPU time of a process (NaN if unknown)."""
+    if pid is None:
+        return float("nan")
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def machine_cpu_seconds() -> float:
+    """CPU time every process on the machine has used (all cores, not idle or waiting)."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:8]]
+    user, nice, system, _idle, _iowait, irq, softirq = fields
+    return (user + nice + system + irq + softirq) / os.sysconf("SC_CLK_TCK")
+
+
+def freeze() -> None:
+    """Move everything alive now (connections, games) out of the GC's sight: shorter client pauses."""
+    gc.collect()
+    gc.freeze()
+
+
+def raise_open_file_limit() -> None:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
+# -- one player ------------------------------------------------------------------------
+
+
+@dataclass
+class Tally:
+    """What all players saw. Round trips count only if sent inside the measured window."""
+
+    start: float = float("inf")
+    stop: float = float("inf")
+    times: list[float] = field(default_factory=list)
+    errors: Counter[str] = field(default_factory=Counter)
+    failed: set[int] = field(default_factory=set)  # players (by seed) that saw an error
+    ready: int = 0  # players connected and holding a game
+    done: int = 0  # players finished (for any reason)
+
+    def error(self, seed: int, kind: str) -> None:
+        self.errors[kind] += 1
+        self.failed.add(seed)
+
+    def record(self, sent: float, elapsed: float) -> None:
+        if self.start <= sent < self.stop:
+            self.times.append(elapsed)
+
+
+class Wrong(Exception):
+    """A reply the player did not expect: counted as an error, then the player carries on."""
+
+
+def encode(message: dict[str, Any]) -> str:
+    return json.dumps(message, separators=(",", ":"))  # as compact as the browser's JSON.stringify
+
+
+# A word the board allows: (word, its tiles as bits of row * size + col, its path as those indices).
+# Plain tuples of strings and ints, which the garbage collector stops tracking: thousands of
+# players keep hundreds of words each, and the client's own GC pauses must not show as round trips.
+Option = tuple[str, int, tuple[int, ...]]
+
+
+def option(found: Found, size: int) -> Option:
+    path = tuple(p.row * size + p.col for p in found.path)
+    return found.word, sum(1 << i for i in path), path
+
+
+def bits(positions: list[Pos], size: int) -> int:
+    return sum(1 << (p.row * size + p.col) for p in positions)
+
+
+class Player:
+    """One websocket, one game, chains chosen from the words its board allows.
+
+    The words come from ``solve``, but not after every refill: a refill keeps every
+    word whose tiles it did not touch, and the board is solved again only when fewer
+    than ``RESOLVE_BELOW`` of those are left. A person also keeps the words they
+    already saw.
+    """
+
+    def __init__(self, url: str, seed: int, words: WordList, tally: Tally, echo: bool) -> None:
+        self.url = url
+        self.seed = seed
+        self.words = words
+        self.tally = tally
+        self.echo = echo
+        self.rng = random.Random(seed)
+        self.ws: ClientConnection | None = None
+        self.grid: list[list[Letter]] = []
+        self.options: list[Option] | None = None  # words to play on this board; None: solve again
+        self.scored: set[str] = set()
+        self.chained: list[Pos] = []  # echo only: the chain the server would hold
+        self.sampler = LetterSampler(words.letters)  # echo only: draws the refills the server would
+
+    # -- talking --
+
+    async def recv(self) -> dict[str, Any]:
+        assert self.ws is not None
+        async with asyncio.timeout(TIMEOUT):
+            raw = await self.ws.recv()
+        reply: dict[str, Any] = json.loads(raw)
+        return reply
+
+    async def ask(self, message: dict[str, Any], timed: bool = True) -> tuple[str, dict[str, Any]]:
+        assert self.ws is not None
+        frame = encode(message)
+        sent = time.perf_counter()
+        await self.ws.send(frame)
+        reply = await self.recv()
+        if timed:
+            self.tally.record(sent, time.perf_counter() - sent)
+        return frame, reply
+
+    # -- the game --
+
+    async def start(self) -> None:
+        self.ws = await connect(
+            self.url,
+            compression=None,
+            proxy=None,
+            ping_interval=None,  # silent unless playing; the server's pings are answered
+            open_timeout=None,
+            close_timeout=2,
+            max_queue=64,
+        )
+        frame, reply = await self.ask({"type": "new_game", "seed": self.seed}, timed=False)
+        if self.echo:
+            if json.loads(frame) != reply:
+                raise Wrong("echo differs")
+            self.grid = Board.fill(self.sampler, self.rng).rows()
+        else:
+            if reply.get("type") != "game":
+                raise Wrong(f"{reply.get('type')} instead of game: {reply.get('code')}")
+            faces = {letter.face: letter for letter in self.words.letters}
+            self.grid = [[faces[tile["letter"]] for tile in row] for row in reply["board"]]
+
+    def choose(self) -> tuple[list[Pos], str]:
+        """The next chain and how it ends ("release" or "cancel")."""
+        size = len(self.grid)
+        if self.options is None:
+            found = solve(Board(self.grid), self.words)
+            self.options = [option(f, size) for f in found if len(f.path) <= LONGEST]
+        fresh = [o for o in self.options if o[0] not in self.scored]
+        if fresh and self.rng.random() < REAL_WORDS:
+            return [Pos(*divmod(i, size)) for i in self.rng.choice(fresh)[2]], "release"
+        path = [Pos(self.rng.randrange(size), self.rng.randrange(size))]
+        for _ in range(self.rng.randint(1, 4)):
+            last = path[-1]
+            near = [
+                Pos(r, c)
+                for r in range(max(0, last.row - 1), min(size, last.row + 2))
+                for c in range(max(0, last.col - 1), min(size, last.col + 2))
+                if Pos(r, c) not in path
+            ]
+            if not near:
+                break
+            path.append(self.rng.choice(near))
+        return path, self.rng.choice(["release", "cancel"])
+
+    def refilled(self, word: str, tiles: list[tuple[Pos, Letter]]) -> None:
+        """A word scored and its tiles were replaced: forget the words that used them."""
+        self.scored.add(word)
+        for pos, letter in tiles:
+            self.grid[pos.row][pos.col] = letter
+        if self.options is not None:
+            changed = bits([pos for pos, _ in tiles], len(self.grid))
+            kept = [o for o in self.options if not o[1] & changed and o[0] not in self.scored]
+            self.options = kept if len(kept) >= RESOLVE_BELOW else None
+
+    async def chain(self, pace: tuple[float, float] | None) -> None:
+        path, ending = self.choose()
+        messages: list[dict[str, Any]] = [{"type": "press", "row": path[0].row, "col": path[0].col}]
+        messages += [{"type": "enter", "row": p.row, "col": p.col} for p in path[1:]]
+        messages.append({"type": ending})
+        for message in messages:
+            if pace:
+                await asyncio.sleep(self.rng.uniform(*pace))
+            if time.perf_counter() >= self.tally.stop:
+                return
+            frame, reply = await self.ask(message)
+            if self.echo:
+                self.mirror(frame, message, reply)
+            elif reply.get("type") == "error":
+                self.tally.error(self.seed, f"error {reply.get('code')}")
+                await self.ask({"type": "cancel"}, timed=False)  # back to idle, whatever happened
+                return
+            else:
+                await self.follow(message, reply)
+
+    async def follow(self, message: dict[str, Any], reply: dict[str, Any]) -> None:
+        """Check the server's answer and keep the board current."""
+        wanted = "word" if message["type"] == "release" else "chain"
+        if reply.get("type") != wanted:
+            raise Wrong(f"{reply.get('type')} in reply to {message['type']}")
+        if wanted == "word" and reply["result"] == "scored":
+            board = await self.recv()  # the refill follows the word at once
+            if board.get("type") != "board":
+                raise Wrong(f"{board.get('type')} instead of board")
+            faces = {letter.face: letter for letter in self.words.letters}
+            tiles = [(Pos(t["row"], t["col"]), faces[t["letter"]]) for t in board["changed"]]
+            self.refilled(reply["word"].lower(), tiles)
+
+    def mirror(self, frame: str, message: dict[str, Any], reply: dict[str, Any]) -> None:
+        """Against the echo server: check the echo, and play the move as the server would have."""
+        if json.loads(frame) != reply:
+            raise Wrong("echo differs")
+        kind = message["type"]
+        if kind == "press":
+            self.chained = [Pos(message["row"], message["col"])]
+        elif kind == "enter":
+            self.chained.append(Pos(message["row"], message["col"]))
+        elif kind == "release":
+            word = "".join(self.grid[p.row][p.col].symbol for p in self.chained)
+            if len(word) >= self.words.min_length and word in self.words.trie and word not in self.scored:
+                # The server draws new tiles (and counts the board's words); here, only the draw.
+                self.refilled(word, [(p, self.sampler.draw(self.rng)) for p in sorted(self.chained)])
+            self.chained = []
+        else:
+            self.chained = []
+
+
+async def run_player(player: Player, body: Callable[[], Any]) -> None:
+    """Connect, start a game, then run ``body``; every failure is one counted error."""
+    tally, seed = player.tally, player.seed
+    try:
+        try:
+            await player.start()
+        except (OSError, ConnectionClosed, TimeoutError) as exc:
+            tally.error(seed, f"connect: {type(exc).__name__}")
+            return
+        tally.ready += 1
+        while True:
+            try:
+                await body()
+                return
+            except Wrong as exc:
+                tally.error(seed, f"wrong reply: {exc}")
+                if player.echo:
+                    return
+                await player.ask({"type": "cancel"}, timed=False)
+    except Wrong as exc:
+        tally.error(seed, f"wrong reply: {exc}")
+    except TimeoutError:
+        tally.error(seed, "timeout (> 5 s)")
+    except ConnectionClosed as exc:
+        tally.error(seed, f"closed: {exc.rcvd.code if exc.rcvd else 'no close frame'}")
+    except Exception as exc:
+        tally.error(seed, f"client: {type(exc).__name__}: {exc}")
+    finally:
+        tally.done += 1
+        if player.ws is not None:
+            try:
+                await player.ws.close()
+            except Exception:
+                pass
+
+
+# -- runs ------------------------------------------------------------------------------
+
+
+@dataclass
+class Result:
+    name: str
+    events_per_s: float
+    p50_ms: float
+    p99_ms: float
+    errors: Counter[str]
+    rss_mb: float
+    server_cpu: float  # share of one core over the measured time
+    client_cpu: float
+    other_cpu: float  # everything else on the machine meanwhile (other people's tests skew a run)
+    extra: dict[str, float] = field(default_factory=dict)
+
+
+def percentile(times: list[float], share: float) -> float:
+    if not times:
+        return float("nan")
+    ordered = sorted(times)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * share))] * 1e3
+
+
+async def ramp(players: list[Player], rate: float, body: Callable[[Player], Callable[[], Any]]) -> list[Any]:
+    """Start players ``rate`` a second; returns their tasks."""
+    tasks = []
+    started = time.perf_counter()
+    for i, player in enumerate(players):
+        tasks.append(asyncio.create_task(run_player(player, body(player))))
+        delay = started + (i + 1) / rate - time.perf_counter()
+        if delay > 0:
+            await asyncio.sleep(delay)
+    return tasks
+
+
+async def settle(tally: Tally, count: int, limit: float) -> None:
+    """Wait until every player holds a game or gave up (at most ``limit`` seconds)."""
+    deadline = time.perf_counter() + limit
+    while tally.ready + tally.done < count and time.perf_counter() < deadline:
+        await asyncio.sleep(0.1)
+
+
+async def play_run(
+    target: Target,
+    words: WordList,
+    players: int,
+    seconds: float,
+    pace: tuple[float, float] | None,
+    rate: float,
+) -> Result:
+    tally = Tally()
+    crowd = [Player(target.url, seed, words, tally, target.echo) for seed in range(players)]
+
+    def body(player: Player) -> Callable[[], Any]:
+        async def play() -> None:
+            while time.perf_counter() < tally.stop:
+                await player.chain(pace)
+
+        return play
+
+    tasks = await ramp(crowd, rate, body)
+    await settle(tally, players, 60)
+    await asyncio.sleep(1.0)  # let the last ones get going
+    freeze()
+    client0, server0, machine0 = client_cpu_seconds(), cpu_seconds(target.pid), machine_cpu_seconds()
+    tally.start = time.perf_counter()
+    tally.stop = tally.start + seconds
+    await asyncio.sleep(seconds)
+    client1, server1, machine1 = client_cpu_seconds(), cpu_seconds(target.pid), machine_cpu_seconds()
+    memory = rss_mb(target.pid)
+    await asyncio.gather(*tasks)
+    return Result(
+        target.name,
+        len(tally.times) / seconds,
+        percentile(tally.times, 0.5),
+        percentile(tally.times, 0.99),
+        tally.errors,
+        memory,
+        (server1 - server0) / seconds,
+        (client1 - client0) / seconds,
+        max(0.0, machine1 - machine0 - (server1 - server0) - (client1 - client0)) / seconds,
+    )
+
+
+async def idle_run(target: Target, words: WordList, players: int, seconds: float, rate: float) -> Result:
+    # One player first, so the baseline includes everything a first game loads.
+    warm = Tally()
+    await run_player(Player(target.url, 10**9, words, warm, target.echo), lambda: asyncio.sleep(0))
+    await asyncio.sleep(0.5)
+    gc.collect()
+    before = rss_mb(target.pid)
+    tally = Tally()
+    check = asyncio.Event()
+    crowd = [Player(target.url, seed, words, tally, target.echo) for seed in range(players)]
+
+    def body(player: Player) -> Callable[[], Any]:
+        async def hold() -> None:
+            await check.wait()
+            await asyncio.sleep(player.rng.uniform(0, CHECK_SPREAD))  # no thundering herd
+            # One press and a cancel: the connection and its game still work.
+            _, reply = await player.ask({"type": "press", "row": 0, "col": 0})
+            if not player.echo and reply.get("type") != "chain":
+                raise Wrong(f"{reply.get('type')} in reply to press: {reply.get('code')}")
+            await player.ask({"type": "cancel"})
+
+        return hold
+
+    started = time.perf_counter()
+    tasks = await ramp(crowd, rate, body)
+    await settle(tally, players, 120)
+    connected = time.perf_counter() - started
+    freeze()
+    client0, server0, machine0 = client_cpu_seconds(), cpu_seconds(target.pid), machine_cpu_seconds()
+    await asyncio.sleep(seconds)
+    client1, server1, machine1 = client_cpu_seconds(), cpu_seconds(target.pid), machine_cpu_seconds()
+    after = rss_mb(target.pid)
+    tally.start = time.perf_counter()
+    check.set()
+    await asyncio.gather(*tasks)
+    held = players - len(tally.failed)
+    return Result(
+        target.name,
+        float("nan"),
+        percentile(tally.times, 0.5),
+        percentile(tally.times, 0.99),
+        tally.errors,
+        after,
+        (server1 - server0) / seconds,
+        (client1 - client0) / seconds,
+        max(0.0, machine1 - machine0 - (server1 - server0) - (client1 - client0)) / seconds,
+        {
+            "held": held,
+            "before": before,
+            "per_game_kb": (after - before) * 1024 / players,
+            "ramp_s": connected,
+        },
+    )
+
+
+# -- report ----------------------------------------------------------------------------
+
+
+def ratio(a: float, b: float) -> str:
+    return f"{a / b:.2f}x" if b and b == b and a == a else "-"
+
+
+def report(results: list[Result], idle: bool) -> None:
+    if idle:
+        head = f"{'server':15} {'held':>6} {'errors':>6} {'RSS before':>11} {'RSS after':>10} "
+        head += f"{'per idle game':>14} {'server CPU':>11} {'others CPU':>11} {'check p50':>10} {'p99':>8}"
+        print(head)
+        for r in results:
+            print(
+                f"{r.name:15} {r.extra['held']:>6.0f} {sum(r.errors.values()):>6} "
+                f"{r.extra['before']:>8.0f} MB {r.rss_mb:>7.0f} MB {r.extra['per_game_kb']:>11.1f} KB "
+                f"{r.server_cpu:>11.0%} {r.other_cpu:>11.0%} {r.p50_ms:>7.2f} ms {r.p99_ms:>5.1f} ms"
+            )
+        if len(results) >= 2 and results[-1].name == "echo floor":
+            a, b = results[0], results[-1]
+            print(
+                f"{'ratio':15} {'':>6} {'':>6} {ratio(a.extra['before'], b.extra['before']):>11} "
+                f"{ratio(a.rss_mb, b.rss_mb):>10} {ratio(a.extra['per_game_kb'], b.extra['per_game_kb']):>14}"
+            )
+    else:
+        print(
+            f"{'server':15} {'events/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'errors':>6} "
+            f"{'server RSS':>11} {'server CPU':>11} {'client CPU':>11} {'others CPU':>11}"
+        )
+        for r in results:
+            print(
+                f"{r.name:15} {r.events_per_s:>9.0f} {r.p50_ms:>8.2f} {r.p99_ms:>8.2f} "
+                f"{sum(r.errors.values()):>6} {r.rss_mb:>8.0f} MB {r.server_cpu:>11.0%} {r.client_cpu:>11.0%}"
+                f" {r.other_cpu:>11.0%}"
+            )
+        if len(results) >= 2 and results[-1].name == "echo floor":
+            a, b = results[0], results[-1]
+            print(
+                f"{'ratio':15} {ratio(a.events_per_s, b.events_per_s):>9} {ratio(a.p50_ms, b.p50_ms):>8} "
+                f"{ratio(a.p99_ms, b.p99_ms):>8} {'':>6} {ratio(a.rss_mb, b.rss_mb):>11}"
+            )
+    for r in results:
+        if r.errors:
+            print(f"{r.name} errors: " + ", ".join(f"{kind} x{n}" for kind, n in r.errors.most_common(6)))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=None, help="default 1000 (paced) or 100 (--saturate)")
+    parser.add_argument(
+        "--seconds", type=float, default=None, help="measured time (default 20); idle: time held (default 40)"
+    )
+    parser.add_argument("--saturate", action="store_true", help="no pauses: each event as soon as answered")
+    parser.add_argument("--idle", type=int, default=None, metavar="N", help="hold N silent players")
+    parser.add_argument("--ramp", type=float, default=250.0, help="new connections a second while ramping up")
+    parser.add_argument("--url", default=None, help="a running server's ws:// URL (default: start one)")
+    parser.add_argument("--server-pid", type=int, default=None, help="with --url: its process, for RSS/CPU")
+    parser.add_argument("--name", default="wibble", help="the server's row label in the table")
+    parser.add_argument("--no-echo", action="store_true", help="skip the echo server floor")
+    parser.add_argument(
+        "--gunicorn", action="store_true", help="also measure the app under gunicorn's gevent worker"
+    )
+    parser.add_argument("--only-echo", action="store_true", help="measure only the echo server floor")
+    args = parser.parse_args()
+    raise_open_file_limit()
+    words = load(ROOT / "words" / "en.txt")
+    gc.freeze()  # the word list's millions of objects never need collecting: keep GC pauses short
+    players = args.players or (100 if args.saturate else 1000)
+    seconds = args.seconds or (40.0 if args.idle else 20.0)
+    pace = None if args.saturate else PACE
+    if args.idle:
+        title = f"idle: {args.idle} players each start a game, then hold silently for {seconds:.0f} s"
+    elif args.saturate:
+        title = (
+            f"saturated: {players} players, each event sent as soon as the last is answered, {seconds:.0f} s"
+        )
+    else:
+        title = f"paced: {players} players, {PACE[0]}-{PACE[1]} s before each event, {seconds:.0f} s measured"
+    print(title + " (client: one asyncio process, same 2 cores)", flush=True)
+
+    starts: list[Callable[[], Target]] = []
+    if not args.only_echo:
+        if args.url:
+            starts.append(lambda: Target(args.name, args.url, args.server_pid))
+        else:
+            starts.append(lambda: start_wibble(args.saturate))
+    if args.gunicorn:
+        starts.append(lambda: start_gunicorn(args.saturate))
+    if not args.no_echo:
+        starts.append(start_echo)
+    results = []
+    for start in starts:
+        target = start()
+        if target.name == "wibble":
+            target.name = args.name
+        try:
+            if args.idle:
+                result = asyncio.run(idle_run(target, words, args.idle, seconds, args.ramp))
+            else:
+                result = asyncio.run(play_run(target, words, players, seconds, pace, args.ramp))
+        finally:
+            target.stop()
+        results.append(result)
+    report(results, bool(args.idle))
+
+
+if __name__ == "__main__":
+    main()
