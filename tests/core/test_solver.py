@@ -7,6 +7,7 @@ tiles, looked up in a plain set of words, no trie); real English boards against
 
 from __future__ import annotations
 
+import gc
 import random
 from collections.abc import Sequence
 from functools import cache
@@ -14,7 +15,7 @@ from functools import cache
 import pytest
 
 from tests.support import WORDS, find_paths
-from wibble.core import Board, Found, LetterSampler, Pos, solve
+from wibble.core import Board, Found, LetterSampler, Pos, count_words, solve
 from wibble.core.wordlist import WordList, build_word_list
 from wibble.wordlists import load
 
@@ -171,3 +172,32 @@ def test_boards_the_game_draws_match_the_reference_search(seed: int) -> None:
     found = solve(board, words)
     assert_valid(found, board)
     assert {f.word for f in found} == expected
+
+
+@pytest.mark.parametrize(("size", "seed"), [(3, 1), (4, 2), (5, 3)])
+def test_counting_agrees_with_solving_and_leaves_out_what_it_is_told(size: int, seed: int) -> None:
+    rng = random.Random(seed)
+    alphabet = "abeñt"
+    vocabulary = {"".join(rng.choices(alphabet, k=rng.randint(1, 5))) for _ in range(300)}
+    words = word_list(sorted(vocabulary), min_length=2)
+    board = board_of(["".join(rng.choices(alphabet, k=size)) for _ in range(size)], words)
+    on_board = [f.word for f in solve(board, words)]
+    excluded = set(on_board[::3]) | {"not on the board"}
+
+    assert count_words(board, words) == len(on_board)
+    assert count_words(board, words, excluded) == len(on_board) - len(set(on_board[::3]))
+
+
+def test_solving_leaves_nothing_for_the_garbage_collector() -> None:
+    # A full collection pauses every game on the server at once; the solver runs
+    # after every scored word, so it must free all it made by reference counting.
+    words = english()
+    board = Board.fill(LetterSampler(words.letters), random.Random(5))
+    gc.collect()
+    gc.disable()
+    try:
+        solve(board, words)
+        count_words(board, words)
+        assert gc.collect() == 0
+    finally:
+        gc.enable()

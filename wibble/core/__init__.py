@@ -12,7 +12,7 @@ from .errors import ProtocolError, RuleError, WibbleError, WordListError
 from .game import ChainChanged, Event, Game, Phase, Result, Status, TilesReplaced, WordJudged
 from .hashing import FoundWords, HashParams, RollingHash
 from .letters import Letter, LetterSampler, LetterTable
-from .solver import Found, solve
+from .solver import Found, count_words, solve
 from .wordlist import WordList, build_word_list, parse_words
 
 __all__ = [
@@ -41,6 +41,7 @@ __all__ = [
     "WordList",
     "WordListError",
     "build_word_list",
+    "count_words",
     "parse_words",
     "solve",
 ]

@@ -31,7 +31,7 @@ from .dictionary import Node
 from .errors import RuleError
 from .hashing import FoundWords, HashParams, RollingHash
 from .letters import Letter, LetterSampler
-from .solver import solve
+from .solver import count_words
 from .wordlist import WordList
 
 MAX_DRAWS = 50
@@ -277,7 +277,7 @@ class Game:
         """How many words ``board`` allows that are not in ``found``."""
         # A plain set of the (few) found words, not FoundWords: hashing each of the
         # board's hundreds of words would cost more than finding them.
-        return sum(1 for item in solve(board, self.words) if item.word not in found)
+        return count_words(board, self.words, found)
 
     def _require(self, phase: Phase, action: str) -> None:
         if self.phase is not phase:
