@@ -184,14 +184,21 @@ def test_a_scored_words_tiles_cannot_be_played_until_their_new_letters_arrive(
 ) -> None:
     link = SlowLink(page)
     game = WibblePage(page).open(server.url)
-    word, path = game.a_word(en_trie)
+
+    def neighbours(tile: tuple[int, int]) -> list[tuple[int, int]]:
+        row, col = tile
+        return [
+            (row + dr, col + dc)
+            for dr in (-1, 0, 1)
+            for dc in (-1, 0, 1)
+            if 0 <= row + dr < 5 and 0 <= col + dc < 5 and (dr, dc) != (0, 0)
+        ]
+
+    # A word whose first tile has a neighbour the word does not use (a corner tile may not).
+    word, path = next(
+        (word, path) for word, path in game.words(en_trie) if any(t not in path for t in neighbours(path[0]))
+    )
     points = game.points(path)
-    neighbours = [
-        (path[0][0] + dr, path[0][1] + dc)
-        for dr in (-1, 0, 1)
-        for dc in (-1, 0, 1)
-        if 0 <= path[0][0] + dr < 5 and 0 <= path[0][1] + dc < 5 and (dr, dc) != (0, 0)
-    ]
     # The new letters are slow to come (a slow network): the word is judged first.
     link.hold = lambda message: message["type"] == "board"
     game.drag(path)
@@ -203,7 +210,7 @@ def test_a_scored_words_tiles_cannot_be_played_until_their_new_letters_arrive(
     # not even when the finger slides on to a tile the word did not use.
     # (Checked at once: the page gives up on unanswered moves after a few seconds.)
     selected = game.board.locator('[aria-selected="true"]')
-    game.drag([path[0], next(t for t in neighbours if t not in path)], release=False)
+    game.drag([path[0], next(t for t in neighbours(path[0]) if t not in path)], release=False)
     page.wait_for_timeout(200)
     assert selected.count() == 0
     assert game.current_word.inner_text() == ""
