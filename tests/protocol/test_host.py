@@ -41,7 +41,13 @@ def test_a_port_in_use_is_a_one_line_error() -> None:
 
 @pytest.mark.parametrize(
     ("variable", "value"),
-    [("WIBBLE_IDLE_TIMEOUT", "abc"), ("WIBBLE_MAX_GAMES", "0"), ("WIBBLE_RATE_LIMIT", "true")],
+    [
+        ("WIBBLE_IDLE_TIMEOUT", "abc"),
+        ("WIBBLE_MAX_GAMES", "0"),
+        ("WIBBLE_RATE_LIMIT", "true"),
+        ("WIBBLE_CACHE_DIR", "true"),  # JSON true, not a folder
+        ("WIBBLE_CACHE_DIR", "7"),
+    ],
 )
 def test_a_bad_setting_is_named_not_a_traceback(variable: str, value: str) -> None:
     result = run_wibble("serve", "--port", "0", env={variable: value})

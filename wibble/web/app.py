@@ -159,7 +159,8 @@ def _check_config(config: dict[str, Any]) -> None:
     if not isinstance(origins, list | tuple) or not all(isinstance(o, str) for o in origins):
         raise ConfigError("WIBBLE_ALLOWED_ORIGINS must be a list of origins like https://example.org")
     config["ALLOWED_ORIGINS"] = list(origins)
-    if config["CACHE_DIR"] is not None and not isinstance(config["CACHE_DIR"], str | bool):
+    cache_dir = config["CACHE_DIR"]
+    if not (cache_dir is None or cache_dir is False or isinstance(cache_dir, str)):
         raise ConfigError("WIBBLE_CACHE_DIR must be a folder path (or empty to turn the cache off)")
 
 
