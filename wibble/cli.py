@@ -173,10 +173,11 @@ def _check_lists(words_dir: Path | None) -> int:
     except WordListError as exc:
         print(f"wibble: {exc.message}", file=sys.stderr)
         return 2
+    cache = from_setting(os.environ.get("WIBBLE_CACHE_DIR"))
     status = 0
     for name in lists.names():
         try:
-            words = load(directory / f"{name}.txt", from_setting(os.environ.get("WIBBLE_CACHE_DIR")))
+            words = load(directory / f"{name}.txt", cache)
         except WordListError as exc:
             print(f"{name}: ERROR {exc.message}")
             status = 1

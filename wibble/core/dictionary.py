@@ -37,6 +37,8 @@ _END = ""
 # The header names the Python and marshal versions because marshal's format is only
 # promised to one Python version; a file from another is rebuilt, never guessed at.
 MAGIC = b"WIBBLE-DAWG\n"
+# Cache files are keyed by the list's bytes only, so bump FORMAT whenever the same bytes
+# would give another trie: a change here, or in how wordlist.parse_words reads a list.
 FORMAT = 1
 _HEADER = f"{FORMAT} {sys.version_info[0]}.{sys.version_info[1]} {marshal.version}\n".encode()
 _DIGEST_SIZE = 32
