@@ -14,10 +14,13 @@ from tests.support import Client, LiveServer
 
 @pytest.fixture(scope="session", autouse=True)
 def _cache_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    """Servers and commands started by tests keep compiled word lists in a folder of the run's own."""
-    saved = {key: os.environ.get(key) for key in ("XDG_CACHE_HOME", "WIBBLE_CACHE_DIR")}
+    """Servers and commands started by tests keep compiled lists and saved games in folders of the run's own."""
+    keys = ("XDG_CACHE_HOME", "WIBBLE_CACHE_DIR", "XDG_DATA_HOME", "WIBBLE_DATA_DIR")
+    saved = {key: os.environ.get(key) for key in keys}
     os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("cache-home"))
+    os.environ["XDG_DATA_HOME"] = str(tmp_path_factory.mktemp("data-home"))
     os.environ.pop("WIBBLE_CACHE_DIR", None)
+    os.environ.pop("WIBBLE_DATA_DIR", None)
     yield
     for key, value in saved.items():
         if value is None:

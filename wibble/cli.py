@@ -38,7 +38,21 @@ def main(argv: list[str] | None = None) -> int:
         metavar="N",
         help="words every board must allow, or it is drawn again (default 30; 0 turns the check off)",
     )
+    serve.add_argument(
+        "--data-dir",
+        default=None,
+        metavar="DIR",
+        help="folder where games are saved (default ~/.local/share/wibble; '' keeps them in memory only)",
+    )
     serve.add_argument("--access-log", action="store_true", help="log every HTTP request")
+
+    again = sub.add_parser("replay", help="replay a game's record and check it reaches the same final state")
+    again.add_argument(
+        "record", metavar="FILE_OR_URL", help="a record (JSON file, or http://…/games/ID/record)"
+    )
+    again.add_argument(
+        "--words-dir", type=Path, default=None, help="folder of word lists (default: the bundled words/)"
+    )
 
     lists = sub.add_parser("wordlists", help="load and check every word list, then list them")
     lists.add_argument("--words-dir", type=Path, default=None)
@@ -57,6 +71,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command == "solve":
             return _solve(args)
+        if args.command == "replay":
+            return _replay(args)
         return _check_lists(args.words_dir)
     except BrokenPipeError:
         # `wibble solve ... | head` closed our output early: not an error worth a traceback.
@@ -82,14 +98,17 @@ def _serve(args: argparse.Namespace) -> int:
 
     monkey.patch_all()
 
+    import signal
     import socket
     import time
 
     import gevent
+    import gevent.event
 
     from .core import WordListError
+    from .store import StoreOpenError
     from .web import ConfigError, create_app
-    from .web.server import make_server
+    from .web.server import make_server, run_housekeeping, stop_gracefully
 
     overrides = {}
     if args.words_dir is not None:
@@ -100,16 +119,18 @@ def _serve(args: argparse.Namespace) -> int:
         overrides["MIN_BOARD_WORDS"] = args.min_words
     if args.cache_dir is not None:
         overrides["CACHE_DIR"] = args.cache_dir
+    if args.data_dir is not None:
+        overrides["DATA_DIR"] = args.data_dir
     try:
         app = create_app(overrides)
-        lobby = app.extensions["wibble.lobby"]
+        wordlists = app.extensions["wibble.wordlists"]
         # Loading a big list takes seconds of CPU: do it on a native thread so the
         # event loop keeps serving everyone else's games meanwhile.
         pool = gevent.get_hub().threadpool
-        lobby.wordlists.offload = lambda load_list, path: pool.apply(load_list, (path,))
+        wordlists.offload = lambda load_list, path: pool.apply(load_list, (path,))
         started = time.perf_counter()
-        words = lobby.wordlists.get()  # load the default now: a bad file fails here, not mid-game
-        cache = lobby.wordlists.cache
+        words = wordlists.get()  # load the default now: a bad file fails here, not mid-game
+        cache = wordlists.cache
         where = "no cache" if cache is None else f"cache {cache.directory}"
         if cache is not None and cache.hits:
             where = f"from {where}"
@@ -121,6 +142,11 @@ def _serve(args: argparse.Namespace) -> int:
     except (WordListError, ConfigError) as exc:
         print(f"wibble: {exc.message}", file=sys.stderr)
         return 2
+    except StoreOpenError as exc:
+        print(f"wibble: {exc}", file=sys.stderr)
+        return 2
+    store = app.extensions["wibble.store"]
+    print(f"Games are saved in {store.description}", flush=True)
     _raise_open_file_limit()
     server = make_server(app, args.host, args.port, sys.stderr if args.access_log else None)
     try:
@@ -131,6 +157,7 @@ def _serve(args: argparse.Namespace) -> int:
             f"wibble: cannot listen on {args.host}:{args.port}: {reason} (try another --port)",
             file=sys.stderr,
         )
+        store.close()
         return 2
     port = server.server_port
     everyone = args.host in ("0.0.0.0", "::", "")
@@ -138,12 +165,15 @@ def _serve(args: argparse.Namespace) -> int:
     print(f"Wibble is running at http://{host}:{port}/  (Ctrl+C to stop)", flush=True)
     if everyone:
         print(f"Other devices on your network: http://{socket.gethostname()}:{port}/", flush=True)
-    try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        server.stop(timeout=2)
+    stop = gevent.event.Event()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        gevent.signal_handler(signum, stop.set)
+    housekeeping = gevent.spawn(run_housekeeping, app)
+    stop.wait()
+    print("Stopping: telling players the server is restarting…", flush=True)
+    housekeeping.kill()
+    stop_gracefully(server, app)
+    print("Stopped.", flush=True)
     return 0
 
 
@@ -228,6 +258,51 @@ def _solve(args: argparse.Namespace) -> int:
     best = found[0]
     count = "1 word" if len(found) == 1 else f"{len(found)} words"
     print(f"{count}, best {best.word} ({best.score} points)")
+    return 0
+
+
+def _replay(args: argparse.Namespace) -> int:
+    """Rebuild a game from its record; 0 if it ends as the record says, 1 with the first difference."""
+    import json
+    import urllib.request
+
+    from .core import Record, RecordError, WordListError, differences, replay
+    from .wordlists import DEFAULT_DIR, WordLists
+
+    source: str = args.record
+    try:
+        if source.startswith(("http://", "https://")):
+            with urllib.request.urlopen(source, timeout=30) as response:
+                text = response.read().decode("utf-8")
+        else:
+            text = Path(source).read_text(encoding="utf-8")
+        record = Record.from_doc(json.loads(text))
+    except (OSError, ValueError) as exc:
+        print(f"wibble: cannot read a record from {source}: {exc}", file=sys.stderr)
+        return 2
+    except RecordError as exc:
+        print(f"wibble: {source}: {exc.message}", file=sys.stderr)
+        return 2
+    directory = args.words_dir or DEFAULT_DIR
+    try:
+        words = WordLists(directory).get(record.wordlist)
+    except KeyError:
+        print(f"wibble: no word list {record.wordlist!r} in {directory}", file=sys.stderr)
+        return 2
+    except WordListError as exc:
+        print(f"wibble: {exc.message}", file=sys.stderr)
+        return 2
+    try:
+        game = replay(record, words)
+    except RecordError as exc:
+        print(f"wibble: {exc.message}", file=sys.stderr)
+        return 1
+    difference = differences(game, record.final)
+    if difference is not None:
+        print(f"wibble: the replay differs: {difference}", file=sys.stderr)
+        return 1
+    moves = len(record.moves)
+    print(f"replayed {moves} move{'s' * (moves != 1)}: total {game.total}, same final state as the record")
     return 0
 
 

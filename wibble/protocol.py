@@ -15,6 +15,7 @@ from .core import (
     ChainChanged,
     Event,
     Game,
+    Move,
     Pos,
     ProtocolError,
     TilesReplaced,
@@ -211,14 +212,24 @@ def _chain(chain: tuple[Pos, ...]) -> list[list[int]]:
     return [[pos.row, pos.col] for pos in chain]
 
 
-def snapshot(game: Game, game_id: str, token: str, seed: int) -> dict[str, Any]:
+def board(game: Game) -> list[list[dict[str, Any]]]:
+    """The board as rows of ``{letter, score}`` tiles."""
+    return [[_tile(letter) for letter in row] for row in game.board.rows()]
+
+
+def move(move: Move, letters: LetterTable) -> dict[str, Any]:
+    """A committed move as the record and the replay page show it (the word as its tiles read)."""
+    return {**move.to_doc(), "word": _faces(move.word, letters)}
+
+
+def snapshot(game: Game, game_id: str, token: str) -> dict[str, Any]:
     """The full ``game`` message: everything a client needs to draw the game from scratch."""
     words = game.words
     return {
         "type": "game",
         "game_id": game_id,
         "token": token,
-        "seed": seed,
+        "seed": game.draws.seed,
         "wordlist": words.name,
         "wordlist_title": words.title,
         "language": words.language,
@@ -227,7 +238,7 @@ def snapshot(game: Game, game_id: str, token: str, seed: int) -> dict[str, Any]:
             letter.face: {"score": letter.score, "weight": letter.weight} for letter in words.letters
         },
         "size": game.board.size,
-        "board": [[_tile(letter) for letter in row] for row in game.board.rows()],
+        "board": board(game),
         "phase": game.phase.value,
         "chain": _chain(game.chain),
         "word": _faces(game.word, words.letters),

@@ -33,3 +33,8 @@ class TokenBucket:
         self._refill()
         self._tokens -= amount
         return max(0.0, -self._tokens / self.rate)
+
+    def available(self) -> float:
+        """Tokens there now (negative while in debt)."""
+        self._refill()
+        return self._tokens

@@ -79,7 +79,16 @@ def load(path: Path, cache: TrieCache | None = None) -> WordList:
         trie = Trie(parse_words(text, str(path)))
         if cache is not None:
             cache.store(path.stem, key, trie)
-    return build_word_list(path.stem, trie, settings, str(path.with_suffix(".toml")))
+    return build_word_list(path.stem, trie, settings, str(path.with_suffix(".toml")), _digest(key, path))
+
+
+def _digest(words_key: bytes, path: Path) -> str:
+    """What a saved game names its list by: the words' and the settings' bytes, hashed together."""
+    try:
+        settings = path.with_suffix(".toml").read_bytes()
+    except FileNotFoundError:
+        settings = b""
+    return hashlib.sha256(words_key + hashlib.sha256(settings).digest()).hexdigest()
 
 
 def load_or_error(path: Path, cache: TrieCache | None = None) -> WordList | WordListError:

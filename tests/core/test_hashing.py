@@ -10,6 +10,7 @@ import pytest
 from wibble.core import (
     Board,
     ChainChanged,
+    Draws,
     FoundWords,
     Game,
     HashParams,
@@ -184,7 +185,7 @@ def collision_game() -> tuple[Game, str, str]:
     first, second = colliding_pair("abct", 3)
     letters = {s: {"score": 1, "weight": 1} for s in "abctx"}
     words = build_word_list("tiny", [first, second], {"letters": letters}, "tiny.toml")
-    game = Game(words, random.Random(3), TINY)
+    game = Game(words, Draws(3), TINY)
     rows = [first + "xx", "xxxxx", first + "xx", "xxxxx", second + "xx"]
     game.board = Board([[words.letters[ch] for ch in row] for row in rows])
     return game, first, second

@@ -1,17 +1,19 @@
 """The rules of Wibble, as plain Python.
 
 This package cannot do any I/O: no Flask, no sockets, no files, no clock and no
-global random. Randomness arrives as an injected ``random.Random``; word lists
+global random. Randomness is a ``Draws`` (a seed and a counter) kept in the game's state; word lists
 arrive as lines of text. That keeps every rule testable and every game replayable
 from its seed. ``wibble.sessions`` and ``wibble.web`` put it on the network.
 """
 
 from .board import SIZE, Board, Pos
 from .dictionary import Trie
-from .errors import ProtocolError, RuleError, WibbleError, WordListError
+from .draws import Draws
+from .errors import GameDataError, ProtocolError, RuleError, WibbleError, WordListError
 from .game import ChainChanged, Event, Game, Phase, Result, Status, TilesReplaced, WordJudged
 from .hashing import FoundWords, HashParams, RollingHash
 from .letters import Letter, LetterSampler, LetterTable
+from .record import Move, Record, RecordError, differences, replay
 from .solver import Found, count_words, solve
 from .wordlist import WordList, build_word_list, parse_words
 
@@ -19,17 +21,22 @@ __all__ = [
     "SIZE",
     "Board",
     "ChainChanged",
+    "Draws",
     "Event",
     "Found",
     "FoundWords",
+    "GameDataError",
     "Game",
     "HashParams",
     "Letter",
     "LetterSampler",
     "LetterTable",
+    "Move",
     "Phase",
     "Pos",
     "ProtocolError",
+    "Record",
+    "RecordError",
     "Result",
     "RollingHash",
     "RuleError",
@@ -42,6 +49,8 @@ __all__ = [
     "WordListError",
     "build_word_list",
     "count_words",
+    "differences",
     "parse_words",
+    "replay",
     "solve",
 ]

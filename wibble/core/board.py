@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from .draws import Uniform
 from .letters import Letter, LetterSampler
 
 SIZE = 5
@@ -31,7 +31,7 @@ class Board:
         self._rows = [list(row) for row in rows]
 
     @classmethod
-    def fill(cls, sampler: LetterSampler, rng: random.Random, size: int = SIZE) -> Board:
+    def fill(cls, sampler: LetterSampler, rng: Uniform, size: int = SIZE) -> Board:
         """A new board, drawn row by row, left to right."""
         return cls([[sampler.draw(rng) for _ in range(size)] for _ in range(size)])
 
@@ -45,7 +45,7 @@ class Board:
         return [list(row) for row in self._rows]
 
     def refill(
-        self, positions: Iterable[Pos], sampler: LetterSampler, rng: random.Random
+        self, positions: Iterable[Pos], sampler: LetterSampler, rng: Uniform
     ) -> list[tuple[Pos, Letter]]:
         """Replace the tiles at ``positions`` (in board order, so replays match) with new draws."""
         changed = [(pos, sampler.draw(rng)) for pos in sorted(set(positions))]

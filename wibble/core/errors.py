@@ -48,3 +48,10 @@ class WordListError(WibbleError):
     def again(self) -> WordListError:
         """A fresh copy, to raise again without piling up tracebacks."""
         return WordListError(self.source, self.detail, self.line)
+
+
+class GameDataError(WibbleError):
+    """A saved game's document is damaged or no longer fits its word list; the reason is for the log."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__("game/unavailable", reason)

@@ -15,21 +15,32 @@ count is kept (``words_left``), not the words, so an idle game stays small.
 
 Each method checks everything first and changes state last, so a ``RuleError``
 leaves the game exactly as it was. Methods return events (dataclasses) for the
-layer above to send; ``version`` counts every change.
+layer above to send.
+
+What is committed and what is ephemeral: a released chain (its verdict, and the
+refill of a scored word) changes the game for good, and ``version`` counts exactly
+these. A drag in progress (``press``, ``enter``, ``cancel``) changes only the chain,
+which is shown to everyone but never saved, so it leaves ``version`` alone; the
+layer above saves the game after each release, and a restart loses at most a drag.
+
+The whole state is plain data: ``to_doc`` gives a document of JSON types (the
+board, the words found, the total, the version, the settings and the position of
+the game's ``Draws``), and ``Game.from_doc`` turns it back into a game that goes on
+exactly as the original would have, refill for refill.
 """
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import Enum
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from .board import Board, Pos
 from .dictionary import Node
-from .errors import RuleError
-from .hashing import FoundWords, HashParams, RollingHash
+from .draws import Draws
+from .errors import GameDataError, RuleError
+from .hashing import DEFAULT_MODULI, FoundWords, HashParams, RollingHash
 from .letters import Letter, LetterSampler
 from .solver import count_words
 from .wordlist import WordList
@@ -41,6 +52,9 @@ Without a cap, a list whose boards can never hold ``min_words`` words (a tiny cu
 list, or a minimum set too high) would draw forever. With the shipped lists and the
 server's default minimum of 30, at most about one new board in a hundred is drawn again.
 """
+
+DOC_FORMAT = 1
+"""The layout of ``Game.to_doc``; a document of another format is refused, not misread."""
 
 
 class Phase(Enum):
@@ -134,7 +148,7 @@ class Game:
     def __init__(
         self,
         words: WordList,
-        rng: random.Random,
+        draws: Draws,
         hash_params: HashParams,
         size: int = 5,
         min_words: int = 0,
@@ -143,12 +157,14 @@ class Game:
             raise ValueError(f"min_words must be 0 or more, not {min_words}")
         self.words = words
         self.min_words = min_words
-        self._rng = rng
+        self.draws = draws
         self._sampler = LetterSampler(words.letters)
         self.found = FoundWords(hash_params)
         # words_left: how many words the board allows that this game has not found yet.
         self.board, self.words_left = _best_draw(
-            lambda: Board.fill(self._sampler, rng, size), lambda board: self._unfound(board, set()), min_words
+            lambda: Board.fill(self._sampler, draws, size),
+            lambda board: self._unfound(board, set()),
+            min_words,
         )
         self.phase = Phase.IDLE
         self.total = 0
@@ -157,6 +173,38 @@ class Game:
         self._nodes: list[Node | None] = [words.trie.root]
         self._hash = RollingHash(hash_params)
         self._judged: Result | None = None
+
+    # -- the state as data -------------------------------------------------------
+
+    def to_doc(self) -> dict[str, Any]:
+        """The whole game as plain JSON types; ``Game.from_doc`` turns it back into this game."""
+        return {
+            "format": DOC_FORMAT,
+            "wordlist": self.words.name,
+            "wordlist_digest": self.words.digest,
+            "size": self.board.size,
+            "min_words": self.min_words,
+            "seed": self.draws.seed,
+            "draws": self.draws.position,
+            "hash_bases": list(self.found.params.bases),
+            "board": "".join(letter.symbol for row in self.board.rows() for letter in row),
+            "words_left": self.words_left,
+            "found": [[word, points] for word, points in self.found.in_order],
+            "total": self.total,
+            "version": self.version,
+            "phase": self.phase.value,
+            "chain": [[pos.row, pos.col] for pos in self._chain],
+            "judged": None if self._judged is None else self._judged.value,
+        }
+
+    @classmethod
+    def from_doc(cls, doc: Mapping[str, Any], words: WordList) -> Game:
+        """The game a ``to_doc`` document describes, played with ``words``.
+
+        Raises ``GameDataError`` saying what is wrong when the document is damaged or
+        does not fit the list (a letter the list no longer has, another list's name).
+        """
+        return _restore(cls, doc, words)
 
     # -- what the chain spells -------------------------------------------------
 
@@ -220,11 +268,10 @@ class Game:
         self._require(Phase.CHAINING, "cancel")
         self._clear_chain()
         self.phase = Phase.IDLE
-        self.version += 1
         return [self._chain_changed()]
 
     def release(self) -> list[Event]:
-        """Judge the chain; the game waits in clean-up until ``clean_up``."""
+        """Judge the chain (a committed change: ``version`` grows); the game waits in clean-up."""
         self._require(Phase.CHAINING, "release")
         word, key, points = self.word, self._hash.value, self.points
         if len(word) < self.words.min_length:
@@ -250,7 +297,6 @@ class Game:
         used = list(self._chain)
         self._clear_chain()
         self.phase = Phase.IDLE
-        self.version += 1
         if self._judged is Result.SCORED:
             changed = self._refill(used)
             events.append(TilesReplaced(tuple(changed), self.words_left, self.version))
@@ -266,7 +312,7 @@ class Game:
         """
         found = {word for word, _ in self.found.in_order}
         changed, self.words_left = _best_draw(
-            lambda: self.board.refill(used, self._sampler, self._rng),
+            lambda: self.board.refill(used, self._sampler, self.draws),
             lambda _: self._unfound(self.board, found),
             self.min_words,
         )
@@ -297,13 +343,11 @@ class Game:
         self._nodes.append(None if node is None else self.words.trie.child(node, symbol))
         self._hash.push(symbol)
         self._chain.append(pos)
-        self.version += 1
 
     def _pop(self) -> None:
         self._chain.pop()
         self._nodes.pop()
         self._hash.pop()
-        self.version += 1
 
     def _clear_chain(self) -> None:
         self._chain.clear()
@@ -312,3 +356,92 @@ class Game:
 
     def _chain_changed(self) -> ChainChanged:
         return ChainChanged(self.chain, self.word, self.points, self.status, self.already_found, self.version)
+
+
+# -- restoring a game from its document ----------------------------------------------
+
+
+def _field(doc: Mapping[str, Any], name: str, kind: type | tuple[type, ...]) -> Any:
+    value = doc.get(name)
+    # bool is an int to Python; a document saying `true` for a number is damaged.
+    if isinstance(value, bool) and kind is not bool or not isinstance(value, kind):
+        raise GameDataError(f"field {name!r} is missing or not a {getattr(kind, '__name__', kind)}")
+    return value
+
+
+def _count(doc: Mapping[str, Any], name: str) -> int:
+    value: int = _field(doc, name, int)
+    if value < 0:
+        raise GameDataError(f"field {name!r} is negative")
+    return value
+
+
+def _restore(cls: type[Game], doc: Mapping[str, Any], words: WordList) -> Game:
+    if not isinstance(doc, Mapping):
+        raise GameDataError("a game document must be an object")
+    if doc.get("format") != DOC_FORMAT:
+        raise GameDataError(f"document format {doc.get('format')!r} is not {DOC_FORMAT}")
+    if _field(doc, "wordlist", str) != words.name:
+        raise GameDataError(f"the game was played with list {doc['wordlist']!r}, not {words.name!r}")
+    size = _count(doc, "size")
+    symbols: str = _field(doc, "board", str)
+    if size < 1 or len(symbols) != size * size:
+        raise GameDataError(f"the board has {len(symbols)} tiles, not {size}x{size}")
+    missing = sorted({symbol for symbol in symbols if symbol not in words.letters})
+    if missing:
+        raise GameDataError(f"the board has letters the list {words.name!r} no longer has: {missing}")
+    bases = _field(doc, "hash_bases", list)
+    if len(bases) != len(DEFAULT_MODULI) or not all(
+        isinstance(b, int) and not isinstance(b, bool) and 2 <= b <= m - 2
+        for b, m in zip(bases, DEFAULT_MODULI, strict=False)
+    ):
+        raise GameDataError("field 'hash_bases' is damaged")
+    try:
+        phase = Phase(doc.get("phase"))
+        judged = None if doc.get("judged") is None else Result(doc["judged"])
+        draws = Draws(_field(doc, "seed", int), _count(doc, "draws"))
+    except ValueError as exc:
+        raise GameDataError(str(exc)) from None
+
+    game = cls.__new__(cls)
+    game.words = words
+    game.min_words = _count(doc, "min_words")
+    game.draws = draws
+    game._sampler = LetterSampler(words.letters)
+    params = HashParams(DEFAULT_MODULI, tuple(bases))
+    game.found = FoundWords(params)
+    for entry in _field(doc, "found", list):
+        if (
+            not isinstance(entry, list)
+            or len(entry) != 2
+            or not isinstance(entry[0], str)
+            or isinstance(entry[1], bool)
+            or not isinstance(entry[1], int)
+        ):
+            raise GameDataError("field 'found' is damaged")
+        game.found.add(entry[0], params.of(entry[0]), entry[1])
+    letters = [words.letters[symbol] for symbol in symbols]
+    game.board = Board([letters[row * size : (row + 1) * size] for row in range(size)])
+    game.words_left = _count(doc, "words_left")
+    game.total = _count(doc, "total")
+    game.version = _count(doc, "version")
+    game.phase = phase
+    game._judged = judged
+    game._chain = []
+    game._nodes = [words.trie.root]
+    game._hash = RollingHash(params)
+    chain = _field(doc, "chain", list)
+    if (phase is Phase.IDLE) != (not chain) or (phase is Phase.CLEANUP) != (judged is not None):
+        raise GameDataError(f"the chain does not fit the phase {phase.value!r}")
+    for step in chain:
+        if not (isinstance(step, list) and len(step) == 2 and all(type(v) is int for v in step)):
+            raise GameDataError("field 'chain' is damaged")
+        pos = Pos(step[0], step[1])
+        if (
+            not game.board.contains(pos)
+            or pos in game._chain
+            or (game._chain and not game._chain[-1].touches(pos))
+        ):
+            raise GameDataError("field 'chain' is not a path on the board")
+        game._push(pos)
+    return game

@@ -75,12 +75,12 @@ class FoundWords:
     """The words found so far in a game: a hash-keyed set confirmed by exact comparison."""
 
     def __init__(self, params: HashParams) -> None:
-        self._params = params
+        self.params = params
         self._by_key: dict[HashKey, list[str]] = {}
         self._ordered: list[tuple[str, int]] = []
 
     def __contains__(self, word: object) -> bool:
-        return isinstance(word, str) and self.contains(word, self._params.of(word))
+        return isinstance(word, str) and self.contains(word, self.params.of(word))
 
     def __len__(self) -> int:
         return len(self._ordered)

@@ -2,18 +2,20 @@
 
 A draw maps one uniform number ``u`` in [0, 1) onto the cumulative distribution of
 the weights and finds its letter by binary search (``bisect``), so each draw costs
-O(log alphabet) and the randomness is whatever ``random.Random`` the caller injects.
+O(log alphabet) and the randomness is whatever source of uniform numbers the caller injects
+(a game's ``Draws``).
 """
 
 from __future__ import annotations
 
 import math
-import random
 from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from itertools import accumulate
+
+from .draws import Uniform
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +96,7 @@ class LetterSampler:
         # belongs to the last interval, not past the end.
         return self._letters[min(index, len(self._letters) - 1)]
 
-    def draw(self, rng: random.Random) -> Letter:
+    def draw(self, rng: Uniform) -> Letter:
         return self.letter_for(rng.random())
 
     def probabilities(self) -> dict[str, float]:

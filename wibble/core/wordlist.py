@@ -56,6 +56,8 @@ class WordList:
     min_length: int
     letters: LetterTable
     trie: Trie
+    digest: str = ""
+    """SHA-256 (hex) of the list's words and settings as read; a saved game names the exact list it used."""
 
 
 def letter_counts(words: Iterable[str]) -> Counter[str]:
@@ -121,7 +123,7 @@ def build_letters(counts: Mapping[str, int], settings: Mapping[str, Any], source
 
 
 def build_word_list(
-    name: str, words: Trie | Iterable[str], settings: Mapping[str, Any], source: str
+    name: str, words: Trie | Iterable[str], settings: Mapping[str, Any], source: str, digest: str = ""
 ) -> WordList:
     """Check the settings and build the trie (unless given one); every error names ``source``."""
     allowed = {"title", "language", "min_length", "letters"}
@@ -141,4 +143,4 @@ def build_word_list(
         raise WordListError(source, f"min_length must be a whole number 1-{MAX_WORD_LENGTH}")
     trie = words if isinstance(words, Trie) else Trie(words)
     letters = build_letters(trie.letter_counts, settings, source)
-    return WordList(name, title, language, min_length, letters, trie)
+    return WordList(name, title, language, min_length, letters, trie, digest)

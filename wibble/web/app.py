@@ -3,19 +3,23 @@
 from __future__ import annotations
 
 import time
+from ipaddress import ip_address, ip_network
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from flask import Flask, Response, abort, render_template, request
+from flask import Flask, Response, abort, jsonify, render_template, request
 from flask_sock import Sock
 
 from .. import protocol
 from ..cache import from_setting
-from ..core import WibbleError
-from ..sessions import Lobby
+from ..core import RecordError, WibbleError
+from ..live import Authority, Budgets, Fanout, Registry
+from ..live.budgets import Limits
+from ..live.records import record_of, replay_frames
+from ..store import default_data_dir, open_store
 from ..wordlists import DEFAULT_DIR, WordLists
-from .connection import serve_connection
+from .connection import Connections, serve_connection
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -32,8 +36,20 @@ DEFAULTS: dict[str, Any] = {
     "CACHE_DIR": None,
     # Origins allowed to open the websocket besides the page's own, e.g. ["https://example.org"].
     "ALLOWED_ORIGINS": [],
-    "IDLE_TIMEOUT": 3600.0,  # seconds a game with nobody connected is kept
-    "MAX_GAMES": 10_000,
+    # Where games are saved: None for $XDG_DATA_HOME/wibble (else ~/.local/share/wibble);
+    # "" keeps them in memory only, and they are lost when the server stops.
+    "DATA_DIR": None,
+    "RETENTION_DAYS": 30.0,  # a saved game nobody has opened for this long is deleted
+    "IDLE_TIMEOUT": 3600.0,  # seconds a game with nobody connected stays in memory (it stays saved)
+    "MAX_GAMES": 10_000,  # games held in memory at once; unattended ones make room (they stay saved)
+    # What one client address may do (token buckets; see wibble/live/budgets.py).
+    "MAX_CONNECTIONS_PER_ADDRESS": 50,
+    "GAMES_PER_MINUTE": 60,  # new games per address
+    "FAILED_RESUMES_PER_MINUTE": 30,  # wrong ids or tokens per address, before resumes are refused
+    "BOARD_BUILDS_PER_SECOND": 100,  # new games for the whole server
+    "HANDSHAKE_TIMEOUT": 10.0,  # seconds a client has to send its whole HTTP request
+    # Proxies (addresses or networks) whose X-Forwarded-For names the real client.
+    "TRUSTED_PROXIES": [],
     # Words every board (new or refilled) must allow, else it is drawn again; 0 turns this off.
     # A board with few words is a dull game; at 30, fewer than 1 English board in 100 is redrawn.
     "MIN_BOARD_WORDS": 30,
@@ -62,14 +78,37 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     cache = from_setting(app.config["CACHE_DIR"])
     wordlists = WordLists(Path(app.config["WORDS_DIR"]), app.config["DEFAULT_WORDLIST"], cache=cache)
-    lobby = Lobby(
+    data_dir = app.config["DATA_DIR"]
+    store = open_store(default_data_dir() if data_dir is None else data_dir)
+    registry = Registry(
+        store,
         wordlists,
+        Fanout(),
         clock=time.monotonic,
-        idle_timeout=float(app.config["IDLE_TIMEOUT"]),
-        max_games=int(app.config["MAX_GAMES"]),
+        wall_clock=time.time,
+        idle_timeout=app.config["IDLE_TIMEOUT"],
+        max_games=app.config["MAX_GAMES"],
         min_words=app.config["MIN_BOARD_WORDS"],
     )
-    app.extensions["wibble.lobby"] = lobby
+    limits = Limits(
+        app.config["MAX_CONNECTIONS_PER_ADDRESS"],
+        app.config["GAMES_PER_MINUTE"],
+        app.config["FAILED_RESUMES_PER_MINUTE"],
+        app.config["BOARD_BUILDS_PER_SECOND"],
+    )
+    budgets = Budgets(limits, time.monotonic)
+    authority = Authority(registry, budgets)
+    connections = Connections()
+    app.extensions.update(
+        {
+            "wibble.authority": authority,
+            "wibble.registry": registry,
+            "wibble.store": store,
+            "wibble.wordlists": wordlists,
+            "wibble.connections": connections,
+        }
+    )
+    trusted = app.config["TRUSTED_PROXIES"]
 
     @app.get("/")
     def index() -> str:
@@ -81,7 +120,30 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     @app.get("/healthz")
     def health() -> dict[str, Any]:
-        return {"ok": True, "games": len(lobby)}
+        return {"ok": True, "games": len(registry), "store": store.description}
+
+    @app.get("/games/<game_id>/record")
+    def record(game_id: str) -> tuple[Any, int] | Any:
+        """Everything needed to replay a game, never its token: an id lets anyone watch, not play."""
+        try:
+            return jsonify(record_of(store, game_id).to_doc())
+        except WibbleError as exc:
+            return _error_response(exc)
+
+    @app.get("/games/<game_id>/replay")
+    def replay_data(game_id: str) -> tuple[Any, int] | Any:
+        """The record played back on this server: the board before every move, for the replay page."""
+        try:
+            return jsonify(replay_frames(record_of(store, game_id), wordlists))
+        except KeyError:
+            return _error_response(WibbleError("game/unavailable", "this game's word list is gone"))
+        except WibbleError as exc:
+            return _error_response(exc)
+
+    @app.get("/replay/<game_id>")
+    def replay_page(game_id: str) -> str:
+        page: str = render_template("replay.html", config={"game_id": game_id})
+        return page
 
     @app.after_request
     def security_headers(response: Response) -> Response:
@@ -115,9 +177,48 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     @sock.route("/ws")  # type: ignore[untyped-decorator]
     def ws(connection: Any) -> None:
-        serve_connection(connection, lobby, app.config)
+        address = client_address(request.environ, trusted)
+        serve_connection(connection, authority, app.config, address, connections)
 
     return app
+
+
+_STATUS = {
+    "game/not_found": 404,
+    "game/unavailable": 409,
+    "record/wordlist_changed": 409,
+    "record/mismatch": 409,
+    "server/storage": 503,
+}
+
+
+def _error_response(exc: WibbleError) -> tuple[Any, int]:
+    status = _STATUS.get(exc.code, 400 if isinstance(exc, RecordError) else 500)
+    return jsonify(protocol.error(exc)), status
+
+
+def client_address(environ: dict[str, Any], trusted: list[str]) -> str:
+    """The client's address: the peer's, or the one a trusted proxy says it forwarded for.
+
+    X-Forwarded-For is read right to left, skipping the trusted proxies, so a client
+    cannot pick its own address by sending the header itself.
+    """
+    peer: str = environ.get("REMOTE_ADDR") or ""
+    if not trusted or not _is_trusted(peer, trusted):
+        return peer
+    hops = [hop.strip() for hop in environ.get("HTTP_X_FORWARDED_FOR", "").split(",") if hop.strip()]
+    for hop in reversed(hops):
+        if not _is_trusted(hop, trusted):
+            return str(hop)
+    return hops[0] if hops else peer
+
+
+def _is_trusted(address: str, trusted: list[str]) -> bool:
+    try:
+        ip = ip_address(address)
+    except ValueError:
+        return False
+    return any(ip in ip_network(net, strict=False) for net in trusted)
 
 
 class ConfigError(WibbleError):
@@ -129,7 +230,13 @@ class ConfigError(WibbleError):
 
 _POSITIVE_NUMBERS = {
     "IDLE_TIMEOUT": float,
+    "RETENTION_DAYS": float,
     "MAX_GAMES": int,
+    "MAX_CONNECTIONS_PER_ADDRESS": float,
+    "GAMES_PER_MINUTE": float,
+    "FAILED_RESUMES_PER_MINUTE": float,
+    "BOARD_BUILDS_PER_SECOND": float,
+    "HANDSHAKE_TIMEOUT": float,
     "RATE_LIMIT": float,
     "RATE_BURST": float,
     "FLOOD_CLOSE": int,
@@ -162,6 +269,21 @@ def _check_config(config: dict[str, Any]) -> None:
     cache_dir = config["CACHE_DIR"]
     if not (cache_dir is None or cache_dir is False or isinstance(cache_dir, str)):
         raise ConfigError("WIBBLE_CACHE_DIR must be a folder path (or empty to turn the cache off)")
+    data_dir = config["DATA_DIR"]
+    if not (data_dir is None or isinstance(data_dir, str)):
+        # WIBBLE_DATA_DIR=123 arrives as a number, =true as a bool: neither is a folder the host meant.
+        raise ConfigError("WIBBLE_DATA_DIR must be a folder path (or empty to keep games in memory only)")
+    proxies = config["TRUSTED_PROXIES"]
+    if isinstance(proxies, str):
+        proxies = [p.strip() for p in proxies.split(",") if p.strip()]
+    if not isinstance(proxies, list | tuple) or not all(isinstance(p, str) for p in proxies):
+        raise ConfigError("WIBBLE_TRUSTED_PROXIES must be a list of addresses or networks like 10.0.0.1")
+    for proxy in proxies:
+        try:
+            ip_network(proxy, strict=False)
+        except ValueError:
+            raise ConfigError(f"WIBBLE_TRUSTED_PROXIES: {proxy!r} is not an address or network") from None
+    config["TRUSTED_PROXIES"] = list(proxies)
 
 
 def _whole_number(key: str, value: Any) -> int:

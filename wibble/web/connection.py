@@ -33,17 +33,22 @@ from typing import Any
 from simple_websocket import ConnectionClosed
 
 from .. import protocol
-from ..core import ProtocolError, WibbleError
+from ..core import ProtocolError, RuleError, WibbleError
+from ..live import Authority, Client
 from ..ratelimit import TokenBucket
-from ..sessions import Lobby, Player
 
 log = logging.getLogger(__name__)
 
 POLICY_VIOLATION = 1008
 MESSAGE_TOO_BIG = 1009
 INTERNAL_ERROR = 1011
+SERVICE_RESTART = 1012
 SEND_TIMEOUT = 10.0  # seconds a single send may take before the client counts as gone
 DRAIN_TIMEOUT = 2.0  # seconds a send may take while the connection is closing
+# The kernel's buffer for frames a client has not read yet (Linux doubles the number).
+# Small, so a client that stops reading fills it after a few dozen messages, and the
+# outbox limit, not megabytes of kernel memory, is what bounds it.
+SEND_BUFFER = 16 * 1024
 
 
 class Outbox:
@@ -67,7 +72,7 @@ class Outbox:
     def __len__(self) -> int:
         return len(self._frames)
 
-    def put(self, message: dict[str, Any]) -> None:
+    def put(self, frame: str) -> None:
         if not self.alive:
             return
         if len(self._frames) >= self._limit:
@@ -75,8 +80,11 @@ class Outbox:
             self.alive = False
             self._hang_up()
         else:
-            self._frames.append(protocol.encode(message))
+            self._frames.append(frame)
         self._wake()
+
+    def put_error(self, exc: WibbleError) -> None:
+        self.put(protocol.encode(protocol.error(exc)))
 
     def flush(self) -> None:
         """Send what is waiting, in order (called by the handler only)."""
@@ -152,22 +160,116 @@ def next_frame(ws: Any, outbox: Outbox) -> str | bytes | None:
     return None
 
 
-def serve_connection(ws: Any, lobby: Lobby, config: Mapping[str, Any]) -> None:
-    """Run one connection until the client leaves, misbehaves past the limits, or the server stops."""
-    sock = getattr(ws, "sock", None)
-    if sock is not None:
-        try:
-            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-            # Bounds a send to a client that stopped reading. Safe for receiving only
-            # because pings make the library wait in select() before every recv().
-            if config["SOCK_SERVER_OPTIONS"].get("ping_interval"):
-                sock.settimeout(SEND_TIMEOUT)
-        except OSError:
-            pass
-        read_budget = TokenBucket(
-            float(config["READ_BYTES_PER_SECOND"]), float(config["READ_BURST_BYTES"]), time.monotonic
+class Connections:
+    """Every open websocket, so that a stopping server can tell each one why it closes."""
+
+    def __init__(self) -> None:
+        self._open: dict[object, Callable[[int], None]] = {}
+        self.closing: int | None = None
+
+    def add(self, key: object, close: Callable[[int], None]) -> None:
+        self._open[key] = close
+
+    def discard(self, key: object) -> None:
+        self._open.pop(key, None)
+
+    def __len__(self) -> int:
+        return len(self._open)
+
+    def close_all(self, code: int = SERVICE_RESTART) -> None:
+        """Ask every connection to close with ``code`` (each sends what it has queued first)."""
+        self.closing = code
+        for close in list(self._open.values()):
+            close(code)
+
+
+class Limiter:
+    """One connection's message budget: a token bucket, and patience for refusals.
+
+    ``admit`` says whether to handle a message (True), to ignore it with a warning
+    (False: the warning is put in the outbox at most once a second), or to close the
+    connection because the client keeps flooding (raises ``_Flooding``).
+    """
+
+    def __init__(self, config: Mapping[str, Any]) -> None:
+        self._bucket = TokenBucket(float(config["RATE_LIMIT"]), float(config["RATE_BURST"]), time.monotonic)
+        # Refusals are forgiven slowly: FLOOD_CLOSE of them within about ten seconds closes the connection.
+        flood_close = float(config["FLOOD_CLOSE"])
+        self._patience = TokenBucket(flood_close / 10, flood_close, time.monotonic)
+        self._last_warning = float("-inf")
+
+    def admit(self, outbox: Outbox) -> bool:
+        if self._bucket.take():
+            return True
+        if not self._patience.take():
+            raise _Closing(POLICY_VIOLATION)
+        now = time.monotonic()
+        if now - self._last_warning >= 1.0:  # one warning a second, not one per message
+            self._last_warning = now
+            outbox.put_error(ProtocolError("protocol/rate_limited", "too many messages; some were ignored"))
+        return False
+
+
+class _Closing(Exception):
+    """End the connection with this close code."""
+
+    def __init__(self, code: int) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+def _tune_socket(ws: Any, config: Mapping[str, Any]) -> socket.socket | None:
+    """Set the socket's options and wrap it in a ``GuardedSocket``; returns the raw socket."""
+    sock: socket.socket | None = getattr(ws, "sock", None)
+    if sock is None:
+        return None
+    try:
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
+        # Bounds a send to a client that stopped reading. Safe for receiving only
+        # because pings make the library wait in select() before every recv().
+        if config["SOCK_SERVER_OPTIONS"].get("ping_interval"):
+            sock.settimeout(SEND_TIMEOUT)
+        else:
+            sock.settimeout(None)  # the handshake's timeout is over
+    except OSError:
+        pass
+    read_budget = TokenBucket(
+        float(config["READ_BYTES_PER_SECOND"]), float(config["READ_BURST_BYTES"]), time.monotonic
+    )
+    ws.sock = GuardedSocket(sock, read_budget, ws.event.set)
+    return sock
+
+
+def _handle(frame: str | bytes, authority: Authority, client: Client, outbox: Outbox) -> None:
+    """Parse and apply one message; every refusal is answered, and nothing escapes."""
+    command = None
+    try:
+        command = protocol.parse(frame)
+        authority.handle(client, command)
+    except WibbleError as exc:
+        if exc.request is None and command is not None:
+            exc.about(protocol.request_name(command))
+        outbox.put_error(exc)
+    except Exception:
+        log.exception("unexpected error handling a message")
+        failure = WibbleError(
+            "server/internal", "the server could not handle that message; the game is unchanged"
         )
-        ws.sock = GuardedSocket(sock, read_budget, ws.event.set)
+        if command is not None:
+            failure.about(protocol.request_name(command))
+        outbox.put_error(failure)
+
+
+def serve_connection(
+    ws: Any,
+    authority: Authority,
+    config: Mapping[str, Any],
+    address: str = "",
+    connections: Connections | None = None,
+) -> None:
+    """Run one connection until the client leaves, misbehaves past the limits, or the server stops."""
+    sock = _tune_socket(ws, config)
 
     def hang_up() -> None:
         if sock is not None:
@@ -177,73 +279,83 @@ def serve_connection(ws: Any, lobby: Lobby, config: Mapping[str, Any]) -> None:
                 pass
 
     outbox = Outbox(ws, int(config["OUTBOX_LIMIT"]), ws.event.set, hang_up)
-    player = Player(lobby, outbox.put)
-    bucket = TokenBucket(float(config["RATE_LIMIT"]), float(config["RATE_BURST"]), time.monotonic)
-    # Refusals are forgiven slowly: FLOOD_CLOSE of them within about ten seconds closes the connection.
-    flood_close = float(config["FLOOD_CLOSE"])
-    patience = TokenBucket(flood_close / 10, flood_close, time.monotonic)
-    max_bytes = int(config["SOCK_SERVER_OPTIONS"].get("max_message_size") or protocol.MAX_FRAME_BYTES)
-    last_warning = float("-inf")
+    client = Client(outbox.put, address)
+    budgets = authority.budgets
+    connections = connections or Connections()
+    closing: list[int] = []
+
+    def close_with(code: int) -> None:
+        closing.append(code)
+        ws.event.set()
+
     close_code: int | None = None
+    counted = budgets.connect(address)
+    connections.add(client, close_with)
     try:
-        while True:
-            outbox.flush()
-            # A message that arrived with the client's close frame is still handled.
-            if not outbox.alive or not (ws.connected or ws.input_buffer):
-                break
-            frame = next_frame(ws, outbox)
-            if frame is None:
-                continue
-            if isinstance(frame, str) and len(frame.encode("utf-8", "surrogatepass")) > max_bytes:
-                # The library's own limit counts characters; a frame of "ñ"s is twice as many bytes.
-                close_code = MESSAGE_TOO_BIG
-                break
-            if not bucket.take():
-                if not patience.take():
-                    close_code = POLICY_VIOLATION
-                    break
-                now = time.monotonic()
-                if now - last_warning >= 1.0:  # one warning a second, not one per message
-                    last_warning = now
-                    outbox.put(
-                        protocol.error(
-                            ProtocolError("protocol/rate_limited", "too many messages; some were ignored")
-                        )
-                    )
-                continue
-            command = None
-            try:
-                command = protocol.parse(frame)
-                player.handle(command)
-            except WibbleError as exc:
-                if exc.request is None and command is not None:
-                    exc.about(protocol.request_name(command))
-                outbox.put(protocol.error(exc))
-            except Exception:
-                log.exception("unexpected error handling a message")
-                failure = WibbleError(
-                    "server/internal", "the server could not handle that message; the game is unchanged"
-                )
-                if command is not None:
-                    failure.about(protocol.request_name(command))
-                outbox.put(protocol.error(failure))
+        if connections.closing is not None:
+            raise _Closing(connections.closing)
+        if not counted:
+            outbox.put_error(
+                RuleError("limit/connections", "too many connections from your address; close some tabs")
+            )
+            raise _Closing(POLICY_VIOLATION)
+        close_code = _receive_loop(ws, authority, client, outbox, config, closing)
+    except _Closing as stop:
+        close_code = stop.code
     except ConnectionClosed:
         pass
     except Exception:
         log.exception("websocket connection failed")
         close_code = INTERNAL_ERROR
     finally:
-        player.leave()
-        if sock is not None and outbox.alive and len(outbox):
-            try:
-                sock.settimeout(DRAIN_TIMEOUT)  # let queued frames go out, briefly
-            except OSError:
-                pass
-        outbox.flush()
-        try:
-            # A send that failed may have left half a frame: a close frame must not follow it.
-            if ws.connected and not outbox.broken:
-                ws.close(reason=close_code)
-        except Exception:
-            pass
+        connections.discard(client)
+        if counted:
+            budgets.disconnect(address)
+        authority.leave(client)
+        _finish(ws, sock, outbox, close_code)
         hang_up()
+
+
+def _receive_loop(
+    ws: Any,
+    authority: Authority,
+    client: Client,
+    outbox: Outbox,
+    config: Mapping[str, Any],
+    closing: list[int],
+) -> int | None:
+    """Read and handle frames until the connection ends; returns the close code to send, if any."""
+    limiter = Limiter(config)
+    max_bytes = int(config["SOCK_SERVER_OPTIONS"].get("max_message_size") or protocol.MAX_FRAME_BYTES)
+    while True:
+        outbox.flush()
+        if closing:
+            return closing[0]
+        # A message that arrived with the client's close frame is still handled.
+        if not outbox.alive or not (ws.connected or ws.input_buffer):
+            return None
+        frame = next_frame(ws, outbox)
+        if frame is None:
+            continue
+        if isinstance(frame, str) and len(frame.encode("utf-8", "surrogatepass")) > max_bytes:
+            # The library's own limit counts characters; a frame of "ñ"s is twice as many bytes.
+            return MESSAGE_TOO_BIG
+        if limiter.admit(outbox):
+            _handle(frame, authority, client, outbox)
+
+
+def _finish(ws: Any, sock: socket.socket | None, outbox: Outbox, close_code: int | None) -> None:
+    """Send what is queued (briefly), then the close frame."""
+    if sock is not None and outbox.alive and len(outbox):
+        try:
+            sock.settimeout(DRAIN_TIMEOUT)  # let queued frames go out, briefly
+        except OSError:
+            pass
+    outbox.flush()
+    try:
+        # A send that failed may have left half a frame: a close frame must not follow it.
+        if ws.connected and not outbox.broken:
+            reason = "server restarting" if close_code == SERVICE_RESTART else None
+            ws.close(reason=close_code, message=reason)
+    except Exception:
+        pass

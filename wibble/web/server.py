@@ -7,6 +7,8 @@ Call ``gevent.monkey.patch_all()`` before importing this module (``wibble serve`
 from __future__ import annotations
 
 import gc
+import logging
+import time
 from collections.abc import Callable
 from typing import Any, TextIO
 
@@ -18,6 +20,12 @@ from gevent.pywsgi import WSGIHandler, WSGIServer
 READ_BUFFER = 1024
 
 YOUNG_COLLECTION = 10_000
+
+HOUSEKEEPING_INTERVAL = 60.0  # seconds between sweeps of idle games and purges of old ones
+PURGE_BATCH = 500  # games deleted per transaction, so a big purge never stalls players
+SHUTDOWN_GRACE = 3.0  # seconds connections get to say goodbye when the server stops
+
+log = logging.getLogger(__name__)
 
 
 class Handler(WSGIHandler):  # type: ignore[misc]
@@ -31,6 +39,9 @@ class Handler(WSGIHandler):  # type: ignore[misc]
     def __init__(self, sock: Any, address: Any, server: Any) -> None:
         super().__init__(sock, address, server)
         self.rfile = sock.makefile("rb", READ_BUFFER)
+        # A client gets this long to send its whole request (a slowloris sending a byte
+        # every few seconds is cut off); a websocket resets it after the handshake.
+        sock.settimeout(getattr(server, "handshake_timeout", None))
 
     def handle_one_response(self) -> None:
         try:
@@ -86,4 +97,40 @@ def make_server(app: Any, host: str, port: int, access_log: TextIO | None = None
     gc.set_threshold(YOUNG_COLLECTION, older, oldest)
     options = app.config.get("SOCK_SERVER_OPTIONS") or {}
     app.config["SOCK_SERVER_OPTIONS"] = {**options, "thread_class": Reader}
-    return WSGIServer((host, port), app, handler_class=Handler, log=access_log)
+    server = WSGIServer((host, port), app, handler_class=Handler, log=access_log)
+    server.handshake_timeout = float(app.config["HANDSHAKE_TIMEOUT"])
+    return server
+
+
+def run_housekeeping(app: Any, interval: float = HOUSEKEEPING_INTERVAL) -> None:
+    """Forever: let idle games leave memory, and delete games untouched for ``RETENTION_DAYS``."""
+    registry = app.extensions["wibble.registry"]
+    store = app.extensions["wibble.store"]
+    keep = float(app.config["RETENTION_DAYS"]) * 86400
+    while True:
+        try:
+            registry.sweep(force=True)
+            before, purged = time.time() - keep, 0
+            while True:
+                deleted = store.purge(before, PURGE_BATCH)
+                purged += deleted
+                if deleted < PURGE_BATCH:
+                    break
+                gevent.sleep(0)  # let players' moves in between batches
+            if purged:
+                log.info("deleted %d saved games untouched for %s days", purged, app.config["RETENTION_DAYS"])
+        except Exception:
+            log.exception("housekeeping failed; trying again later")
+        gevent.sleep(interval)
+
+
+def stop_gracefully(server: WSGIServer, app: Any, grace: float = SHUTDOWN_GRACE) -> None:
+    """Stop accepting, tell every connection the server is restarting (1012), then close the store."""
+    server.close()
+    connections = app.extensions["wibble.connections"]
+    connections.close_all()
+    deadline = time.monotonic() + grace
+    while len(connections) and time.monotonic() < deadline:
+        gevent.sleep(0.05)
+    server.stop(timeout=1)
+    app.extensions["wibble.store"].close()

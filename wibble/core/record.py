@@ -1,0 +1,186 @@
+"""A game's record: how it began and every committed move, enough to play it again exactly.
+
+A game is determined by its word list, its seed, its settings and the paths its
+player released, in order: ``replay`` rebuilds it from those alone, checking at
+every move that the verdict, points, total and version come out as recorded, and
+``differences`` compares where it ends with where the original stood. The record
+names its list by content (``WordList.digest``), so it is never replayed against
+a list that changed since.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .board import Pos
+from .draws import Draws
+from .errors import WibbleError
+from .game import Game, Result, WordJudged
+from .hashing import DEFAULT_MODULI, HashParams
+from .wordlist import WordList
+
+RECORD_FORMAT = 1
+
+# Replays never meet an adversary (the record is fixed), so any valid bases will do.
+_REPLAY_HASH = HashParams(DEFAULT_MODULI, (131, 137))
+
+# What a record keeps of the final state, to compare a replay against.
+FINAL_FIELDS = ("board", "total", "version", "draws", "words_left", "found")
+
+
+class RecordError(WibbleError):
+    """A record that cannot be replayed, or that a replay does not reproduce."""
+
+    def __init__(self, code: str, message: str, move: int | None = None) -> None:
+        super().__init__(code, message if move is None else f"move {move}: {message}")
+        self.move = move
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One released chain and its verdict; ``version`` and ``total`` are the game's after it."""
+
+    version: int
+    path: tuple[Pos, ...]
+    word: str
+    result: Result
+    points: int
+    total: int
+
+    @classmethod
+    def of(cls, path: tuple[Pos, ...], judged: WordJudged) -> Move:
+        return cls(judged.version, path, judged.word, judged.result, judged.points, judged.total)
+
+    def to_doc(self) -> dict[str, Any]:
+        return {
+            "version": self.version,
+            "path": [[pos.row, pos.col] for pos in self.path],
+            "word": self.word,
+            "result": self.result.value,
+            "points": self.points,
+            "total": self.total,
+        }
+
+    @classmethod
+    def from_doc(cls, doc: Any, index: int) -> Move:
+        try:
+            path = tuple(Pos(int(r), int(c)) for r, c in doc["path"])
+            ints = [doc[name] for name in ("version", "points", "total")]
+            if not all(type(v) is int for v in ints) or not isinstance(doc["word"], str):
+                raise TypeError
+            return cls(ints[0], path, doc["word"], Result(doc["result"]), ints[1], ints[2])
+        except (KeyError, TypeError, ValueError):
+            raise RecordError("record/invalid", "not a move of a Wibble record", index) from None
+
+
+@dataclass(frozen=True)
+class Record:
+    game_id: str
+    wordlist: str
+    wordlist_digest: str
+    seed: int
+    size: int
+    min_words: int
+    moves: tuple[Move, ...]
+    final: dict[str, Any]
+
+    @classmethod
+    def of(cls, game_id: str, doc: Mapping[str, Any], moves: list[Move]) -> Record:
+        """The record of a game from its document (``Game.to_doc``) and its moves so far."""
+        return cls(
+            game_id,
+            doc["wordlist"],
+            doc["wordlist_digest"],
+            doc["seed"],
+            doc["size"],
+            doc["min_words"],
+            tuple(moves),
+            {name: doc[name] for name in FINAL_FIELDS},
+        )
+
+    def to_doc(self) -> dict[str, Any]:
+        return {
+            "format": RECORD_FORMAT,
+            "game_id": self.game_id,
+            "wordlist": {"name": self.wordlist, "digest": self.wordlist_digest},
+            "seed": self.seed,
+            "settings": {"size": self.size, "min_words": self.min_words},
+            "moves": [move.to_doc() for move in self.moves],
+            "final": self.final,
+        }
+
+    @classmethod
+    def from_doc(cls, doc: Any) -> Record:
+        """A record read from JSON; ``RecordError`` if it is not one."""
+        try:
+            if doc["format"] != RECORD_FORMAT:
+                raise RecordError("record/invalid", f"record format {doc['format']!r} is not {RECORD_FORMAT}")
+            wordlist, settings = doc["wordlist"], doc["settings"]
+            numbers = [doc["seed"], settings["size"], settings["min_words"]]
+            texts = [doc["game_id"], wordlist["name"], wordlist["digest"]]
+            if not all(type(v) is int for v in numbers) or not all(isinstance(t, str) for t in texts):
+                raise TypeError
+            final = doc["final"]
+            if not isinstance(final, dict) or set(FINAL_FIELDS) - set(final):
+                raise TypeError
+            moves = tuple(Move.from_doc(move, i + 1) for i, move in enumerate(doc["moves"]))
+        except (KeyError, TypeError, IndexError):
+            raise RecordError("record/invalid", "this is not a Wibble game record") from None
+        return cls(texts[0], texts[1], texts[2], numbers[0], numbers[1], numbers[2], moves, final)
+
+
+def replay(record: Record, words: WordList, each: Callable[[Game, Move], None] | None = None) -> Game:
+    """Play ``record`` again with ``words``; ``each(game, move)`` sees the game before every move.
+
+    Raises ``RecordError`` if the list is not the one the game was played with, or
+    if a move does not come out as recorded (the message names the move and how).
+    """
+    if (record.wordlist, record.wordlist_digest) != (words.name, words.digest):
+        raise RecordError(
+            "record/wordlist_changed",
+            f"the game was played with another version of the list {record.wordlist!r} "
+            f"(recorded {record.wordlist_digest[:12]}, this one is {words.digest[:12]}); "
+            "replaying it would not reproduce the game",
+        )
+    try:
+        game = Game(words, Draws(record.seed), _REPLAY_HASH, record.size, record.min_words)
+    except ValueError as exc:
+        raise RecordError("record/invalid", str(exc)) from None
+    for number, move in enumerate(record.moves, start=1):
+        if each is not None:
+            each(game, move)
+        if not move.path:
+            raise RecordError("record/mismatch", "a move with no tiles", number)
+        try:
+            game.press(move.path[0])
+            for pos in move.path[1:]:
+                game.enter(pos)
+            judged = game.release()[0]
+            game.clean_up()
+        except WibbleError as exc:
+            raise RecordError(
+                "record/mismatch", f"its path cannot be played ({exc.message})", number
+            ) from None
+        assert isinstance(judged, WordJudged)
+        got = Move.of(move.path, judged)
+        if got != move:
+            field, want, have = next(
+                (name, getattr(move, name), getattr(got, name))
+                for name in ("word", "result", "points", "total", "version")
+                if getattr(move, name) != getattr(got, name)
+            )
+            raise RecordError(
+                "record/mismatch", f"{field} was {want!r} but the replay gives {have!r}", number
+            )
+    return game
+
+
+def differences(game: Game, final: Mapping[str, Any]) -> str | None:
+    """The first way ``game`` differs from a record's final state, or None if it matches."""
+    doc = game.to_doc()
+    for name in FINAL_FIELDS:
+        if doc[name] != final.get(name):
+            return f"final {name}: recorded {final.get(name)!r}, replay gives {doc[name]!r}"
+    return None

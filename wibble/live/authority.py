@@ -1,0 +1,150 @@
+"""The authority: applies a client's command to its game, commits it, then tells everyone.
+
+One ordered checklist for every move, as in boardgame.io's master: the client has a
+game; the chain is theirs (or free); the core checks phase and tiles; a release is
+committed to the store with a compare-and-set on the game's version; only then do
+the listeners hear of it. A refused command leaves the game as it was and is
+answered to its sender alone; a commit that fails puts the game back exactly as it
+stood before the release (chain and all), so the player can simply let go again.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from .. import protocol
+from ..core import Event, Game, Move, Phase, RuleError, WordJudged
+from ..protocol import Cancel, Command, Enter, NewGame, Press, Release, Resume
+from ..store import StorageError, VersionConflict
+from .budgets import Budgets
+from .clients import Client
+from .fanout import Fanout
+from .registry import LiveGame, Registry
+
+log = logging.getLogger(__name__)
+
+
+class Authority:
+    def __init__(self, registry: Registry, budgets: Budgets | None = None) -> None:
+        self.registry = registry
+        self.store = registry.store
+        self.fanout: Fanout = registry.fanout
+        self.budgets = budgets or Budgets.unlimited(registry.clock)
+
+    def handle(self, client: Client, command: Command) -> None:
+        """Apply one command; a ``WibbleError`` means nothing changed and only ``client`` hears."""
+        if isinstance(command, NewGame):
+            self.budgets.new_game(client.address)
+            live, token = self.registry.create(command.wordlist, command.seed)
+            self._attach(client, live, token)
+        elif isinstance(command, Resume):
+            self.budgets.check_resume(client.address)
+            try:
+                live = self.registry.open(command.game_id, command.token)
+            except RuleError as exc:
+                if exc.code in ("game/not_found", "game/bad_token"):
+                    self.budgets.failed_resume(client.address)
+                raise
+            self._attach(client, live, command.token)
+        else:
+            self._move(client, command)
+
+    def leave(self, client: Client) -> None:
+        """Detach ``client`` from its game (on disconnect, or when it opens another)."""
+        live, client.game, client.token = client.game, None, None
+        if live is None:
+            return
+        with live.lock:
+            self.fanout.remove(live.game_id, client)
+            live.last_active = self.registry.clock()
+            if live.dragger is client:
+                self._drop_chain(live)
+
+    # -- the checklist -----------------------------------------------------------------
+
+    def _attach(self, client: Client, live: LiveGame, token: str) -> None:
+        if live is not client.game:
+            self.leave(client)
+        with live.lock:
+            if live.dragger not in (None, client):
+                # The same player, back from elsewhere (a phone that changed network
+                # leaves its old socket half open for a minute): their new tab plays now.
+                self._drop_chain(live)
+            self.fanout.add(live.game_id, client)
+            client.game, client.token = live, token
+            live.last_active = self.registry.clock()
+            client.deliver(protocol.encode(protocol.snapshot(live.game, live.game_id, token)))
+        try:
+            self.store.touch(live.game_id, self.registry.wall_clock())
+        except StorageError as exc:  # only the retention clock missed a beat
+            log.warning("could not note that game %s was opened: %s", live.game_id, exc.reason)
+
+    def _move(self, client: Client, command: Command) -> None:
+        live = client.game
+        if live is None:
+            raise RuleError("game/none", "no game yet: send new_game or resume first")
+        with live.lock:
+            game = live.game
+            if isinstance(command, Press):
+                events = game.press(command.pos)
+                live.dragger = client
+            else:
+                if game.phase is Phase.CHAINING and live.dragger not in (client, None):
+                    raise RuleError("state/not_your_chain", "another tab is dragging a chain on this game")
+                if isinstance(command, Enter):
+                    events = game.enter(command.pos)
+                elif isinstance(command, Cancel):
+                    events = game.cancel()
+                    live.dragger = None
+                elif isinstance(command, Release):
+                    events = self._commit_release(live)
+                    live.dragger = None
+                else:  # pragma: no cover - parse() returns only the types above
+                    raise TypeError(command)
+            live.last_active = self.registry.clock()
+            self._publish(live, events)
+
+    def _commit_release(self, live: LiveGame) -> list[Event]:
+        """Judge the chain and refill, and commit both; on a failed commit, undo both."""
+        game = live.game
+        before = game.to_doc()
+        path, expected = game.chain, game.version
+        events = game.release() + game.clean_up()
+        judged = events[0]
+        assert isinstance(judged, WordJudged)
+        try:
+            self.store.commit(
+                live.game_id,
+                expected,
+                game.to_doc(),
+                Move.of(path, judged).to_doc(),
+                self.registry.wall_clock(),
+            )
+        except StorageError as exc:
+            log.error("could not save a move of game %s: %s", live.game_id, exc.reason)
+            live.game = Game.from_doc(before, game.words)
+            raise
+        except VersionConflict:
+            # Another process moved this game first: take its version, show everyone.
+            log.warning("game %s changed in the store under us; reloading it", live.game_id)
+            self._reload(live, before, game)
+            raise
+        return events
+
+    def _reload(self, live: LiveGame, before: dict[str, object], game: Game) -> None:
+        row = self.store.load(live.game_id)
+        live.game = Game.from_doc(before if row is None else row.doc, game.words)
+        if live.game.phase is Phase.CHAINING:
+            live.game.cancel()
+        live.dragger = None
+        for client in self.fanout.listeners(live.game_id):
+            client.deliver(protocol.encode(protocol.snapshot(live.game, live.game_id, client.token or "")))
+
+    def _drop_chain(self, live: LiveGame) -> None:
+        live.dragger = None
+        if live.game.phase is Phase.CHAINING:
+            self._publish(live, live.game.cancel())
+
+    def _publish(self, live: LiveGame, events: list[Event]) -> None:
+        letters = live.game.words.letters
+        self.fanout.publish(live.game_id, [protocol.event(event, letters) for event in events])

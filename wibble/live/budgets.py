@@ -1,0 +1,103 @@
+"""What one client address may cost the server, and a cap on costly work for everyone.
+
+Per-connection rate limits (``wibble.web.connection``) stop one socket from
+flooding; these stop one address from opening many sockets, creating games in a
+loop or guessing tokens, and keep board building (the costliest thing a message
+can ask for) within what the machine can do while honest players keep their
+latency. Each budget is a token bucket; an address's buckets are forgotten once
+they are full again, so memory follows the active addresses only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..core import RuleError
+from ..ratelimit import TokenBucket
+
+UNLIMITED = float("inf")
+
+
+@dataclass(frozen=True)
+class Limits:
+    connections_per_address: float = 50
+    games_per_minute: float = 60  # per address
+    failed_resumes_per_minute: float = 30  # per address
+    board_builds_per_second: float = 100  # the whole server
+
+
+class Budgets:
+    def __init__(self, limits: Limits, clock: Callable[[], float]) -> None:
+        self.limits = limits
+        self.clock = clock
+        self._connections: dict[str, int] = {}
+        self._games: dict[str, TokenBucket] = {}
+        self._resumes: dict[str, TokenBucket] = {}
+        rate = limits.board_builds_per_second
+        self._builds = TokenBucket(rate, max(1.0, rate), clock)
+        self._last_prune = clock()
+
+    @classmethod
+    def unlimited(cls, clock: Callable[[], float]) -> Budgets:
+        return cls(Limits(UNLIMITED, UNLIMITED, UNLIMITED, UNLIMITED), clock)
+
+    # -- connections ------------------------------------------------------------------
+
+    def connect(self, address: str) -> bool:
+        """Count a new connection from ``address``; False (and not counted) if it has too many."""
+        open_now = self._connections.get(address, 0)
+        if open_now >= self.limits.connections_per_address:
+            return False
+        self._connections[address] = open_now + 1
+        return True
+
+    def disconnect(self, address: str) -> None:
+        left = self._connections.get(address, 0) - 1
+        if left > 0:
+            self._connections[address] = left
+        else:
+            self._connections.pop(address, None)
+
+    def connections(self, address: str) -> int:
+        return self._connections.get(address, 0)
+
+    # -- games and resumes ------------------------------------------------------------
+
+    def new_game(self, address: str) -> None:
+        """Spend one game from the address's budget and one board build from everyone's."""
+        per_minute = self.limits.games_per_minute
+        if per_minute != UNLIMITED and not self._bucket(self._games, address, per_minute).take():
+            raise RuleError("limit/games", "too many new games from your address; wait a minute")
+        if self.limits.board_builds_per_second != UNLIMITED and not self._builds.take():
+            raise RuleError("server/busy", "the server is busy starting games; try again in a moment")
+
+    def check_resume(self, address: str) -> None:
+        """Refuse a resume from an address that has failed too many (guessing tokens or ids)."""
+        bucket = self._resumes.get(address)
+        if bucket is not None and bucket.available() < 1:
+            raise RuleError("limit/resumes", "too many failed resumes from your address; wait a minute")
+
+    def failed_resume(self, address: str) -> None:
+        per_minute = self.limits.failed_resumes_per_minute
+        if per_minute != UNLIMITED:
+            self._bucket(self._resumes, address, per_minute).take()
+
+    # -- helpers ----------------------------------------------------------------------
+
+    def _bucket(self, buckets: dict[str, TokenBucket], address: str, per_minute: float) -> TokenBucket:
+        self._prune()
+        bucket = buckets.get(address)
+        if bucket is None:
+            bucket = buckets[address] = TokenBucket(per_minute / 60, per_minute, self.clock)
+        return bucket
+
+    def _prune(self) -> None:
+        """Forget full buckets (addresses that have been quiet long enough to have their whole budget)."""
+        now = self.clock()
+        if now - self._last_prune < 60:
+            return
+        self._last_prune = now
+        for buckets in (self._games, self._resumes):
+            for address in [a for a, b in buckets.items() if b.available() >= b.burst]:
+                del buckets[address]

@@ -1,0 +1,25 @@
+"""A connection as the live layer sees it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .registry import LiveGame
+
+
+class Client:
+    """One connection: at most one game at a time, the token it opened it with, and a way to reach it.
+
+    ``deliver`` takes an encoded frame and must never block (the websocket layer
+    queues it); ``address`` is the client's network address, for per-address budgets.
+    """
+
+    __slots__ = ("address", "deliver", "game", "token")
+
+    def __init__(self, deliver: Callable[[str], None], address: str = "") -> None:
+        self.deliver = deliver
+        self.address = address
+        self.game: LiveGame | None = None
+        self.token: str | None = None

@@ -1,0 +1,82 @@
+"""The interface every store engine offers, and the errors it raises."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from ..core import WibbleError
+
+Doc = dict[str, Any]
+
+
+class StorageError(WibbleError):
+    """A read or write failed (disk full, database locked or read-only, file damaged).
+
+    Nothing was changed: a failed commit leaves the stored game as it was.
+    """
+
+    def __init__(self, reason: str) -> None:
+        super().__init__("server/storage", "the server could not save that move; nothing changed, try again")
+        self.reason = reason
+
+
+class VersionConflict(WibbleError):
+    """A commit expected the game at one version, but the store holds another: someone else wrote first."""
+
+    def __init__(self, game_id: str, expected: int) -> None:
+        super().__init__(
+            "game/conflict", "the game changed elsewhere while you moved; it is shown as it stands now"
+        )
+        self.game_id = game_id
+        self.expected = expected
+
+
+class StoreOpenError(Exception):
+    """The store cannot be used at all (start-up); the message is one line for the host."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    """One stored game: its document, the SHA-256 of its token, and when it was made and last touched."""
+
+    game_id: str
+    token_hash: bytes
+    doc: Doc
+    created: float
+    updated: float
+
+
+class Store(Protocol):
+    """What the live layer needs of a store. Times are seconds since the epoch, passed in by the caller."""
+
+    description: str
+    """Where the games are, for the host ("SQLite at ~/.local/share/wibble/wibble.db")."""
+
+    def create(self, game_id: str, token_hash: bytes, doc: Doc, now: float) -> None:
+        """Save a new game (its document at ``doc["version"]``)."""
+
+    def load(self, game_id: str) -> GameRow | None:
+        """The stored game, or None if there is none. A damaged row raises ``GameDataError``."""
+
+    def commit(self, game_id: str, expected: int, doc: Doc, move: Doc, now: float) -> None:
+        """Replace the document if the stored one is at version ``expected``, and append ``move``.
+
+        Both or neither: raises ``VersionConflict`` (someone else wrote first) or
+        ``StorageError``, and then nothing was written.
+        """
+
+    def touch(self, game_id: str, now: float) -> None:
+        """Note that the game was opened (it is kept ``retention`` from the last touch)."""
+
+    def moves(self, game_id: str) -> list[Doc]:
+        """The game's committed moves, oldest first."""
+
+    def purge(self, before: float, limit: int) -> int:
+        """Delete up to ``limit`` games last touched before ``before``; returns how many."""
+
+    def count(self) -> int:
+        """How many games are stored."""
+
+    def close(self) -> None:
+        """Finish writing and let go of files."""
