@@ -29,20 +29,10 @@ def _cache_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
             os.environ[key] = value
 
 
-# Every test connects from 127.0.0.1: the shared server's per-address budgets must
-# not be what a test meets by accident. Tests of the budgets start their own server.
-ROOMY_BUDGETS = {
-    "WIBBLE_MAX_CONNECTIONS_PER_ADDRESS": "100000",
-    "WIBBLE_GAMES_PER_MINUTE": "1000000",
-    "WIBBLE_FAILED_RESUMES_PER_MINUTE": "1000000",
-    "WIBBLE_BOARD_BUILDS_PER_SECOND": "1000000",
-}
-
-
 @pytest.fixture(scope="session")
 def server() -> Iterator[LiveServer]:
     """One server for the whole run, with the shipped word lists and default limits (budgets roomy)."""
-    live = LiveServer(env=ROOMY_BUDGETS)
+    live = LiveServer()
     yield live
     live.stop()
 

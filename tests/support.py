@@ -21,14 +21,24 @@ ROOT = Path(__file__).resolve().parent.parent
 WORDS = ROOT / "words"
 
 
+# Every test connects from 127.0.0.1: a server's per-address budgets must not be
+# what a test meets by accident. Tests of the budgets set them low themselves.
+ROOMY_BUDGETS = {
+    "WIBBLE_MAX_CONNECTIONS_PER_ADDRESS": "100000",
+    "WIBBLE_GAMES_PER_MINUTE": "1000000",
+    "WIBBLE_FAILED_RESUMES_PER_MINUTE": "1000000",
+    "WIBBLE_BOARD_BUILDS_PER_SECOND": "1000000",
+}
+
+
 class LiveServer:
-    """``wibble serve`` on a free port, exactly as a host runs it."""
+    """``wibble serve`` on a free port, exactly as a host runs it (with roomy per-address budgets)."""
 
     def __init__(self, *args: str, env: dict[str, str] | None = None) -> None:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "wibble", "serve", "--port", "0", *args],
             cwd=ROOT,
-            env={**os.environ, **(env or {}), "PYTHONUNBUFFERED": "1"},
+            env={**os.environ, **ROOMY_BUDGETS, **(env or {}), "PYTHONUNBUFFERED": "1"},
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
