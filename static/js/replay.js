@@ -1,0 +1,153 @@
+// The replay page: a saved game played back move by move, from the server's replay of its record.
+// Reads /games/<id>/replay (the board before every move, and the move); writes only this page's DOM.
+
+const config = JSON.parse(document.getElementById("wibble-config").textContent);
+const $ = (testid) => document.querySelector(`[data-testid="${testid}"]`);
+const STEP_MS = 1400;
+
+const RESULTS = {
+  scored: "New word",
+  not_a_word: "Not a word",
+  already_found: "Already found",
+  too_short: "Too short",
+};
+
+const state = { data: null, step: 0, timer: null };
+
+function tileElement(tile, r, c) {
+  const element = document.createElement("div");
+  element.className = "tile";
+  element.setAttribute("role", "gridcell");
+  element.dataset.row = String(r);
+  element.dataset.col = String(c);
+  const letter = document.createElement("span");
+  letter.className = "tile-letter";
+  letter.textContent = tile.letter;
+  const score = document.createElement("span");
+  score.className = "tile-score";
+  score.textContent = String(tile.score);
+  element.append(letter, score);
+  element.setAttribute("aria-label", `${tile.letter}, ${tile.score} points`);
+  return element;
+}
+
+/** Step `n` shows the board before move `n` with its path; the last step shows the final board. */
+function render() {
+  const { data, step } = state;
+  const frames = data.frames;
+  const atEnd = step >= frames.length;
+  const frame = atEnd ? null : frames[step];
+  const board = atEnd ? data.final.board : frame.board;
+  const path = new Set(frame ? frame.move.path.map(([r, c]) => `${r},${c}`) : []);
+  const last = frame && frame.move.path.length ? frame.move.path.at(-1).join(",") : null;
+  const boardElement = $("replay-board");
+  boardElement.style.setProperty("--size", String(board.length));
+  boardElement.dataset.status = frame ? (frame.move.result === "scored" ? "word" : "none") : "";
+  boardElement.replaceChildren(
+    ...board.flatMap((row, r) =>
+      row.map((tile, c) => {
+        const element = tileElement(tile, r, c);
+        if (path.has(`${r},${c}`)) element.classList.add("selected");
+        if (last === `${r},${c}`) element.classList.add("last");
+        return element;
+      }),
+    ),
+  );
+  const before = step === 0 ? 0 : frames[step - 1].move.total;
+  $("replay-score").textContent = String(frame ? before : data.final.total);
+  $("replay-word").textContent = frame ? frame.move.word : "";
+  $("replay-points").textContent = frame && frame.move.points ? `+${frame.move.points}` : "";
+  $("replay-result").textContent = frame ? RESULTS[frame.move.result] ?? frame.move.result : "";
+  $("replay-step").textContent = atEnd
+    ? `End of the game: ${frames.length} move${frames.length === 1 ? "" : "s"}`
+    : `Move ${step + 1} of ${frames.length}`;
+  for (const [index, item] of [...$("replay-moves").children].entries()) {
+    item.classList.toggle("current", index === step);
+    if (index === step) item.setAttribute("aria-current", "step");
+    else item.removeAttribute("aria-current");
+  }
+  $("replay-play").textContent = state.timer ? "Pause" : "Play";
+  document.querySelector('[data-action="back"]').disabled = step === 0;
+  document.querySelector('[data-action="first"]').disabled = step === 0;
+  document.querySelector('[data-action="next"]').disabled = atEnd;
+  document.querySelector('[data-action="last"]').disabled = atEnd;
+}
+
+function go(step) {
+  state.step = Math.max(0, Math.min(step, state.data.frames.length));
+  if (state.step >= state.data.frames.length) pause();
+  render();
+}
+
+function pause() {
+  clearInterval(state.timer);
+  state.timer = null;
+}
+
+function togglePlay() {
+  if (state.timer) {
+    pause();
+  } else {
+    if (state.step >= state.data.frames.length) state.step = 0;
+    state.timer = setInterval(() => go(state.step + 1), STEP_MS);
+  }
+  render();
+}
+
+function showMoves(frames) {
+  const list = $("replay-moves");
+  list.replaceChildren(
+    ...frames.map(({ move }, index) => {
+      const item = document.createElement("li");
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "found-word replay-move";
+      const points = move.result === "scored" ? ` +${move.points}` : ` (${RESULTS[move.result] ?? move.result})`;
+      button.textContent = `${move.word}${points}`;
+      button.addEventListener("click", () => {
+        pause();
+        go(index);
+      });
+      item.append(button);
+      return item;
+    }),
+  );
+  $("replay-count").textContent = String(frames.length);
+}
+
+async function start() {
+  const id = encodeURIComponent(config.game_id);
+  $("replay-record").href = `/games/${id}/record`;
+  let response;
+  try {
+    response = await fetch(`/games/${id}/replay`);
+  } catch {
+    $("replay-title").textContent = "The server cannot be reached.";
+    return;
+  }
+  const body = await response.json().catch(() => null);
+  if (!response.ok || !body || !Array.isArray(body.frames)) {
+    $("replay-title").textContent = body?.message ?? "This game cannot be replayed.";
+    document.body.dataset.ready = "error";
+    return;
+  }
+  state.data = body;
+  $("replay-title").textContent = `${body.wordlist_title} · seed ${body.seed}`;
+  showMoves(body.frames);
+  document.querySelector('[data-action="first"]').addEventListener("click", () => (pause(), go(0)));
+  document.querySelector('[data-action="back"]').addEventListener("click", () => (pause(), go(state.step - 1)));
+  document.querySelector('[data-action="next"]').addEventListener("click", () => (pause(), go(state.step + 1)));
+  document.querySelector('[data-action="last"]').addEventListener("click", () => (pause(), go(Infinity)));
+  $("replay-play").addEventListener("click", togglePlay);
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "ArrowRight") go(state.step + 1);
+    else if (event.key === "ArrowLeft") go(state.step - 1);
+    else return;
+    pause();
+    render();
+  });
+  render();
+  document.body.dataset.ready = "true";
+}
+
+start();
