@@ -81,6 +81,11 @@ class LiveServer:
         if self.process.stdout is not None:
             self.process.stdout.close()
 
+    def kill(self) -> None:
+        """SIGKILL: no clean-up, no goodbyes, as in a crash or an out-of-memory kill."""
+        self.process.kill()
+        self.process.wait(10)
+
     def alive(self) -> bool:
         return self.process.poll() is None
 

@@ -142,16 +142,17 @@ class GuardedSocket:
         return getattr(self._sock, name)
 
 
-def next_frame(ws: Any, outbox: Outbox) -> str | bytes | None:
+def next_frame(ws: Any, outbox: Outbox, closing: list[int] | None = None) -> str | bytes | None:
     """The next frame from the client; None when frames wait to be sent or the connection ended.
 
     The library's own ``receive()`` waits on the same event, but sleeps again after a
-    wake-up that brought no message; here a wake-up from the outbox returns at once.
+    wake-up that brought no message; here a wake-up from the outbox, or a request to
+    close (``closing`` not empty: the server is stopping), returns at once.
     No timeout: every frame, every outgoing message and the end of the library's
     reader (``GuardedSocket.close``) wake it, and a timer per wait costs time and memory.
     """
     event = ws.event
-    while ws.connected and not ws.input_buffer and not len(outbox):
+    while ws.connected and not ws.input_buffer and not len(outbox) and not closing:
         event.wait()
         event.clear()
     if ws.input_buffer:
@@ -281,7 +282,8 @@ def serve_connection(
     outbox = Outbox(ws, int(config["OUTBOX_LIMIT"]), ws.event.set, hang_up)
     client = Client(outbox.put, address)
     budgets = authority.budgets
-    connections = connections or Connections()
+    if connections is None:  # not `or`: an empty Connections is falsy
+        connections = Connections()
     closing: list[int] = []
 
     def close_with(code: int) -> None:
@@ -334,7 +336,7 @@ def _receive_loop(
         # A message that arrived with the client's close frame is still handled.
         if not outbox.alive or not (ws.connected or ws.input_buffer):
             return None
-        frame = next_frame(ws, outbox)
+        frame = next_frame(ws, outbox, closing)
         if frame is None:
             continue
         if isinstance(frame, str) and len(frame.encode("utf-8", "surrogatepass")) > max_bytes:
