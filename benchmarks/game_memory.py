@@ -10,6 +10,7 @@ import time
 import tracemalloc
 
 from wibble.sessions import Lobby
+
 from wibble.wordlists import WordLists
 
 

@@ -14,7 +14,7 @@ from tests.support import Client, LiveServer
 
 @pytest.fixture(scope="session", autouse=True)
 def _cache_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    """Servers and commands started by tests keep compiled lists and saved games in folders of the run's own."""
+    """Servers and commands started by tests keep compiled lists and saved games in the run's own folders."""
     keys = ("XDG_CACHE_HOME", "WIBBLE_CACHE_DIR", "XDG_DATA_HOME", "WIBBLE_DATA_DIR")
     saved = {key: os.environ.get(key) for key in keys}
     os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("cache-home"))

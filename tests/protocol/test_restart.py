@@ -1,4 +1,4 @@
-"""Nothing acknowledged is lost: real servers killed with SIGKILL or stopped with SIGTERM, real SQLite files."""
+"""Nothing acknowledged is lost: real servers, killed (SIGKILL) or stopped (SIGTERM), real SQLite files."""
 
 from __future__ import annotations
 
@@ -208,7 +208,8 @@ def test_sigterm_tells_players_the_server_is_restarting_and_exits_cleanly(
     assert server.process.wait(15) == 0
     server.stop()  # collects the rest of its output
     output = "".join(server.output)
-    assert "Traceback" not in output and "KeyboardInterrupt" not in output, output
+    assert "Traceback" not in output, output
+    assert "KeyboardInterrupt" not in output, output
 
 
 def test_a_game_record_replays_to_the_same_final_state_after_a_restart(
@@ -264,7 +265,8 @@ def serve_fails(*args: str) -> subprocess.CompletedProcess[str]:
 def one_line_error(done: subprocess.CompletedProcess[str]) -> str:
     assert done.returncode == 2, done
     lines = [line for line in done.stderr.splitlines() if line.strip()]
-    assert len(lines) == 1 and lines[0].startswith("wibble: "), done.stderr
+    assert len(lines) == 1, done.stderr
+    assert lines[0].startswith("wibble: "), done.stderr
     return lines[0]
 
 

@@ -383,19 +383,7 @@ def _restore(cls: type[Game], doc: Mapping[str, Any], words: WordList) -> Game:
         raise GameDataError(f"document format {doc.get('format')!r} is not {DOC_FORMAT}")
     if _field(doc, "wordlist", str) != words.name:
         raise GameDataError(f"the game was played with list {doc['wordlist']!r}, not {words.name!r}")
-    size = _count(doc, "size")
-    symbols: str = _field(doc, "board", str)
-    if size < 1 or len(symbols) != size * size:
-        raise GameDataError(f"the board has {len(symbols)} tiles, not {size}x{size}")
-    missing = sorted({symbol for symbol in symbols if symbol not in words.letters})
-    if missing:
-        raise GameDataError(f"the board has letters the list {words.name!r} no longer has: {missing}")
-    bases = _field(doc, "hash_bases", list)
-    if len(bases) != len(DEFAULT_MODULI) or not all(
-        isinstance(b, int) and not isinstance(b, bool) and 2 <= b <= m - 2
-        for b, m in zip(bases, DEFAULT_MODULI, strict=False)
-    ):
-        raise GameDataError("field 'hash_bases' is damaged")
+    params = HashParams(DEFAULT_MODULI, _bases(doc))
     try:
         phase = Phase(doc.get("phase"))
         judged = None if doc.get("judged") is None else Result(doc["judged"])
@@ -408,20 +396,8 @@ def _restore(cls: type[Game], doc: Mapping[str, Any], words: WordList) -> Game:
     game.min_words = _count(doc, "min_words")
     game.draws = draws
     game._sampler = LetterSampler(words.letters)
-    params = HashParams(DEFAULT_MODULI, tuple(bases))
-    game.found = FoundWords(params)
-    for entry in _field(doc, "found", list):
-        if (
-            not isinstance(entry, list)
-            or len(entry) != 2
-            or not isinstance(entry[0], str)
-            or isinstance(entry[1], bool)
-            or not isinstance(entry[1], int)
-        ):
-            raise GameDataError("field 'found' is damaged")
-        game.found.add(entry[0], params.of(entry[0]), entry[1])
-    letters = [words.letters[symbol] for symbol in symbols]
-    game.board = Board([letters[row * size : (row + 1) * size] for row in range(size)])
+    game.found = _found(doc, params)
+    game.board = _board(doc, words)
     game.words_left = _count(doc, "words_left")
     game.total = _count(doc, "total")
     game.version = _count(doc, "version")
@@ -434,14 +410,50 @@ def _restore(cls: type[Game], doc: Mapping[str, Any], words: WordList) -> Game:
     if (phase is Phase.IDLE) != (not chain) or (phase is Phase.CLEANUP) != (judged is not None):
         raise GameDataError(f"the chain does not fit the phase {phase.value!r}")
     for step in chain:
-        if not (isinstance(step, list) and len(step) == 2 and all(type(v) is int for v in step)):
-            raise GameDataError("field 'chain' is damaged")
-        pos = Pos(step[0], step[1])
-        if (
-            not game.board.contains(pos)
-            or pos in game._chain
-            or (game._chain and not game._chain[-1].touches(pos))
-        ):
-            raise GameDataError("field 'chain' is not a path on the board")
-        game._push(pos)
+        game._push(_chain_step(step, game))
     return game
+
+
+def _bases(doc: Mapping[str, Any]) -> tuple[int, ...]:
+    bases = _field(doc, "hash_bases", list)
+    if len(bases) != len(DEFAULT_MODULI) or not all(
+        type(b) is int and 2 <= b <= m - 2 for b, m in zip(bases, DEFAULT_MODULI, strict=False)
+    ):
+        raise GameDataError("field 'hash_bases' is damaged")
+    return tuple(bases)
+
+
+def _board(doc: Mapping[str, Any], words: WordList) -> Board:
+    size = _count(doc, "size")
+    symbols: str = _field(doc, "board", str)
+    if size < 1 or len(symbols) != size * size:
+        raise GameDataError(f"the board has {len(symbols)} tiles, not {size}x{size}")
+    missing = sorted({symbol for symbol in symbols if symbol not in words.letters})
+    if missing:
+        raise GameDataError(f"the board has letters the list {words.name!r} no longer has: {missing}")
+    letters = [words.letters[symbol] for symbol in symbols]
+    return Board([letters[row * size : (row + 1) * size] for row in range(size)])
+
+
+def _found(doc: Mapping[str, Any], params: HashParams) -> FoundWords:
+    found = FoundWords(params)
+    for entry in _field(doc, "found", list):
+        if not (
+            isinstance(entry, list)
+            and len(entry) == 2
+            and isinstance(entry[0], str)
+            and type(entry[1]) is int
+        ):
+            raise GameDataError("field 'found' is damaged")
+        found.add(entry[0], params.of(entry[0]), entry[1])
+    return found
+
+
+def _chain_step(step: Any, game: Game) -> Pos:
+    if not (isinstance(step, list) and len(step) == 2 and all(type(v) is int for v in step)):
+        raise GameDataError("field 'chain' is damaged")
+    pos = Pos(step[0], step[1])
+    chain = game.chain
+    if not game.board.contains(pos) or pos in chain or (chain and not chain[-1].touches(pos)):
+        raise GameDataError("field 'chain' is not a path on the board")
+    return pos

@@ -9,8 +9,9 @@ from __future__ import annotations
 import math
 import unicodedata
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any
 
 from .dictionary import Trie
@@ -72,6 +73,35 @@ def derived_score(count: int, most: int, least: int) -> int:
     return 1 + round((math.log(most) - math.log(count)) / span * (MAX_SCORE - 1))
 
 
+def _derived(symbol: str, counts: Mapping[str, int], most: int, least: int, total: int) -> tuple[int, float]:
+    """The score and weight a letter gets from how often it appears in the words."""
+    count = counts.get(symbol, 0)
+    return derived_score(max(count, 1), most, min(least, max(count, 1))), 100.0 * count / total
+
+
+def _letter(
+    key: Any, symbol: str, entry: Any, derive: Callable[[str], tuple[int, float]], source: str
+) -> Letter:
+    """One letter from its settings entry, with whatever it leaves out derived."""
+    if not isinstance(entry, Mapping):
+        raise WordListError(source, f"letter {key!r} must be a table with score and/or weight")
+    unknown = sorted(set(entry) - {"score", "weight"})
+    if unknown:
+        raise WordListError(source, f"letter {key!r}: unknown setting {unknown[0]!r} (known: score, weight)")
+    score, weight = derive(symbol)
+    score = entry.get("score", score)
+    weight = entry.get("weight", weight)
+    if isinstance(score, bool) or not isinstance(score, int) or not 0 <= score <= 100:
+        raise WordListError(source, f"letter {key!r}: score must be a whole number 0-100")
+    if (
+        isinstance(weight, bool)
+        or not isinstance(weight, int | float)
+        or not (math.isfinite(weight) and weight >= 0)
+    ):
+        raise WordListError(source, f"letter {key!r}: weight must be a number >= 0")
+    return Letter(symbol, score, float(weight))
+
+
 def build_letters(counts: Mapping[str, int], settings: Mapping[str, Any], source: str) -> LetterTable:
     """Letters from the settings' ``letters`` table; whatever it leaves out is derived from letter counts."""
     table = settings.get("letters")
@@ -92,28 +122,11 @@ def build_letters(counts: Mapping[str, int], settings: Mapping[str, Any], source
     present = [counts.get(s, 0) for s in symbols if counts.get(s, 0) > 0] or [1]
     most, least = max(present), min(present)
     total = sum(counts.get(s, 0) for s in symbols) or 1
-    letters = []
-    for key, symbol in zip(table or symbols, symbols, strict=True):
-        entry = table.get(key, {}) if table else {}
-        if not isinstance(entry, Mapping):
-            raise WordListError(source, f"letter {key!r} must be a table with score and/or weight")
-        unknown = sorted(set(entry) - {"score", "weight"})
-        if unknown:
-            raise WordListError(
-                source, f"letter {key!r}: unknown setting {unknown[0]!r} (known: score, weight)"
-            )
-        count = counts.get(symbol, 0)
-        score = entry.get("score", derived_score(max(count, 1), most, min(least, max(count, 1))))
-        weight = entry.get("weight", 100.0 * count / total)
-        if isinstance(score, bool) or not isinstance(score, int) or not 0 <= score <= 100:
-            raise WordListError(source, f"letter {key!r}: score must be a whole number 0-100")
-        if (
-            isinstance(weight, bool)
-            or not isinstance(weight, int | float)
-            or not (math.isfinite(weight) and weight >= 0)
-        ):
-            raise WordListError(source, f"letter {key!r}: weight must be a number >= 0")
-        letters.append(Letter(symbol, score, float(weight)))
+    derive = partial(_derived, counts=counts, most=most, least=least, total=total)
+    letters = [
+        _letter(key, symbol, table.get(key, {}) if table else {}, derive, source)
+        for key, symbol in zip(table or symbols, symbols, strict=True)
+    ]
     if not any(letter.weight > 0 for letter in letters):
         raise WordListError(source, "no letter has a positive weight")
     if not math.isfinite(sum(letter.weight for letter in letters)):

@@ -17,7 +17,7 @@ from ..core import RecordError, WibbleError
 from ..live import Authority, Budgets, Fanout, Registry
 from ..live.budgets import Limits
 from ..live.records import record_of, replay_frames
-from ..store import default_data_dir, open_store
+from ..store import Store, default_data_dir, open_store
 from ..wordlists import DEFAULT_DIR, WordLists
 from .connection import Connections, serve_connection
 
@@ -108,7 +108,14 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
             "wibble.connections": connections,
         }
     )
-    trusted = app.config["TRUSTED_PROXIES"]
+    _add_pages(app, wordlists, registry, store)
+    _add_guards(app)
+    _add_websocket(app, authority, connections)
+    return app
+
+
+def _add_pages(app: Flask, wordlists: WordLists, registry: Registry, store: Store) -> None:
+    """The game's page, the replay page, a game's record and the health check."""
 
     @app.get("/")
     def index() -> str:
@@ -145,6 +152,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         page: str = render_template("replay.html", config={"game_id": game_id})
         return page
 
+
+def _add_guards(app: Flask) -> None:
+    """Headers on every response, and the checks a websocket handshake must pass."""
+
     @app.after_request
     def security_headers(response: Response) -> Response:
         # The page loads only its own files and talks only to its own websocket.
@@ -173,14 +184,15 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         request.environ.pop("HTTP_SEC_WEBSOCKET_EXTENSIONS", None)
         return None
 
+
+def _add_websocket(app: Flask, authority: Authority, connections: Connections) -> None:
+    trusted = app.config["TRUSTED_PROXIES"]
     sock = Sock(app)
 
     @sock.route("/ws")  # type: ignore[untyped-decorator]
     def ws(connection: Any) -> None:
         address = client_address(request.environ, trusted)
         serve_connection(connection, authority, app.config, address, connections)
-
-    return app
 
 
 _STATUS = {
@@ -249,41 +261,46 @@ _POSITIVE_NUMBERS = {
 def _check_config(config: dict[str, Any]) -> None:
     """Turn settings into the types the server uses, or say which one is wrong (not a traceback later)."""
     for key, kind in _POSITIVE_NUMBERS.items():
-        value = config[key]
-        try:
-            if isinstance(value, bool):
-                raise ValueError
-            number = kind(value)
-            if not number > 0:
-                raise ValueError
-        except (TypeError, ValueError):
-            raise ConfigError(f"WIBBLE_{key} must be a positive number, not {value!r}") from None
-        config[key] = number
+        config[key] = _positive(key, kind, config[key])
     config["MIN_BOARD_WORDS"] = _whole_number("MIN_BOARD_WORDS", config["MIN_BOARD_WORDS"])
-    origins = config["ALLOWED_ORIGINS"]
-    if isinstance(origins, str):  # WIBBLE_ALLOWED_ORIGINS=https://a.example,https://b.example
-        origins = [origin.strip() for origin in origins.split(",") if origin.strip()]
-    if not isinstance(origins, list | tuple) or not all(isinstance(o, str) for o in origins):
-        raise ConfigError("WIBBLE_ALLOWED_ORIGINS must be a list of origins like https://example.org")
-    config["ALLOWED_ORIGINS"] = list(origins)
-    cache_dir = config["CACHE_DIR"]
-    if not (cache_dir is None or cache_dir is False or isinstance(cache_dir, str)):
-        raise ConfigError("WIBBLE_CACHE_DIR must be a folder path (or empty to turn the cache off)")
-    data_dir = config["DATA_DIR"]
-    if not (data_dir is None or isinstance(data_dir, str)):
-        # WIBBLE_DATA_DIR=123 arrives as a number, =true as a bool: neither is a folder the host meant.
-        raise ConfigError("WIBBLE_DATA_DIR must be a folder path (or empty to keep games in memory only)")
-    proxies = config["TRUSTED_PROXIES"]
-    if isinstance(proxies, str):
-        proxies = [p.strip() for p in proxies.split(",") if p.strip()]
-    if not isinstance(proxies, list | tuple) or not all(isinstance(p, str) for p in proxies):
-        raise ConfigError("WIBBLE_TRUSTED_PROXIES must be a list of addresses or networks like 10.0.0.1")
-    for proxy in proxies:
+    config["ALLOWED_ORIGINS"] = _text_list(
+        "ALLOWED_ORIGINS", config["ALLOWED_ORIGINS"], "origins like https://example.org"
+    )
+    config["TRUSTED_PROXIES"] = _text_list(
+        "TRUSTED_PROXIES", config["TRUSTED_PROXIES"], "addresses or networks like 10.0.0.1"
+    )
+    for proxy in config["TRUSTED_PROXIES"]:
         try:
             ip_network(proxy, strict=False)
         except ValueError:
             raise ConfigError(f"WIBBLE_TRUSTED_PROXIES: {proxy!r} is not an address or network") from None
-    config["TRUSTED_PROXIES"] = list(proxies)
+    cache_dir = config["CACHE_DIR"]
+    if not (cache_dir is None or cache_dir is False or isinstance(cache_dir, str)):
+        raise ConfigError("WIBBLE_CACHE_DIR must be a folder path (or empty to turn the cache off)")
+    if not (config["DATA_DIR"] is None or isinstance(config["DATA_DIR"], str)):
+        # WIBBLE_DATA_DIR=123 arrives as a number, =true as a bool: neither is a folder the host meant.
+        raise ConfigError("WIBBLE_DATA_DIR must be a folder path (or empty to keep games in memory only)")
+
+
+def _positive(key: str, kind: type, value: Any) -> Any:
+    try:
+        if isinstance(value, bool):
+            raise ValueError
+        number = kind(value)
+        if not number > 0:
+            raise ValueError
+    except (TypeError, ValueError):
+        raise ConfigError(f"WIBBLE_{key} must be a positive number, not {value!r}") from None
+    return number
+
+
+def _text_list(key: str, value: Any, what: str) -> list[str]:
+    """A list of strings, from a list or from comma-separated text (WIBBLE_X=a,b)."""
+    if isinstance(value, str):
+        value = [item.strip() for item in value.split(",") if item.strip()]
+    if not isinstance(value, list | tuple) or not all(isinstance(item, str) for item in value):
+        raise ConfigError(f"WIBBLE_{key} must be a list of {what}")
+    return list(value)
 
 
 def _whole_number(key: str, value: Any) -> int:
