@@ -1,6 +1,7 @@
 # Two commands do all set-up on a fresh machine:
 #   make play   - install what the game needs, start the server, print its URL
 #   make test   - install what the tests need (a Chromium too), run every test
+#   make fast   - everything but the browser tests; make lint - ruff and mypy only
 # Options: make play HOST=0.0.0.0 PORT=8000 WORDS=es
 
 PYTHON ?= python3
@@ -10,7 +11,7 @@ HOST   ?= 127.0.0.1
 PORT   ?= 8000
 WORDS  ?=
 
-.PHONY: play test lint clean
+.PHONY: play test lint fast clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Wibble needs Python 3.11 or newer (found %s); set PYTHON=python3.12 or similar" % sys.version.split()[0])'
@@ -32,12 +33,19 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 play: $(VENV)/.installed-play
 	$(BIN)/wibble serve --host $(HOST) --port $(PORT) $(if $(WORDS),--words $(WORDS))
 
-test: $(VENV)/.installed-test
+test: lint
+	$(BIN)/python -m tests.browser
+	$(BIN)/python -m pytest
+
+# Style, formatting and types only (seconds).
+lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
-	$(BIN)/python -m tests.browser
-	$(BIN)/python -m pytest
+
+# The tests that need no browser (about a minute): the rules, the store, the protocol.
+fast: lint
+	$(BIN)/python -m pytest --ignore=tests/e2e
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache *.egg-info

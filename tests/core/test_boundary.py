@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import subprocess
 import sys
+from pathlib import Path
+
+import pytest
 
 WEB_PACKAGES = {"flask", "flask_sock", "simple_websocket", "gevent", "werkzeug"}
 
@@ -32,3 +36,70 @@ def test_importing_the_core_imports_no_web_package() -> None:
 def test_the_probe_does_see_a_web_package_when_one_is_imported() -> None:
     """Without this, an empty list above could just mean the probe is broken."""
     assert "flask" in imported_web_packages("flask")
+
+
+# -- imports point inward ----------------------------------------------------------------
+
+PACKAGE = Path(__file__).resolve().parents[2] / "wibble"
+
+# Each layer may import only the layers listed for it (and itself); the outermost,
+# web/ and the command line, may import anything.
+MAY_IMPORT = {
+    "core": set(),
+    "store": {"core"},
+    "protocol": {"core"},
+    "cache": {"core"},
+    "wordlists": {"core", "cache"},
+    "ratelimit": set(),
+    "live": {"core", "store", "protocol", "wordlists", "ratelimit", "cache"},
+}
+WEB_ONLY = {"flask", "flask_sock", "simple_websocket", "werkzeug", "gevent"}
+
+
+def wibble_imports(path: Path) -> tuple[set[str], set[str]]:
+    """The wibble layers and the outside packages a module imports (its top-level names)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    depth = len(path.relative_to(PACKAGE).parts) - 1  # 0 for wibble/x.py, 1 for wibble/core/x.py
+    layers, packages = set(), set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                top = alias.name.split(".")
+                if top[0] == "wibble" and len(top) > 1:
+                    layers.add(top[1])
+                else:
+                    packages.add(top[0])
+        elif isinstance(node, ast.ImportFrom):
+            if node.level == 0:
+                top = (node.module or "").split(".")
+                if top[0] == "wibble" and len(top) > 1:
+                    layers.add(top[1])
+                else:
+                    packages.add(top[0])
+            elif node.level > depth:  # from .. import x (out of a subpackage), or from . import x at the top
+                target = (node.module or "").split(".")[0]
+                layers.update([target] if target else [alias.name for alias in node.names])
+    return layers, packages
+
+
+def layer_of(path: Path) -> str:
+    return path.relative_to(PACKAGE).parts[0].removesuffix(".py")
+
+
+MODULES = sorted(PACKAGE.rglob("*.py"))
+
+
+@pytest.mark.parametrize("path", MODULES, ids=[str(p.relative_to(PACKAGE)) for p in MODULES])
+def test_imports_point_inward(path: Path) -> None:
+    layer = layer_of(path)
+    layers, packages = wibble_imports(path)
+    if layer in MAY_IMPORT:
+        assert layers - {layer} <= MAY_IMPORT[layer], f"{layer} may import only {MAY_IMPORT[layer]}"
+    if layer not in ("web", "cli"):
+        assert not packages & WEB_ONLY, "only wibble/web (and the command that starts it) touch the web stack"
+
+
+def test_the_layer_table_knows_every_layer() -> None:
+    """A new package must say where it stands, or the test above would wave it through."""
+    layers = {layer_of(path) for path in MODULES} - {"__init__", "__main__", "web", "cli"}
+    assert layers <= set(MAY_IMPORT)

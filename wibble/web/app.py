@@ -19,7 +19,7 @@ from ..live.budgets import Limits
 from ..live.records import record_of, replay_frames
 from ..store import Store, default_data_dir, open_store
 from ..wordlists import DEFAULT_DIR, WordLists
-from .connection import Connections, serve_connection
+from .connection import Connections, check_websocket_library, serve_connection
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -75,6 +75,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if test_config:
         app.config.from_mapping(test_config)
     _check_config(app.config)
+    check_websocket_library()
 
     cache = from_setting(app.config["CACHE_DIR"])
     wordlists = WordLists(Path(app.config["WORDS_DIR"]), app.config["DEFAULT_WORDLIST"], cache=cache)

@@ -51,6 +51,27 @@ DRAIN_TIMEOUT = 2.0  # seconds a send may take while the connection is closing
 SEND_BUFFER = 16 * 1024
 
 
+def check_websocket_library() -> None:
+    """Fail at start-up, not mid-game, if simple-websocket no longer has what this module relies on."""
+    import inspect
+
+    from simple_websocket import ws as library
+
+    needed = [
+        ("Base._thread", hasattr(library.Base, "_thread")),
+        ("Base.close", hasattr(library.Base, "close")),
+        ("Server(thread_class=...)", "thread_class" in inspect.signature(library.Server.__init__).parameters),
+        ("Base(thread_class=...)", "thread_class" in inspect.signature(library.Base.__init__).parameters),
+    ]
+    missing = [name for name, present in needed if not present]
+    if missing:
+        raise RuntimeError(
+            "this version of simple-websocket lacks "
+            + ", ".join(missing)
+            + "; install simple-websocket>=1.0,<1.2"
+        )
+
+
 class Outbox:
     """A bounded queue of outgoing frames; only the connection's handler sends them.
 
