@@ -39,9 +39,36 @@ class Handler(WSGIHandler):  # type: ignore[misc]
     def __init__(self, sock: Any, address: Any, server: Any) -> None:
         super().__init__(sock, address, server)
         self.rfile = sock.makefile("rb", READ_BUFFER)
-        # A client gets this long to send its whole request (a slowloris sending a byte
-        # every few seconds is cut off); a websocket resets it after the handshake.
-        sock.settimeout(getattr(server, "handshake_timeout", None))
+        self._deadline: gevent.Timeout | None = None
+
+    # A client gets HANDSHAKE_TIMEOUT seconds, in all, to send its request line and
+    # headers: a slowloris sending a byte every few seconds is cut off, as is a
+    # keep-alive connection that sends nothing more. A timeout per read would not do:
+    # each byte would start the clock again.
+
+    def read_requestline(self) -> Any:
+        seconds = getattr(self.server, "handshake_timeout", None)
+        if seconds:
+            self._deadline = gevent.Timeout.start_new(seconds, TimeoutError("request not sent in time"))
+        try:
+            line = super().read_requestline()
+        except BaseException:
+            self._cancel_deadline()
+            raise
+        if not line:
+            self._cancel_deadline()
+        return line
+
+    def read_request(self, requestline: str) -> Any:
+        try:
+            return super().read_request(requestline)
+        finally:
+            self._cancel_deadline()
+
+    def _cancel_deadline(self) -> None:
+        if self._deadline is not None:
+            self._deadline.cancel()
+            self._deadline = None
 
     def handle_one_response(self) -> None:
         try:
