@@ -1,4 +1,4 @@
-"""One client address cannot take the server from everyone else: connection caps, game budgets, slow handshakes."""
+"""One address cannot take the server from everyone: connection caps, game budgets, slow handshakes."""
 
 from __future__ import annotations
 
