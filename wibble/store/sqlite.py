@@ -84,7 +84,7 @@ class SqliteStore:
                 timeout=START_BUSY_TIMEOUT_MS / 1000,
             )
         except sqlite3.Error as exc:
-            raise StoreOpenError(f"cannot open the database {self.path}: {_reason(exc)}") from None
+            raise StoreOpenError(_start_problem(self.path, exc)) from None
         try:
             self._start()
         except sqlite3.Error as exc:
@@ -240,12 +240,23 @@ def migrate(db: sqlite3.Connection, target: int) -> None:
             log.info("database schema upgraded to version %d", current + 1)
 
 
+def _read_only(path: Path) -> bool:
+    """True if the database (or, before it exists, its folder) cannot be written."""
+    target = path if path.exists() else path.parent
+    try:
+        if os.statvfs(target).f_flag & os.ST_RDONLY:
+            return True
+    except OSError:
+        return False
+    return not os.access(target, os.W_OK)
+
+
 def _start_problem(path: Path, exc: sqlite3.Error) -> str:
     reason = _reason(exc)
     lowered = reason.lower()
     if "locked" in lowered or "busy" in lowered:
         return f"the database {path} is locked by another process (is another server using it?)"
-    if "readonly" in lowered or "read-only" in lowered:
+    if "readonly" in lowered or "read-only" in lowered or _read_only(path):
         return f"the database {path} is read-only: give the server write access, or use another --data-dir"
     if "full" in lowered:
         return f"the disk holding {path} is full: free some space, or use another --data-dir"
