@@ -60,6 +60,7 @@ DEFAULTS: dict[str, Any] = {
     "READ_BYTES_PER_SECOND": 8192,
     "READ_BURST_BYTES": 32768,
     "OUTBOX_LIMIT": 256,  # messages queued for a client that is not reading, before it is dropped
+    "SEND_TIMEOUT": 10.0,  # seconds one send may wait for a client to read, before it is dropped
     "SOCK_SERVER_OPTIONS": {"max_message_size": protocol.MAX_FRAME_BYTES, "ping_interval": 25},
 }
 
@@ -254,6 +255,7 @@ _POSITIVE_NUMBERS = {
     "RATE_BURST": float,
     "FLOOD_CLOSE": int,
     "OUTBOX_LIMIT": int,
+    "SEND_TIMEOUT": float,
     "READ_BYTES_PER_SECOND": float,
     "READ_BURST_BYTES": float,
 }

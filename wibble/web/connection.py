@@ -43,7 +43,6 @@ POLICY_VIOLATION = 1008
 MESSAGE_TOO_BIG = 1009
 INTERNAL_ERROR = 1011
 SERVICE_RESTART = 1012
-SEND_TIMEOUT = 10.0  # seconds a single send may take before the client counts as gone
 DRAIN_TIMEOUT = 2.0  # seconds a send may take while the connection is closing
 # The kernel's buffer for frames a client has not read yet (Linux doubles the number).
 # Small, so a client that stops reading fills it after a few dozen messages, and the
@@ -251,7 +250,7 @@ def _tune_socket(ws: Any, config: Mapping[str, Any]) -> socket.socket | None:
         # Bounds a send to a client that stopped reading. Safe for receiving only
         # because pings make the library wait in select() before every recv().
         if config["SOCK_SERVER_OPTIONS"].get("ping_interval"):
-            sock.settimeout(SEND_TIMEOUT)
+            sock.settimeout(float(config["SEND_TIMEOUT"]))
         else:
             sock.settimeout(None)  # the handshake's timeout is over
     except OSError:
