@@ -39,8 +39,9 @@ class Draws:
     def __init__(self, seed: int, position: int = 0) -> None:
         if not 0 <= seed < 1 << (8 * SEED_BYTES):
             raise ValueError(f"seed must be 0 .. 2**64 - 1, not {seed}")
-        if position < 0:
-            raise ValueError(f"position must be 0 or more, not {position}")
+        if not 0 <= position < 1 << 64:
+            # A real game makes a few thousand draws; a count past 2**64 is a damaged document.
+            raise ValueError(f"position must be 0 .. 2**64 - 1, not {position}")
         self.seed = seed
         self.position = position
         self._key = seed.to_bytes(SEED_BYTES, "big")

@@ -23,6 +23,9 @@ from .wordlist import WordList
 
 RECORD_FORMAT = 1
 
+MAX_SIZE = 10
+"""The largest board a record may ask for: games are 5x5, and a replay must stay cheap."""
+
 # Replays never meet an adversary (the record is fixed), so any valid bases will do.
 _REPLAY_HASH = HashParams(DEFAULT_MODULI, (131, 137))
 
@@ -66,8 +69,9 @@ class Move:
     @classmethod
     def from_doc(cls, doc: Any, index: int) -> Move:
         try:
-            path = tuple(Pos(int(r), int(c)) for r, c in doc["path"])
+            path = tuple(Pos(r, c) for r, c in doc["path"])
             ints = [doc[name] for name in ("version", "points", "total")]
+            ints += [n for pos in path for n in (pos.row, pos.col)]
             if not all(type(v) is int for v in ints) or not isinstance(doc["word"], str):
                 raise TypeError
             return cls(ints[0], path, doc["word"], Result(doc["result"]), ints[1], ints[2])
@@ -87,18 +91,27 @@ class Record:
     final: dict[str, Any]
 
     @classmethod
-    def of(cls, game_id: str, doc: Mapping[str, Any], moves: list[Move]) -> Record:
-        """The record of a game from its document (``Game.to_doc``) and its moves so far."""
-        return cls(
-            game_id,
-            doc["wordlist"],
-            doc["wordlist_digest"],
-            doc["seed"],
-            doc["size"],
-            doc["min_words"],
-            tuple(moves),
-            {name: doc[name] for name in FINAL_FIELDS},
-        )
+    def of(cls, game_id: str, doc: Mapping[str, Any], moves: list[Any]) -> Record:
+        """The record of a game from its document (``Game.to_doc``) and its stored moves so far.
+
+        The result passes the same checks as a record read from a file, so a damaged
+        document or move raises ``RecordError`` here rather than failing in a replay.
+        """
+        try:
+            final = {name: doc[name] for name in FINAL_FIELDS}
+            return cls.from_doc(
+                {
+                    "format": RECORD_FORMAT,
+                    "game_id": game_id,
+                    "wordlist": {"name": doc["wordlist"], "digest": doc["wordlist_digest"]},
+                    "seed": doc["seed"],
+                    "settings": {"size": doc["size"], "min_words": doc["min_words"]},
+                    "moves": moves,
+                    "final": final,
+                }
+            )
+        except (KeyError, TypeError):
+            raise RecordError("record/invalid", "this game's document is damaged") from None
 
     def to_doc(self) -> dict[str, Any]:
         return {
@@ -121,6 +134,9 @@ class Record:
             numbers = [doc["seed"], settings["size"], settings["min_words"]]
             texts = [doc["game_id"], wordlist["name"], wordlist["digest"]]
             if not all(type(v) is int for v in numbers) or not all(isinstance(t, str) for t in texts):
+                raise TypeError
+            seed, size, min_words = numbers
+            if not (0 <= seed < 1 << 64 and 1 <= size <= MAX_SIZE and min_words >= 0):
                 raise TypeError
             final = doc["final"]
             if not isinstance(final, dict) or set(FINAL_FIELDS) - set(final):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import protocol
-from ..core import Game, GameDataError, Move, Record, RuleError, replay
+from ..core import Game, GameDataError, Move, Record, RecordError, RuleError, replay
 from ..store import Store
 from ..wordlists import WordLists
 
@@ -16,9 +16,8 @@ def record_of(store: Store, game_id: str) -> Record:
     if row is None:
         raise RuleError("game/not_found", "no such game")
     try:
-        moves = [Move.from_doc(doc, i + 1) for i, doc in enumerate(store.moves(game_id))]
-        return Record.of(game_id, row.doc, moves)
-    except (KeyError, TypeError, GameDataError):
+        return Record.of(game_id, row.doc, store.moves(game_id))
+    except (GameDataError, RecordError):
         raise RuleError("game/unavailable", "this game's record is damaged") from None
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from ipaddress import ip_address, ip_network
+from ipaddress import IPv6Address, ip_address, ip_network
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -232,6 +232,9 @@ def _is_trusted(address: str, trusted: list[str]) -> bool:
         ip = ip_address(address)
     except ValueError:
         return False
+    # A server listening on :: sees an IPv4 peer as ::ffff:a.b.c.d; a host names it a.b.c.d.
+    if isinstance(ip, IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
     return any(ip in ip_network(net, strict=False) for net in trusted)
 
 

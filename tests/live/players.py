@@ -1,0 +1,144 @@
+"""Players as the live layer sees them: ``Client`` objects that keep every frame, plus a fake clock
+and a store that can be made to fail. Shared by the live and web tests.
+
+A player's messages go through ``protocol.parse`` and ``Authority.handle`` exactly as
+the websocket handler sends them, and refusals come back as the same ``error`` frames.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from tests.support import find_paths
+from wibble import protocol
+from wibble.core import Game, Pos, WibbleError
+from wibble.live import Authority, Client, Registry
+from wibble.store import MemoryStore, StorageError, Store
+
+LIST = "en-easy"  # a real list that loads in a fraction of a second
+Message = dict[str, Any]
+Doc = dict[str, Any]
+
+
+class FakeClock:
+    """A clock a test moves by hand."""
+
+    def __init__(self, now: float = 1_000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+class FlakyStore(MemoryStore):
+    """A store whose writes fail while ``failing`` is set, as a full disk or a locked file does."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.failing = False
+
+    def create(self, game_id: str, token_hash: bytes, doc: Doc, now: float) -> None:
+        if self.failing:
+            raise StorageError("disk full (injected)")
+        super().create(game_id, token_hash, doc, now)
+
+    def commit(
+        self, game_id: str, expected: int, doc: dict[str, Any], move: dict[str, Any], now: float
+    ) -> None:
+        if self.failing:
+            raise StorageError("disk full (injected)")
+        super().commit(game_id, expected, doc, move, now)
+
+
+class Player:
+    """One connection: sends messages as JSON text and keeps every frame it is sent, decoded."""
+
+    def __init__(self, authority: Authority, address: str = "192.0.2.1") -> None:
+        self.authority = authority
+        self.frames: list[Message] = []
+        self.client = Client(self._deliver, address)
+        self.on_frame: Callable[[Message], None] | None = None
+
+    def _deliver(self, frame: str) -> None:
+        message = json.loads(frame)
+        if self.on_frame is not None:
+            self.on_frame(message)
+        self.frames.append(message)
+
+    def send(self, **message: Any) -> list[Message]:
+        """Send one message; returns the frames this player got because of it (an error included)."""
+        start = len(self.frames)
+        command = None
+        try:
+            command = protocol.parse(json.dumps(message))
+            self.authority.handle(self.client, command)
+        except WibbleError as exc:
+            if exc.request is None and command is not None:
+                exc.about(protocol.request_name(command))
+            self._deliver(protocol.encode(protocol.error(exc)))
+        return self.frames[start:]
+
+    def new_game(self, seed: int = 1, wordlist: str = LIST) -> Message:
+        [snapshot] = self.send(type="new_game", wordlist=wordlist, seed=seed)
+        assert snapshot["type"] == "game", snapshot
+        return snapshot
+
+    def resume(self, game_id: str, token: str) -> list[Message]:
+        return self.send(type="resume", game_id=game_id, token=token)
+
+    def drag(self, path: list[Pos] | tuple[Pos, ...]) -> None:
+        first, *rest = path
+        assert self.send(type="press", row=first.row, col=first.col)[-1]["type"] == "chain"
+        for pos in rest:
+            assert self.send(type="enter", row=pos.row, col=pos.col)[-1]["type"] == "chain"
+
+    def leave(self) -> None:
+        self.authority.leave(self.client)
+
+    @property
+    def game(self) -> Game:
+        """The game this player is on, as the server holds it."""
+        assert self.client.game is not None
+        return self.client.game.game
+
+    def a_word(self, skip: int = 0) -> list[Pos]:
+        """The path of a word on the board as it stands, not found yet in this game."""
+        game = self.game
+        letters = [[letter.symbol for letter in row] for row in game.board.rows()]
+        fresh = (
+            path
+            for word, path in find_paths(letters, game.words.trie, game.words.min_length)
+            if word not in game.found
+        )
+        for _ in range(skip):
+            next(fresh)
+        return [Pos(r, c) for r, c in next(fresh)]
+
+
+def errors(frames: list[Message]) -> list[str]:
+    return [frame["code"] for frame in frames if frame["type"] == "error"]
+
+
+@dataclass
+class Live:
+    """One server's live layer; ``player()`` connects someone to it."""
+
+    store: Store
+    registry: Registry
+    authority: Authority
+    clock: FakeClock
+    players: list[Player] = field(default_factory=list)
+
+    def player(self, address: str = "192.0.2.1") -> Player:
+        player = Player(self.authority, address)
+        self.players.append(player)
+        return player
+
+
+LiveFactory = Callable[..., Live]

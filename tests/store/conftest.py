@@ -1,0 +1,34 @@
+"""Every store engine, opened fresh for each test (SQLite in a real file under ``tmp_path``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from wibble.store import MemoryStore, SqliteStore, Store
+
+Opener = Callable[[], Store]
+
+
+@pytest.fixture(params=["sqlite", "memory"])
+def open_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Opener]:
+    """Opens the engine under test; with SQLite, each call is another handle on the same file
+    (as another server process would hold), with memory the one store of this process."""
+    opened: list[Store] = []
+    memory = MemoryStore()
+
+    def open_one() -> Store:
+        store: Store = SqliteStore(tmp_path / "wibble.db") if request.param == "sqlite" else memory
+        opened.append(store)
+        return store
+
+    yield open_one
+    for store in opened:
+        store.close()
+
+
+@pytest.fixture
+def store(open_store: Opener) -> Store:
+    return open_store()

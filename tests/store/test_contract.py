@@ -1,0 +1,199 @@
+"""What every store engine promises the live layer: documents back as saved, moves in order,
+and a compare-and-set on the version so that two writers can never fork a game."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+
+from tests.store.conftest import Opener
+from tests.store.games import AB, new_game, play
+from wibble.core import Game
+from wibble.store import Store, VersionConflict
+
+TOKEN = hashlib.sha256(b"token").digest()
+T0 = 1_700_000_000.0
+
+
+def test_a_created_game_loads_as_it_was_saved(store: Store) -> None:
+    doc = new_game(seed=3).to_doc()
+
+    store.create("g1", TOKEN, doc, T0)
+    row = store.load("g1")
+
+    assert row is not None
+    assert (row.game_id, row.token_hash, row.doc) == ("g1", TOKEN, doc)
+    assert (row.created, row.updated) == (T0, T0)
+    assert Game.from_doc(row.doc, AB).to_doc() == doc
+    assert store.moves("g1") == []
+    assert store.count() == 1
+
+
+def test_an_unknown_game_loads_as_none(store: Store) -> None:
+    assert store.load("nope") is None
+    assert store.moves("nope") == []
+
+
+def test_changing_a_document_after_saving_or_loading_it_changes_no_stored_game(store: Store) -> None:
+    doc = new_game().to_doc()
+    store.create("g1", TOKEN, doc, T0)
+    saved = dict(doc)
+
+    doc["total"] = 99
+    first = store.load("g1")
+    assert first is not None
+    first.doc["total"] = 77
+
+    again = store.load("g1")
+    assert again is not None
+    assert again.doc == saved
+
+
+def test_a_commit_at_the_stored_version_replaces_the_game_and_appends_its_move(store: Store) -> None:
+    game = new_game()
+    store.create("g1", TOKEN, game.to_doc(), T0)
+    [step] = play(game, 1)
+
+    store.commit("g1", step.expected, step.doc, step.move, T0 + 5)
+
+    row = store.load("g1")
+    assert row is not None
+    assert row.doc == step.doc
+    assert row.doc["version"] == 1
+    assert (row.created, row.updated) == (T0, T0 + 5)
+    assert store.moves("g1") == [step.move]
+
+
+def test_moves_come_back_oldest_first(store: Store) -> None:
+    game = new_game(seed=8)
+    store.create("g1", TOKEN, game.to_doc(), T0)
+    steps = play(game, 6)
+
+    for n, step in enumerate(steps):
+        store.commit("g1", step.expected, step.doc, step.move, T0 + n)
+
+    assert store.moves("g1") == [step.move for step in steps]
+    assert [move["version"] for move in store.moves("g1")] == [1, 2, 3, 4, 5, 6]
+
+
+def test_each_game_keeps_its_own_moves(store: Store) -> None:
+    one, other = new_game(seed=1), new_game(seed=2)
+    store.create("one", TOKEN, one.to_doc(), T0)
+    store.create("other", TOKEN, other.to_doc(), T0)
+    [a] = play(one, 1)
+    [b, c] = play(other, 2)
+
+    store.commit("one", a.expected, a.doc, a.move, T0)
+    store.commit("other", b.expected, b.doc, b.move, T0)
+    store.commit("other", c.expected, c.doc, c.move, T0)
+
+    assert store.moves("one") == [a.move]
+    assert store.moves("other") == [b.move, c.move]
+
+
+@pytest.mark.parametrize("expected", [0, 2, 5], ids=["behind", "ahead", "far-ahead"])
+def test_a_commit_at_a_stale_version_is_refused_and_changes_nothing(store: Store, expected: int) -> None:
+    game = new_game()
+    store.create("g1", TOKEN, game.to_doc(), T0)
+    first, second = play(game, 2)
+    store.commit("g1", first.expected, first.doc, first.move, T0 + 1)  # the game is at version 1
+
+    with pytest.raises(VersionConflict) as refused:
+        store.commit("g1", expected, second.doc, second.move, T0 + 2)
+
+    assert refused.value.code == "game/conflict"
+    row = store.load("g1")
+    assert row is not None
+    assert (row.doc, row.updated) == (first.doc, T0 + 1)
+    assert store.moves("g1") == [first.move]
+
+
+def test_a_commit_to_a_game_that_is_not_stored_is_refused(store: Store) -> None:
+    [step] = play(new_game(), 1)
+
+    with pytest.raises(VersionConflict):
+        store.commit("gone", step.expected, step.doc, step.move, T0)
+
+    assert store.load("gone") is None
+    assert store.moves("gone") == []
+
+
+def test_two_writers_that_loaded_the_same_version_cannot_fork_the_game(open_store: Opener) -> None:
+    here, there = open_store(), open_store()
+    game = new_game(seed=5)
+    here.create("g1", TOKEN, game.to_doc(), T0)
+    loaded_here, loaded_there = here.load("g1"), there.load("g1")
+    assert loaded_here is not None
+    assert loaded_there is not None
+    # Each writer plays its own (different) word on the game as it loaded it.
+    [mine] = play(Game.from_doc(loaded_here.doc, AB), 1, pick=0)
+    [theirs] = play(Game.from_doc(loaded_there.doc, AB), 1, pick=1)
+    assert mine.move["word"] != theirs.move["word"]
+
+    here.commit("g1", mine.expected, mine.doc, mine.move, T0 + 1)
+    with pytest.raises(VersionConflict):
+        there.commit("g1", theirs.expected, theirs.doc, theirs.move, T0 + 2)
+
+    for store in (here, there):
+        row = store.load("g1")
+        assert row is not None
+        assert row.doc == mine.doc
+        assert store.moves("g1") == [mine.move]
+
+
+def test_touch_moves_the_last_use_forward_and_keeps_the_game(store: Store) -> None:
+    doc = new_game().to_doc()
+    store.create("g1", TOKEN, doc, T0)
+
+    store.touch("g1", T0 + 100)
+    store.touch("nope", T0 + 100)  # a game purged meanwhile: nothing to note
+
+    row = store.load("g1")
+    assert row is not None
+    assert (row.doc, row.created, row.updated) == (doc, T0, T0 + 100)
+    assert store.count() == 1
+
+
+def test_purge_deletes_only_games_last_used_before_the_cut(store: Store) -> None:
+    game = new_game()
+    for n, when in enumerate([T0, T0 + 10, T0 + 20, T0 + 30]):
+        store.create(f"g{n}", TOKEN, game.to_doc(), when)
+    store.touch("g0", T0 + 40)  # opened again lately: kept
+    [step] = play(game, 1)
+    store.commit("g1", step.expected, step.doc, step.move, T0 + 50)  # played lately: kept
+
+    deleted = store.purge(T0 + 30, limit=100)
+
+    assert deleted == 1
+    assert store.load("g2") is None
+    assert store.moves("g2") == []
+    assert [store.load(g) is not None for g in ("g0", "g1", "g3")] == [True, True, True]
+    assert store.moves("g1") == [step.move]
+    assert store.count() == 3
+
+
+def test_purge_deletes_at_most_its_limit_and_the_rest_go_in_later_rounds(store: Store) -> None:
+    game = new_game()
+    for n in range(7):
+        store.create(f"g{n}", TOKEN, game.to_doc(), T0 + n)
+    store.create("new", TOKEN, game.to_doc(), T0 + 100)
+
+    rounds = [store.purge(T0 + 50, limit=3) for _ in range(4)]
+
+    assert rounds == [3, 3, 1, 0]
+    assert store.count() == 1
+    assert store.load("new") is not None
+
+
+def test_a_purged_games_moves_go_with_it(store: Store) -> None:
+    game = new_game()
+    store.create("g1", TOKEN, game.to_doc(), T0)
+    for step in play(game, 3):
+        store.commit("g1", step.expected, step.doc, step.move, T0)
+
+    assert store.purge(T0 + 1, limit=10) == 1
+
+    assert store.moves("g1") == []
+    store.create("g1", TOKEN, new_game(seed=2).to_doc(), T0 + 2)  # the id may come back, with no past
+    assert store.moves("g1") == []

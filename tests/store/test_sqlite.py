@@ -1,0 +1,240 @@
+"""The SQLite store as a host meets it: a file that survives restarts, upgrades itself, and says
+plainly why it cannot be used; and a move that cannot be saved changes nothing, then saves later."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from collections.abc import Iterator
+from contextlib import closing, contextmanager
+from pathlib import Path
+
+import pytest
+
+from tests.store.games import AB, new_game, play
+from wibble.core import Game, GameDataError
+from wibble.store import SqliteStore, StorageError, StoreOpenError, open_store
+from wibble.store import sqlite as sqlite_store
+from wibble.store.sqlite import MIGRATIONS, SCHEMA_VERSION
+
+TOKEN = hashlib.sha256(b"token").digest()
+T0 = 1_700_000_000.0
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "wibble.db"
+
+
+@pytest.fixture
+def fast_start(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Give up on a lock at start-up after 0.1 s instead of 2 s: the same path, sooner."""
+    monkeypatch.setattr(sqlite_store, "START_BUSY_TIMEOUT_MS", 100)
+
+
+@contextmanager
+def exclusive_lock(path: Path) -> Iterator[None]:
+    """Another process holding the database's write lock (a backup tool, a second server)."""
+    other = sqlite3.connect(path, isolation_level=None)
+    try:
+        other.execute("BEGIN EXCLUSIVE")
+        yield
+        other.execute("ROLLBACK")
+    finally:
+        other.close()
+
+
+def user_version(path: Path) -> int:
+    with closing(sqlite3.connect(path)) as db:
+        version: int = db.execute("PRAGMA user_version").fetchone()[0]
+    return version
+
+
+def test_games_and_moves_survive_closing_and_reopening_the_file(db_path: Path) -> None:
+    game = new_game(seed=4)
+    store = SqliteStore(db_path)
+    store.create("g1", TOKEN, game.to_doc(), T0)
+    steps = play(game, 3)
+    for step in steps:
+        store.commit("g1", step.expected, step.doc, step.move, T0)
+    store.close()
+
+    reopened = SqliteStore(db_path)
+    row, moves = reopened.load("g1"), reopened.moves("g1")
+    reopened.close()
+
+    assert row is not None
+    assert Game.from_doc(row.doc, AB).to_doc() == game.to_doc()
+    assert moves == [step.move for step in steps]
+
+
+def test_the_database_uses_a_write_ahead_log(db_path: Path) -> None:
+    SqliteStore(db_path).close()
+
+    with closing(sqlite3.connect(db_path)) as db:
+        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+def test_a_new_database_is_made_at_the_current_schema(tmp_path: Path) -> None:
+    store = open_store(tmp_path / "new" / "folder")
+    store.close()
+
+    assert user_version(tmp_path / "new" / "folder" / "wibble.db") == SCHEMA_VERSION
+
+
+def test_a_database_from_the_first_schema_is_upgraded_on_open_and_its_games_still_play(db_path: Path) -> None:
+    game = new_game(seed=6)
+    doc = game.to_doc()
+    with sqlite3.connect(db_path) as old:
+        old.executescript(MIGRATIONS[0])
+        old.execute("PRAGMA user_version = 1")
+        old.execute(
+            "INSERT INTO games (id, token_hash, version, doc, created, updated) VALUES (?, ?, ?, ?, ?, ?)",
+            ("old", TOKEN, doc["version"], json.dumps(doc), T0, T0),
+        )
+    old.close()
+
+    store = SqliteStore(db_path)
+    row = store.load("old")
+    [step] = play(game, 1)
+    store.commit("old", step.expected, step.doc, step.move, T0 + 1)
+    store.close()
+
+    assert user_version(db_path) == SCHEMA_VERSION
+    assert row is not None
+    assert row.token_hash == TOKEN
+    assert Game.from_doc(row.doc, AB).to_doc() == doc
+    with closing(sqlite3.connect(db_path)) as db:
+        indexes = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
+    assert "games_by_updated" in indexes
+
+
+def test_a_database_from_a_newer_wibble_is_refused_and_left_alone(db_path: Path) -> None:
+    SqliteStore(db_path).close()
+    with sqlite3.connect(db_path) as db:
+        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    db.close()
+
+    with pytest.raises(StoreOpenError, match="newer"):
+        SqliteStore(db_path)
+
+    assert user_version(db_path) == SCHEMA_VERSION + 1
+
+
+@pytest.mark.parametrize(
+    "content",
+    [b"these are my holiday notes, not a database\n" * 100, b"SQLite format 3\x00" + b"\xff" * 4080],
+    ids=["text", "damaged-header"],
+)
+def test_a_file_that_is_not_a_database_is_refused_with_a_one_line_reason(
+    db_path: Path, content: bytes
+) -> None:
+    db_path.write_bytes(content)
+
+    with pytest.raises(StoreOpenError) as refused:
+        SqliteStore(db_path)
+
+    message = str(refused.value)
+    assert str(db_path) in message
+    assert "\n" not in message
+    assert db_path.read_bytes() == content  # the host's file is not touched
+
+
+@pytest.mark.usefixtures("fast_start")
+def test_a_database_locked_by_another_process_is_refused_saying_so(db_path: Path) -> None:
+    SqliteStore(db_path).close()
+
+    with exclusive_lock(db_path), pytest.raises(StoreOpenError, match="locked"):
+        SqliteStore(db_path)
+
+
+def test_the_start_up_waits_for_a_lock_a_little_while_not_forever() -> None:
+    assert 500 <= sqlite_store.START_BUSY_TIMEOUT_MS <= 5000
+    assert sqlite_store.BUSY_TIMEOUT_MS <= 500  # a commit blocks every player while it waits
+
+
+def test_a_commit_while_the_database_is_locked_changes_nothing_and_succeeds_later(
+    db_path: Path,
+) -> None:
+    game = new_game()
+    store = SqliteStore(db_path)
+    store.create("g1", TOKEN, game.to_doc(), T0)
+    first, second = play(game, 2)
+    store.commit("g1", first.expected, first.doc, first.move, T0 + 1)
+
+    with exclusive_lock(db_path), pytest.raises(StorageError) as failed:
+        store.commit("g1", second.expected, second.doc, second.move, T0 + 2)
+
+    assert failed.value.code == "server/storage"
+    row = store.load("g1")
+    assert row is not None
+    assert (row.doc, row.updated) == (first.doc, T0 + 1)
+    assert store.moves("g1") == [first.move]
+
+    store.commit("g1", second.expected, second.doc, second.move, T0 + 3)  # the lock is gone: it saves
+
+    row = store.load("g1")
+    assert row is not None
+    assert row.doc == second.doc
+    assert store.moves("g1") == [first.move, second.move]
+    store.close()
+
+
+def test_a_new_game_while_the_database_is_locked_fails_with_a_storage_error(db_path: Path) -> None:
+    store = SqliteStore(db_path)
+
+    with exclusive_lock(db_path), pytest.raises(StorageError):
+        store.create("g1", TOKEN, new_game().to_doc(), T0)
+
+    assert store.load("g1") is None
+    store.close()
+
+
+def test_a_second_game_under_a_taken_id_is_refused_and_the_first_kept(db_path: Path) -> None:
+    store = SqliteStore(db_path)
+    first = new_game(seed=1).to_doc()
+    store.create("g1", TOKEN, first, T0)
+
+    with pytest.raises(StorageError):
+        store.create("g1", TOKEN, new_game(seed=2).to_doc(), T0)
+
+    row = store.load("g1")
+    assert row is not None
+    assert row.doc == first
+    store.close()
+
+
+@pytest.mark.parametrize(
+    ("column", "value"),
+    [("doc", "{not json"), ("doc", "[1, 2, 3]"), ("doc", "null"), ("token_hash", "text, not bytes")],
+)
+def test_a_damaged_row_loads_as_game_data_error(db_path: Path, column: str, value: str) -> None:
+    store = SqliteStore(db_path)
+    store.create("g1", TOKEN, new_game().to_doc(), T0)
+    store.create("g2", TOKEN, new_game(seed=2).to_doc(), T0)
+    with sqlite3.connect(db_path) as db:
+        db.execute(f"UPDATE games SET {column} = ? WHERE id = 'g1'", (value,))
+    db.close()
+
+    with pytest.raises(GameDataError) as refused:
+        store.load("g1")
+
+    assert refused.value.code == "game/unavailable"
+    assert store.load("g2") is not None  # the other games are fine
+    store.close()
+
+
+def test_a_damaged_move_reads_as_game_data_error(db_path: Path) -> None:
+    game = new_game()
+    store = SqliteStore(db_path)
+    store.create("g1", TOKEN, game.to_doc(), T0)
+    [step] = play(game, 1)
+    store.commit("g1", step.expected, step.doc, step.move, T0)
+    with sqlite3.connect(db_path) as db:
+        db.execute("UPDATE moves SET move = 'garbage'")
+    db.close()
+
+    with pytest.raises(GameDataError):
+        store.moves("g1")
+    store.close()

@@ -1,0 +1,227 @@
+"""The HTTP side: the page, the health check, a game's record and its replay."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+from contextlib import closing
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from tests.live.players import Player
+from tests.support import WORDS
+from tests.web.conftest import AppFactory
+from wibble import protocol
+from wibble.core import Record, differences, replay
+
+LIST = "en-easy"
+
+
+def play_some(player: Player, words: int = 3) -> tuple[dict[str, Any], list[Any], list[dict[str, Any]]]:
+    """A game with ``words`` words scored and a non-word tried between; returns its snapshot,
+    the board before each release, and the ``word`` frames."""
+    snapshot = player.new_game(seed=21, wordlist=LIST)
+    boards, judged = [], []
+    for n in range(words):
+        path = player.a_word()
+        if n == 1:
+            boards.append(protocol.board(player.game))
+            player.drag(path[:2])  # too short
+            judged.append(player.send(type="release")[0])
+        boards.append(protocol.board(player.game))
+        player.drag(path)
+        judged.append(player.send(type="release")[0])
+    assert all(frame["type"] == "word" for frame in judged)
+    assert [frame["result"] for frame in judged].count("scored") == words
+    return snapshot, boards, judged
+
+
+def test_the_page_is_served_with_the_lists_to_choose_from(client: FlaskClient) -> None:
+    page = client.get("/")
+
+    assert page.status_code == 200
+    assert page.mimetype == "text/html"
+    html = page.get_data(as_text=True)
+    assert "<title>Wibble</title>" in html
+    config = json.loads(
+        html.split('<script id="wibble-config" type="application/json">')[1].split("</script>")[0]
+    )
+    assert {"en", "en-easy", "es"} <= {entry["name"] for entry in config["wordlists"]}
+    assert config["default_wordlist"] == "en"
+    assert "default-src 'self'" in page.headers["Content-Security-Policy"]
+
+
+def test_the_health_check_says_the_server_is_up_and_where_games_are_kept(
+    app: Flask, client: FlaskClient, player: Player, tmp_path: Path
+) -> None:
+    before = client.get("/healthz").get_json()
+    player.new_game(wordlist=LIST)
+    after = client.get("/healthz").get_json()
+
+    assert before["ok"] is True
+    assert (before["games"], after["games"]) == (0, 1)
+    assert str(tmp_path / "data") in before["store"]
+
+
+def test_a_games_record_replays_to_where_the_game_stands(
+    app: Flask, client: FlaskClient, player: Player
+) -> None:
+    snapshot, _, judged = play_some(player)
+
+    response = client.get(f"/games/{snapshot['game_id']}/record")
+
+    assert response.status_code == 200
+    record = Record.from_doc(response.get_json())
+    assert [move.result.value for move in record.moves] == [frame["result"] for frame in judged]
+    assert [move.total for move in record.moves] == [frame["total"] for frame in judged]
+    again = replay(record, app.extensions["wibble.wordlists"].get(record.wordlist))
+    assert differences(again, record.final) is None
+    assert again.to_doc()["board"] == player.game.to_doc()["board"]
+    assert (again.total, again.version) == (player.game.total, player.game.version)
+
+
+def test_a_record_never_holds_the_games_token(client: FlaskClient, player: Player) -> None:
+    snapshot, _, _ = play_some(player, words=1)
+
+    text = client.get(f"/games/{snapshot['game_id']}/record").get_data(as_text=True)
+
+    assert snapshot["token"] not in text
+    assert "token" not in text
+
+
+def test_a_new_games_record_has_no_moves_and_replays(app: Flask, client: FlaskClient, player: Player) -> None:
+    snapshot = player.new_game(wordlist=LIST)
+
+    record = Record.from_doc(client.get(f"/games/{snapshot['game_id']}/record").get_json())
+
+    assert record.moves == ()
+    words = app.extensions["wibble.wordlists"].get(LIST)
+    assert differences(replay(record, words), record.final) is None
+
+
+@pytest.mark.parametrize("endpoint", ["record", "replay"])
+def test_an_unknown_game_is_a_404_with_a_json_error(client: FlaskClient, endpoint: str) -> None:
+    response = client.get(f"/games/nope/{endpoint}")
+
+    assert response.status_code == 404
+    assert response.is_json
+    assert response.get_json()["code"] == "game/not_found"
+    assert response.get_json()["type"] == "error"
+
+
+def test_a_replay_shows_the_board_before_each_move_and_the_move(client: FlaskClient, player: Player) -> None:
+    snapshot, boards, judged = play_some(player)
+
+    response = client.get(f"/games/{snapshot['game_id']}/replay")
+
+    assert response.status_code == 200
+    replayed = response.get_json()
+    assert (replayed["game_id"], replayed["wordlist"], replayed["seed"]) == (snapshot["game_id"], LIST, 21)
+    assert len(replayed["frames"]) == len(judged)
+    assert [frame["board"] for frame in replayed["frames"]] == boards
+    assert boards[0] == snapshot["board"]
+    assert [frame["move"]["word"] for frame in replayed["frames"]] == [frame["word"] for frame in judged]
+    assert [frame["move"]["points"] for frame in replayed["frames"]] == [frame["points"] for frame in judged]
+    assert replayed["final"] == {"board": protocol.board(player.game), "total": player.game.total}
+
+
+def test_the_replay_page_is_served_for_any_id(client: FlaskClient) -> None:
+    page = client.get("/replay/some-game")
+
+    assert page.status_code == 200
+    assert "some-game" in page.get_data(as_text=True)
+
+
+def test_a_game_whose_list_is_gone_still_has_its_record_but_no_replay(
+    make_app: AppFactory, tmp_path: Path
+) -> None:
+    """The host restarted the server with a folder that no longer has the game's list."""
+    before, after = tmp_path / "before", tmp_path / "after"
+    for folder in (before, after):
+        folder.mkdir()
+        for suffix in (".txt", ".toml"):
+            shutil.copy(WORDS / f"{LIST}{suffix}", folder / f"{LIST}{suffix}")
+    (before / "pets.txt").write_text("cat\ndog\nrat\ntoad\ngoat\n", encoding="utf-8")
+    first = make_app(WORDS_DIR=str(before), MIN_BOARD_WORDS=0)
+    pets = Player(first.extensions["wibble.authority"])
+    snapshot = pets.new_game(wordlist="pets")
+    first.extensions["wibble.store"].close()
+
+    restarted = make_app(WORDS_DIR=str(after)).test_client()
+
+    assert restarted.get(f"/games/{snapshot['game_id']}/record").status_code == 200
+    response = restarted.get(f"/games/{snapshot['game_id']}/replay")
+    assert response.status_code == 409
+    assert response.get_json()["code"] == "game/unavailable"
+
+
+def test_a_game_whose_list_changed_since_has_a_record_that_no_longer_replays(
+    make_app: AppFactory, tmp_path: Path
+) -> None:
+    before, after = tmp_path / "before", tmp_path / "after"
+    for folder, words in ((before, "cat\ndog\nrat\n"), (after, "cat\ndog\nrat\ngoat\n")):
+        folder.mkdir()
+        (folder / "pets.txt").write_text(words, encoding="utf-8")
+    first = make_app(WORDS_DIR=str(before), MIN_BOARD_WORDS=0)
+    snapshot = Player(first.extensions["wibble.authority"]).new_game(wordlist="pets")
+    first.extensions["wibble.store"].close()
+
+    response = make_app(WORDS_DIR=str(after)).test_client().get(f"/games/{snapshot['game_id']}/replay")
+
+    assert response.status_code == 409
+    assert response.get_json()["code"] == "record/wordlist_changed"
+
+
+# -- games damaged in the store ----------------------------------------------------------------
+
+
+def damage(app: Flask, sql: str, *args: Any) -> None:
+    """Change the database behind the server's back, as a failing disk or a careless hand would."""
+    store = app.extensions["wibble.store"]
+    with closing(sqlite3.connect(store.path)) as db, db:
+        db.execute(sql, args)
+
+
+@pytest.mark.parametrize(
+    "move",
+    ["garbage", json.dumps({"version": 1, "path": "a1", "word": "x"})],
+    ids=["not-json", "not-a-move"],
+)
+@pytest.mark.parametrize("endpoint", ["record", "replay"])
+def test_a_game_whose_stored_moves_are_damaged_is_unavailable(
+    app: Flask, client: FlaskClient, player: Player, move: str, endpoint: str
+) -> None:
+    snapshot, _, _ = play_some(player, words=1)
+    damage(app, "UPDATE moves SET move = ?", move)
+
+    response = client.get(f"/games/{snapshot['game_id']}/{endpoint}")
+
+    assert (response.status_code, response.get_json()["code"]) == (409, "game/unavailable")
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("seed", "x"), ("size", "5")],
+)
+def test_a_game_whose_stored_document_is_damaged_is_unavailable_and_never_a_server_error(
+    app: Flask, client: FlaskClient, player: Player, field: str, value: Any
+) -> None:
+    snapshot = player.new_game(wordlist=LIST)
+    doc = player.game.to_doc()
+    damage(app, "UPDATE games SET doc = ?", json.dumps({**doc, field: value}))
+
+    replayed = client.get(f"/games/{snapshot['game_id']}/replay")
+    record = client.get(f"/games/{snapshot['game_id']}/record")
+
+    assert (replayed.status_code, replayed.is_json) == (409, True)
+    assert replayed.get_json()["code"] == "game/unavailable"
+    # The record is refused too, or else it is one that reads back as a record.
+    if record.status_code == 200:
+        Record.from_doc(record.get_json())
+    else:
+        assert (record.status_code, record.get_json()["code"]) == (409, "game/unavailable")
