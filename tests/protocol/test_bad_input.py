@@ -1,9 +1,11 @@
 """Every kind of bad input: refused with the documented code, nothing changes, the line stays open.
 
 Each case runs on its own connection against a game in a known state (a word already
-scored, and in most cases a chain being dragged). After the error the game is compared,
-through a ``resume`` on a second connection, with the same view taken before, and the
-sending connection proves it is still usable with a successful message.
+scored, and in most cases a chain being dragged), with a second connection attached
+before the drag that hears every broadcast. After the error, the game's record (its
+committed state) is compared with the one read before, and the sending connection
+proves it is still usable, and its chain intact, with a successful move that the
+second connection hears next (so nothing was broadcast in between).
 """
 
 from __future__ import annotations
@@ -18,12 +20,15 @@ from tests.protocol.test_play import (
     Connect,
     a_word,
     assert_no_leak,
+    committed_view,
     drag,
     expect_error,
     expect_silence,
+    final_of,
     hang_up,
     new_game,
     play,
+    record_of,
     resume_of,
     state,
 )
@@ -231,16 +236,42 @@ def word_path(server: LiveServer) -> list[tuple[int, int]]:
         client.close()
 
 
-def set_up(client: Client, phase: str, word_path: list[tuple[int, int]]) -> dict[str, Any] | None:
-    """A game with one word scored, idle or with ``CHAIN`` being dragged; None for "none"."""
+@dataclass(frozen=True)
+class Known:
+    """A game set up for a case, and what was known of it before the bad frame."""
+
+    game: dict[str, Any]
+    seen: dict[str, Any]  # the watcher's view: its snapshot, updated by the chain messages it heard
+    record: dict[str, Any]  # the committed state, from GET /games/<id>/record
+
+
+def set_up(
+    server: LiveServer, client: Client, watcher: Client, phase: str, word_path: list[tuple[int, int]]
+) -> Known | None:
+    """A game with one word scored, idle or with ``CHAIN`` being dragged; None for "none".
+
+    ``watcher`` resumes the game before the drag starts (a resume during it would take the
+    game over and cancel the chain) and hears the drag.
+    """
     if phase == "none":
         return None
     game = new_game(client, seed=SEED)
     _, judged, _ = play(client, word_path)
     assert judged["result"] == "scored"
+    seen = state(watcher.ask(resume_of(game)))
+    assert seen["phase"] == "idle", seen
     if phase == "chaining":
-        drag(client, CHAIN)
-    return game
+        chains = drag(client, CHAIN)
+        heard = [watcher.recv() for _ in chains]
+        assert heard == chains
+        last = heard[-1]
+        seen.update({key: last[key] for key in ("chain", "word", "points", "status", "already_found")})
+        seen["phase"] = "chaining"
+        assert last["version"] == seen["version"], (last, seen)  # a drag commits nothing
+    record = record_of(server, game)
+    assert final_of(record) == committed_view(seen)
+    assert [move["result"] for move in record["moves"]] == ["scored"]
+    return Known(game, seen, record)
 
 
 def send(client: Client, frame: str | bytes) -> None:
@@ -252,17 +283,15 @@ def send(client: Client, frame: str | bytes) -> None:
 
 @pytest.mark.parametrize("case", CASES, ids=[case.id for case in CASES])
 def test_bad_input_is_refused_and_changes_nothing(
-    case: Case, connect: Connect, word_path: list[tuple[int, int]]
+    case: Case, server: LiveServer, connect: Connect, word_path: list[tuple[int, int]]
 ) -> None:
     frame = frame_text(case)
     if isinstance(frame, str):
         assert len(frame.encode()) <= 4096, "frames over 4 KB close the connection; see test_limits"
-    client = connect()
-    game = set_up(client, case.phase, word_path)
-    watcher = connect()
-    before = state(watcher.ask(resume_of(game))) if game else None
-    if game:
-        assert before["phase"] == case.phase, before
+    client, watcher = connect(), connect()
+    known = set_up(server, client, watcher, case.phase, word_path)
+    if known is not None:
+        assert known.seen["phase"] == case.phase, known.seen
 
     send(client, frame)
     reply = expect_error(client, set(case.code) if isinstance(case.code, frozenset) else case.code)
@@ -274,26 +303,37 @@ def test_bad_input_is_refused_and_changes_nothing(
     elif reply["code"] != "protocol/bad_json":
         assert "request" not in reply, reply
 
-    if game is None:
+    if known is None:
         # Still no game: a move is refused, then a new game starts fine. Replies come in
         # order, so each being the next message also shows the error came exactly once.
         client.send({"type": "cancel"})
         expect_error(client, "game/none")
         assert new_game(client)["phase"] == "idle"
         return
-    # The game is exactly as it was, seen from a second connection. Had the error been
-    # broadcast it would have been queued for the watcher before this reply.
-    assert state(watcher.ask(resume_of(game))) == before
-    # The sender is still attached to the game and can play on.
+    game, seen = known.game, known.seen
+    # Nothing was committed: the record is exactly as it was.
+    assert record_of(server, game) == known.record
+    # The sender is still attached to the game and plays on, from the chain it had. The
+    # watcher hears that move next: had the error, or any other change, been broadcast,
+    # it would have been queued for the watcher before this move.
     if case.phase == "chaining":
         moved = client.ask(enter(row=1, col=2))
         assert moved["type"] == "chain", moved
         assert moved["chain"] == [[0, 0], [0, 1], [1, 1], [1, 2]], moved
+        assert moved["word"].startswith(seen["word"]), (moved, seen)
     else:
         moved = client.ask(press(row=2, col=2))
         assert moved["type"] == "chain", moved
         assert moved["chain"] == [[2, 2]], moved
+    assert moved["version"] == seen["version"], (moved, seen)
     assert watcher.recv() == moved
+    # And the whole game is as the watcher knew it, plus that move (asked by the sender,
+    # who drags the chain: another connection's resume would take the game over).
+    assert state(client.ask(resume_of(game))) == {
+        **seen,
+        **{key: moved[key] for key in ("chain", "word", "points", "status", "already_found")},
+        "phase": "chaining",
+    }
 
 
 def test_the_server_survives_the_whole_table(server: LiveServer, connect: Connect) -> None:

@@ -6,7 +6,6 @@ The words on a board are counted here from the letters a client sees
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -24,7 +23,7 @@ from tests.protocol.test_play import (
     words_on,
 )
 from tests.support import WORDS, Client, LiveServer
-from wibble.core import Board, LetterSampler
+from wibble.core import Board, Draws, LetterSampler
 from wibble.wordlists import load
 
 StartServer = Callable[..., LiveServer]
@@ -90,9 +89,13 @@ def test_a_word_found_that_is_still_on_the_board_is_not_counted(connect: Connect
 
 
 def first_draw(seed: int) -> list[list[str]]:
-    """The faces of the board a seed draws first from the English list."""
+    """The faces of the board a seed draws first from the English list.
+
+    A game's randomness is a ``Draws`` (a seed and a counter, so that it can be saved
+    and replayed), the first draws of which fill the first board.
+    """
     words = load(WORDS / "en.txt")
-    board = Board.fill(LetterSampler(words.letters), random.Random(seed))
+    board = Board.fill(LetterSampler(words.letters), Draws(seed))
     return [[letter.face for letter in row] for row in board.rows()]
 
 

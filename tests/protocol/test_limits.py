@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 import socket
 import time
-from collections.abc import Iterator
+import urllib.request
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,10 +22,15 @@ from websocket import (
 
 from tests.protocol.test_play import (
     Connect,
+    a_word,
+    committed_view,
     drag,
     expect_error,
+    final_of,
     hang_up,
     new_game,
+    play,
+    record_of,
     resume_of,
     state,
 )
@@ -123,7 +129,8 @@ def test_an_oversize_frame_closes_with_1009(server: LiveServer, connect: Connect
     # ...the game is still there for a resumer, and everyone else carries on.
     assert watcher.ask(resume_of(game))["phase"] == "idle"
     assert bystander.ask({"type": "press", "row": 0, "col": 0})["type"] == "chain"
-    assert state(connect().ask(resume_of(bystander_game)))["chain"] == [[0, 0]]
+    # (Asked by the bystander, who drags it: another connection's resume would take over.)
+    assert state(bystander.ask(resume_of(bystander_game)))["chain"] == [[0, 0]]
     assert round_trip(connect()) < 1.0
     assert server.alive()
 
@@ -246,6 +253,7 @@ def test_too_many_messages_are_ignored_with_rate_limited(flood_server: LiveServe
     game = new_game(client, seed=2)
     watcher = connect(flood_server.ws_url)
     before = state(watcher.ask(resume_of(game)))
+    record = record_of(flood_server, game)
 
     for _ in range(20):  # 40 messages: fewer than FLOOD_CLOSE can be refused in a row
         client.send({"type": "press", "row": 0, "col": 0})
@@ -260,17 +268,19 @@ def test_too_many_messages_are_ignored_with_rate_limited(flood_server: LiveServe
     assert limited["type"] == "error"
     assert limited["message"]
     # What got through was played in order and nothing else happened: the watcher heard
-    # exactly the accepted moves, and the game's version counts exactly them.
+    # exactly the accepted moves, drags commit nothing, and the game holds the last chain.
     heard = drain(watcher, 0.3)
     accepted = [m for m in replies if m["type"] == "chain"]
     assert heard == accepted
-    after = state(watcher.ask(resume_of(game)))
-    assert after["board"] == before["board"]
-    assert after["found"] == before["found"]
-    assert after["version"] == before["version"] + len(accepted)
+    assert all(m["version"] == before["version"] for m in accepted), accepted
+    assert record_of(flood_server, game) == record
 
     time.sleep(1.2)  # the bucket refills
-    assert client.ask(resume_of(game))["type"] == "game"
+    after = state(client.ask(resume_of(game)))  # the dragger's own resume keeps its chain
+    assert after["board"] == before["board"]
+    assert after["found"] == before["found"]
+    assert after["version"] == before["version"]
+    assert after["chain"] == (accepted[-1]["chain"] if accepted else [])
     assert polite.ask(resume_of(polite_game))["type"] == "game"
     assert flood_server.alive()
 
@@ -302,8 +312,11 @@ def test_a_polite_client_is_never_rate_limited(flood_server: LiveServer, connect
     for i in range(6):  # four a second, under the five allowed
         reply = client.ask({"type": "press", "row": 0, "col": 0} if i % 2 == 0 else {"type": "cancel"})
         assert reply["type"] == "chain", reply
+        assert reply["chain"] == ([[0, 0]] if i % 2 == 0 else []), reply
         time.sleep(0.25)
-    assert client.ask(resume_of(game))["version"] == 6
+    after = client.ask(resume_of(game))
+    assert after["phase"] == "idle"
+    assert after["version"] == game["version"] == 0  # three drags, all cancelled: nothing committed
 
 
 # -- Origin -------------------------------------------------------------------------------------
@@ -311,13 +324,12 @@ def test_a_polite_client_is_never_rate_limited(flood_server: LiveServer, connect
 
 @pytest.fixture(scope="module")
 def roomy_server() -> Iterator[LiveServer]:
-    """No practical rate limit, games expire after a second, and one allow-listed origin."""
+    """No practical rate limit, and one allow-listed origin."""
     env = {
         "WIBBLE_RATE_LIMIT": "1000000",
         "WIBBLE_RATE_BURST": "1000000",
         "WIBBLE_READ_BYTES_PER_SECOND": "100000000",
         "WIBBLE_READ_BURST_BYTES": "100000000",
-        "WIBBLE_IDLE_TIMEOUT": "1",
         "WIBBLE_ALLOWED_ORIGINS": '["http://good.example"]',
     }
     with live(env=env) as server:
@@ -466,30 +478,47 @@ def test_a_client_that_stops_reading_is_dropped_cleanly(slow_reader: SlowReader)
     assert len(frames) < slow_reader.broadcasts, "it was never dropped"
 
 
-# -- idle games expire -----------------------------------------------------------------------
+# -- idle games leave memory, not the store -----------------------------------------------------
 
 
-def test_an_idle_game_expires(roomy_server: LiveServer, connect: Connect) -> None:
-    url = roomy_server.ws_url
+def games_in_memory(server: LiveServer) -> int:
+    """What ``/healthz`` says: how many games the server holds in memory now."""
+    with urllib.request.urlopen(f"{server.url}/healthz", timeout=10) as response:
+        count: int = json.loads(response.read())["games"]
+    return count
+
+
+def test_an_idle_game_leaves_memory_and_resumes_from_the_store(
+    start_server: Callable[..., LiveServer], connect: Connect
+) -> None:
+    server = start_server(env={"WIBBLE_IDLE_TIMEOUT": "1"})
+    url = server.ws_url
     leaver = connect(url)
     abandoned = new_game(leaver, seed=21)
+    _, path = a_word(abandoned)
+    assert play(leaver, path)[1]["result"] == "scored"
+    left = state(leaver.ask(resume_of(abandoned)))
     stayer = connect(url)
     kept = new_game(stayer, seed=22)
     leaver.close()
-    # Within the timeout the game can still be resumed...
+    # Within the timeout the game is still in memory, and can be resumed...
     quick = connect(url)
-    assert quick.ask(resume_of(abandoned))["game_id"] == abandoned["game_id"]
+    assert state(quick.ask(resume_of(abandoned))) == left
     quick.close()
+    assert games_in_memory(server) == 2
     time.sleep(1.6)  # IDLE_TIMEOUT is 1 s; sweeps run at most every 0.5 s
-    # ...but after it, the next new_game sweeps it away; a game with a player stays.
+    # ...after it, the next new_game sweeps it out of memory; a game with a player stays.
     new_game(connect(url))
+    assert games_in_memory(server) == 2  # the kept game and the one just started
+    # Out of memory is not gone: it resumes from the store exactly as it was left.
     probe = connect(url)
-    probe.send(resume_of(abandoned))
-    expect_error(probe, "game/not_found")
+    assert state(probe.ask(resume_of(abandoned))) == left
+    assert games_in_memory(server) == 3
+    assert final_of(record_of(server, abandoned)) == committed_view(left)
     assert probe.ask(resume_of(kept))["game_id"] == kept["game_id"]
 
 
-# -- the cap on games ---------------------------------------------------------------------------
+# -- the cap on games in memory -------------------------------------------------------------------
 
 
 def test_at_the_cap_unattended_games_make_room() -> None:
@@ -497,8 +526,20 @@ def test_at_the_cap_unattended_games_make_room() -> None:
         play_at_the_cap(capped)
 
 
+def ask_until_room(client: Client, message: dict[str, Any]) -> dict[str, Any]:
+    """Send ``message`` until it is not refused with server/full (a leaving client is noticed soon)."""
+    deadline = time.monotonic() + 5
+    while True:
+        reply = client.ask(message)
+        if reply["type"] != "error":
+            return reply
+        assert reply["code"] == "server/full", reply
+        assert time.monotonic() < deadline, "the unattended game never made room"
+        time.sleep(0.1)
+
+
 def play_at_the_cap(capped: LiveServer) -> None:
-    clients = [Client(capped.ws_url) for _ in range(5)]
+    clients = [Client(capped.ws_url) for _ in range(6)]
     try:
         games = [new_game(client, seed=i) for i, client in enumerate(clients[:3])]
         clients[3].send({"type": "new_game"})
@@ -506,19 +547,26 @@ def play_at_the_cap(capped: LiveServer) -> None:
         assert reply["request"] == "new_game"
         # Still usable: it can join a game that exists.
         assert clients[3].ask(resume_of(games[0]))["game_id"] == games[0]["game_id"]
-        clients[1].close()  # games[1] is now unattended
-        deadline = time.monotonic() + 5
-        while True:
-            reply = clients[4].ask({"type": "new_game"})
-            if reply["type"] == "game":
-                break
-            assert reply["code"] == "server/full", reply
-            assert time.monotonic() < deadline, "the unattended game never made room"
-            time.sleep(0.1)
-        clients[4].send(resume_of(games[1]))
-        expect_error(clients[4], "game/not_found")
+        # games[1] gets a word, then nobody is connected to it.
+        _, path = a_word(games[1])
+        assert play(clients[1], path)[1]["result"] == "scored"
+        left = state(clients[1].ask(resume_of(games[1])))
+        clients[1].close()
+        fresh = ask_until_room(clients[4], {"type": "new_game"})
+        assert fresh["type"] == "game", fresh
+        # games[1] is out of memory, and every game in memory has a player: it cannot
+        # come back yet, and says why (it is not lost: not game/not_found).
+        clients[5].send(resume_of(games[1]))
+        assert expect_error(clients[5], "server/full")["request"] == "resume"
+        # Once another game is unattended, it makes room, and games[1] comes back from
+        # the store exactly as it was left.
+        clients[4].close()
+        back = ask_until_room(clients[5], resume_of(games[1]))
+        assert state(back) == left
         for game in (games[0], games[2]):  # games with players stay
             assert clients[3].ask(resume_of(game))["game_id"] == game["game_id"]
+        # And the game pushed out for it is saved too: a game as it began.
+        assert final_of(record_of(capped, fresh)) == committed_view(fresh)
     finally:
         for client in clients:
             try:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import urllib.request
 from collections.abc import Callable, Iterator
 from functools import cache
 from typing import Any
@@ -63,12 +64,47 @@ def state(snapshot: dict[str, Any]) -> dict[str, Any]:
 
 
 def resume_state(connect: Connect, game: dict[str, Any], url: str | None = None) -> dict[str, Any]:
-    """The game as a fresh second connection sees it."""
+    """The game as a fresh second connection sees it.
+
+    A resume from another connection takes the game over (it cancels a chain someone
+    else is dragging), so this is a look at a game with no drag in progress; mid-drag,
+    watch the broadcasts of a connection attached before the drag, or ``record_of``.
+    """
     other = connect(url) if url else connect()
     try:
         return state(other.ask(resume_of(game)))
     finally:
         other.close()
+
+
+def record_of(server: LiveServer, game: dict[str, Any]) -> dict[str, Any]:
+    """The game's committed state and moves, as ``GET /games/<id>/record`` shows them to anyone.
+
+    Reading it changes nothing (unlike a resume from another connection), and it never
+    holds the token: a game id lets anyone watch, not play.
+    """
+    url = f"{server.url}/games/{game['game_id']}/record"
+    with urllib.request.urlopen(url, timeout=10) as response:
+        record: dict[str, Any] = json.loads(response.read())
+    assert record["game_id"] == game["game_id"], record
+    assert game["token"] not in json.dumps(record), record
+    return record
+
+
+def committed_view(snapshot: dict[str, Any]) -> dict[str, Any]:
+    """What a ``game`` snapshot says was committed, in the form of a record's ``final``."""
+    return {
+        "board": "".join(tile["letter"].lower() for row in snapshot["board"] for tile in row),
+        "total": snapshot["total"],
+        "version": snapshot["version"],
+        "words_left": snapshot["words_left"],
+        "found": [[entry["word"].lower(), entry["points"]] for entry in snapshot["found"]],
+    }
+
+
+def final_of(record: dict[str, Any]) -> dict[str, Any]:
+    """A record's final state without ``draws`` (a count a snapshot does not show)."""
+    return {key: value for key, value in record["final"].items() if key != "draws"}
 
 
 def expect_silence(client: Client, seconds: float = 0.5) -> None:
@@ -244,14 +280,15 @@ def test_new_game_snapshot_has_every_documented_field(connect: Connect) -> None:
     assert len({g["seed"] for g in [game, *others]}) == 4
 
 
-def test_playing_a_word_scores_it_and_replaces_exactly_its_tiles(connect: Connect) -> None:
+def test_playing_a_word_scores_it_and_replaces_exactly_its_tiles(
+    server: LiveServer, connect: Connect
+) -> None:
     client = connect()
     game = new_game(client, seed=1234)
     word, path = a_word(game)
     assert len(path) >= 4, word  # long enough to see prefixes on the way
     chains, judged, board = play(client, path)
 
-    version = game["version"]
     for i, message in enumerate(chains, start=1):
         assert message["chain"] == [list(p) for p in path[:i]]
         assert message["word"] == word_on(game, path[:i]) == word[:i].upper()
@@ -260,8 +297,8 @@ def test_playing_a_word_scores_it_and_replaces_exactly_its_tiles(connect: Connec
         expected = "word" if i >= game["min_length"] and is_word(prefix) else "prefix"
         assert message["status"] == expected, message
         assert message["already_found"] is False
-        assert message["version"] > version
-        version = message["version"]
+        # A drag commits nothing: chain messages carry the game's version unchanged.
+        assert message["version"] == game["version"] == 0, message
     assert chains[-1]["status"] == "word"
 
     points = points_on(game, path)
@@ -273,9 +310,11 @@ def test_playing_a_word_scores_it_and_replaces_exactly_its_tiles(connect: Connec
         "total": points,
         "version": judged["version"],
     }
-    assert judged["version"] > version
+    # The release is the one committed change: the version grows by exactly one, and
+    # the board message that follows is part of the same change.
+    assert judged["version"] == game["version"] + 1
     assert board is not None
-    assert board["version"] > judged["version"]
+    assert board["version"] == judged["version"]
     assert sorted((c["row"], c["col"]) for c in board["changed"]) == sorted(path)
     for change in board["changed"]:
         assert set(change) == {"row", "col", "letter", "score"}
@@ -295,6 +334,20 @@ def test_playing_a_word_scores_it_and_replaces_exactly_its_tiles(connect: Connec
     assert after["total"] == points
     assert after["found"] == [{"word": word.upper(), "points": points}]
     assert after["version"] == board["version"]
+    # The record holds the move and the same committed state.
+    record = record_of(server, game)
+    assert record["seed"] == 1234
+    assert record["moves"] == [
+        {
+            "version": judged["version"],
+            "path": [list(p) for p in path],
+            "word": word,
+            "result": "scored",
+            "points": points,
+            "total": points,
+        }
+    ]
+    assert final_of(record) == committed_view(after)
 
 
 def test_a_chain_that_is_no_word_is_not_a_word(connect: Connect) -> None:
@@ -323,7 +376,9 @@ def test_a_chain_that_is_no_word_is_not_a_word(connect: Connect) -> None:
     assert after["total"] == 0
     assert after["chain"] == []
     assert after["phase"] == "idle"
-    assert after["version"] >= judged["version"]
+    # Judging a chain is a committed change even when it scores nothing.
+    assert judged["version"] == before["version"] + 1
+    assert after["version"] == judged["version"]
 
 
 @pytest.mark.parametrize("length", [1, 2])
@@ -390,17 +445,19 @@ def test_backtracking_onto_the_second_to_last_tile_and_cancel(connect: Connect) 
     assert back["chain"] == [list(a), list(b)]
     assert back["word"] == word_on(game, [a, b])
     assert back["points"] == points_on(game, [a, b])
-    assert back["version"] > first[-1]["version"]
     back2 = client.ask({"type": "enter", "row": a[0], "col": a[1]})
     assert back2["chain"] == [list(a)]
     assert back2["word"] == word_on(game, [a])
-    assert back2["version"] > back["version"]
+    # Dragging commits nothing: every chain message carries the new game's version, 0.
+    assert {m["version"] for m in [*first, back, back2]} == {game["version"]} == {0}
     # With one tile there is nothing to step back to: the tile is simply repeated.
     client.send({"type": "enter", "row": a[0], "col": a[1]})
     expect_error(client, "move/repeated_tile")
     forward = client.ask({"type": "enter", "row": 1, "col": 1})
     assert forward["chain"] == [list(a), [1, 1]]
-    mid = resume_state(connect, game)
+    # The server holds what the chain messages said. (Asked by the dragger itself: a
+    # resume from another connection would take the game over and cancel the chain.)
+    mid = state(client.ask(resume_of(game)))
     assert mid["phase"] == "chaining"
     assert mid["chain"] == [list(a), [1, 1]]
     assert mid["word"] == forward["word"]
@@ -416,9 +473,8 @@ def test_backtracking_onto_the_second_to_last_tile_and_cancel(connect: Connect) 
         "points": 0,
         "status": "none",
         "already_found": False,
-        "version": cancelled["version"],
+        "version": game["version"],
     }
-    assert cancelled["version"] > forward["version"]
     after = resume_state(connect, game)
     assert after["phase"] == "idle"
     assert after["chain"] == []
@@ -465,20 +521,69 @@ def test_null_seed_and_wordlist_mean_the_defaults(connect: Connect) -> None:
     assert isinstance(game["seed"], int)
 
 
+IDLE_CHAIN = {"phase": "idle", "chain": [], "word": "", "points": 0, "status": "none", "already_found": False}
+
+
 def test_resume_with_the_right_token_gives_the_same_snapshot(connect: Connect) -> None:
     owner = connect()
     game = new_game(owner, seed=99)
     _, path = a_word(game)
     play(owner, path)
-    drag(owner, [(0, 0), (0, 1)])
-    current = owner.ask(resume_of(game))  # the owner may resume its own game too
-    again = connect().ask({**resume_of(game), "unknown": "fields are ignored"})
-    assert again == current
+    chains = drag(owner, [(0, 0), (0, 1)])
+    current = owner.ask(resume_of(game))  # the owner may resume its own game too...
+    assert current["phase"] == "chaining"  # ...and its own chain goes on
+    assert current["chain"] == chains[-1]["chain"] == [[0, 0], [0, 1]]
+    assert len(current["found"]) == 1
+
+    # Another connection with the token takes over at once (a phone on a new network,
+    # its old socket still half open): the chain in progress is cancelled for everyone,
+    # then the resumer gets the same game, idle.
+    taker = connect()
+    again = taker.ask({**resume_of(game), "unknown": "fields are ignored"})
+    cancelled = owner.recv()
+    assert cancelled == {
+        "type": "chain",
+        "chain": [],
+        "word": "",
+        "points": 0,
+        "status": "none",
+        "already_found": False,
+        "version": current["version"],
+    }
+    assert again == {**current, **IDLE_CHAIN}
     assert again["game_id"] == game["game_id"]
     assert again["token"] == game["token"]
     assert again["seed"] == 99
-    assert again["phase"] == "chaining"
     assert len(again["found"]) == 1
+    # The old connection's drag is over; the new one plays at once, and both hear it.
+    owner.send({"type": "enter", "row": 1, "col": 1})
+    expect_error(owner, "state/not_chaining")
+    pressed = taker.ask({"type": "press", "row": 4, "col": 4})
+    assert pressed["chain"] == [[4, 4]]
+    assert owner.recv() == pressed
+
+
+def test_a_new_game_leaves_the_old_one_saved_and_resumable(server: LiveServer, connect: Connect) -> None:
+    client = connect()
+    old = new_game(client, seed=4321)
+    _, path = a_word(old)
+    _, judged, _ = play(client, path)
+    assert judged["result"] == "scored"
+    played = state(client.ask(resume_of(old)))
+    # "New game" on the same connection: the old game is not discarded...
+    fresh = new_game(client, seed=4322)
+    assert fresh["game_id"] != old["game_id"]
+    assert fresh["version"] == 0
+    # ...its record is still there, and its id and token open it as it was left.
+    assert final_of(record_of(server, old)) == committed_view(played)
+    assert resume_state(connect, old) == played
+    # The same connection may go back to it, and then hears it, not the new game.
+    watcher = connect()
+    watcher.ask(resume_of(fresh))
+    assert state(client.ask(resume_of(old))) == played
+    pressed = watcher.ask({"type": "press", "row": 0, "col": 0})
+    assert pressed["type"] == "chain"
+    expect_silence(client, 0.3)
 
 
 def test_resume_with_a_wrong_token_or_unknown_id(connect: Connect) -> None:
@@ -551,25 +656,32 @@ def test_every_change_reaches_every_connection_and_errors_only_the_sender(connec
     ],
     ids=["enter", "backtrack", "release", "cancel", "press"],
 )
-def test_only_the_tab_that_pressed_may_drive_the_chain(connect: Connect, message: dict[str, Any]) -> None:
+def test_only_the_tab_that_pressed_may_drive_the_chain(
+    server: LiveServer, connect: Connect, message: dict[str, Any]
+) -> None:
     dragger, other = connect(), connect()
     game = new_game(dragger, seed=4040)
     other.ask(resume_of(game))
     chains = drag(dragger, [(1, 1), (1, 2)])
     for chain in chains:
         assert other.recv() == chain
-    before = resume_state(connect, game)
+    before = record_of(server, game)
     other.send(message)
     code = "state/already_chaining" if message["type"] == "press" else "state/not_your_chain"
     reply = expect_error(other, code)
     assert reply["request"] == message["type"]
     expect_silence(dragger, 0.3)
-    assert resume_state(connect, game) == before
-    # Both stay usable: the dragger carries on, the other tab hears it.
+    # Nothing was committed (a refused release judges nothing)...
+    assert record_of(server, game) == before
+    # ...and the chain is untouched: the dragger carries on from it, the other tab hears
+    # that and nothing before it.
     moved = dragger.ask({"type": "enter", "row": 2, "col": 2})
     assert moved["chain"] == [[1, 1], [1, 2], [2, 2]]
+    assert moved["word"].startswith(chains[-1]["word"])
+    assert moved["version"] == chains[-1]["version"]
     assert other.recv() == moved
-    assert other.ask(resume_of(game))["chain"] == moved["chain"]
+    # The server holds that chain (asked by the dragger: another connection's resume would take over).
+    assert dragger.ask(resume_of(game))["chain"] == moved["chain"]
 
 
 @pytest.mark.parametrize("how", ["close", "drop"])
@@ -590,7 +702,7 @@ def test_a_client_closing_mid_chain_leaves_a_consistent_game(connect: Connect, h
     assert cancelled["chain"] == []
     assert cancelled["word"] == ""
     assert cancelled["status"] == "none"
-    assert cancelled["version"] > chains[-1]["version"]
+    assert cancelled["version"] == chains[-1]["version"] == game["version"]  # nothing was committed
     resumer = connect()
     snap = resumer.ask(resume_of(game))
     assert snap["board"] == game["board"]
