@@ -3,6 +3,9 @@
 
 import { encode, read } from "./protocol.js";
 
+/** The close code a server sends when it stops to restart (RFC 6455 registry: "Service Restart"). */
+export const SERVICE_RESTART = 1012;
+
 /** `ws://host/ws` for an http page, `wss://host/ws` for https: never a hard-coded scheme. */
 export function socketUrl(location) {
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
@@ -23,8 +26,9 @@ export class Connection {
   /**
    * @param {string} url
    * @param {{onOpen?: Function, onMessage?: Function, onStatus?: Function}} handlers
-   *   onStatus gets `{state: "connecting"|"open"|"waiting", retryAt?: number, lost: boolean}`;
-   *   `lost` is true once a connection has been lost (not on the very first try).
+   *   onStatus gets `{state: "connecting"|"open"|"waiting", retryAt?: number, lost: boolean,
+   *   restarting: boolean}`; `lost` is true once a connection has been lost (not on the very
+   *   first try), `restarting` while the last one was closed by a server restarting (1012).
    */
   constructor(url, handlers, options = {}) {
     this.url = url;
@@ -36,6 +40,7 @@ export class Connection {
     this.attempt = 0;
     this.timer = null;
     this.lost = false;
+    this.restarting = false;
     this.stopped = false;
   }
 
@@ -100,14 +105,18 @@ export class Connection {
       if (!heard) {
         heard = true;
         this.attempt = 0; // only a connection that worked resets the back-off
+        this.restarting = false;
       }
       const message = read(event.data);
       if (message) this.handlers.onMessage?.(message);
     });
-    socket.addEventListener("close", () => {
+    socket.addEventListener("close", (event) => {
       if (this.socket !== socket) return; // a socket we already gave up on
       this.socket = null;
       this.lost = true;
+      // The server said it is restarting: it will be back, and so will the game. A
+      // failed attempt while it is down keeps saying so, until a connection works.
+      if (event.code === SERVICE_RESTART) this.restarting = true;
       this.retry();
     });
     // "error" is always followed by "close", which does the work.
@@ -125,6 +134,6 @@ export class Connection {
   }
 
   status(status) {
-    this.handlers.onStatus?.({ ...status, lost: this.lost });
+    this.handlers.onStatus?.({ ...status, lost: this.lost, restarting: this.restarting });
   }
 }

@@ -223,4 +223,8 @@ export function bindControls(root, actions, { settleMs = PICKER_SETTLE_MS } = {}
   root.querySelector('[data-action="new-game"]').addEventListener("click", () => actions.newGame(picker.value));
   root.querySelector('[data-action="submit"]').addEventListener("click", () => actions.release());
   root.querySelector('[data-action="retry"]').addEventListener("click", () => actions.reconnect());
+  root.querySelector('[data-testid="your-games"]').addEventListener("click", (event) => {
+    const button = event.target.closest?.("[data-game-id]");
+    if (button) actions.openGame(button.dataset.gameId);
+  });
 }

@@ -3,19 +3,21 @@
 import { Connection, socketUrl } from "./connection.js";
 import { bindControls, bindInput } from "./input.js";
 import { parseSeed } from "./protocol.js";
-import { Store, savedGame } from "./store.js";
+import { Store, savedGames } from "./store.js";
 import { View } from "./view.js";
 
 const config = JSON.parse(document.getElementById("wibble-config").textContent);
 const params = new URLSearchParams(window.location.search);
 const start = { wordlist: params.get("wordlist") || null, seed: parseSeed(params.get("seed")) };
 
-let storage;
-try {
-  storage = window.localStorage;
-} catch {
-  storage = null; // storage blocked: the game plays but does not resume
-}
+// Either may be blocked (a privacy setting throws on access): the game plays but does not resume.
+const storageOf = (name) => {
+  try {
+    return window[name];
+  } catch {
+    return null;
+  }
+};
 
 const connection = new Connection(socketUrl(window.location), {
   onOpen: () => store.onOpen(),
@@ -24,7 +26,7 @@ const connection = new Connection(socketUrl(window.location), {
 });
 const store = new Store({
   send: (message) => connection.send(message),
-  storage: savedGame(storage),
+  storage: savedGames(storageOf("localStorage"), storageOf("sessionStorage")),
   config,
   start,
 });
@@ -50,6 +52,7 @@ const actions = {
   undo: () => store.undo(),
   activate: (row, col, submit) => store.activate(row, col, submit),
   newGame: (wordlist) => store.newGame(wordlist),
+  openGame: (gameId) => store.openGame(gameId),
   wordlist: () => store.state.game?.wordlist ?? null,
   reconnect: () => connection.reconnectNow(),
   moveFocus: (dRow, dCol) => view.moveFocus(dRow, dCol),

@@ -79,4 +79,5 @@ export const isMoveError = (code) =>
   typeof code === "string" && (code.startsWith("move/") || code.startsWith("state/"));
 
 /** Errors meaning a saved game cannot be resumed: start a new one instead. */
-export const isLostGame = (code) => code === "game/not_found" || code === "game/bad_token";
+export const isLostGame = (code) =>
+  code === "game/not_found" || code === "game/bad_token" || code === "game/unavailable";

@@ -81,7 +81,7 @@ export function phaseOf(state) {
 
 export class Store {
   /**
-   * @param {{send: (message: object) => boolean, storage: {load, save, clear},
+   * @param {{send: (message: object) => boolean, storage: {list, current, save, forget},
    *          config: {wordlists: object[], default_wordlist: string},
    *          start?: {wordlist?: string|null, seed?: number|null}}} options
    *   `start` comes from the page's URL: it asks for a particular new game on load.
@@ -93,7 +93,7 @@ export class Store {
     this.listeners = new Set();
     this.state = {
       config,
-      connection: { state: "connecting", lost: false, retryAt: null },
+      connection: { state: "connecting", lost: false, restarting: false, retryAt: null },
       live: false, // a snapshot arrived on the current socket: the board is current
       game: null,
       board: [],
@@ -108,8 +108,10 @@ export class Store {
       refilling: null,
       mine: false, // this tab pressed the chain on the board (only the presser may play it on)
       message: null,
+      games: storage.list(), // "Your games": this browser's games, newest first
     };
     this.ref = null; // {game_id, token} of the game this tab plays
+    this.opening = null; // the entry of "Your games" being resumed, until the server answers
     this.announce = null; // what to say when the next snapshot is a new game
     this.fellBack = false; // a new_game without a list was sent after the list was refused
     this.messageId = 0;
@@ -149,7 +151,12 @@ export class Store {
   // -- the connection ---------------------------------------------------------
 
   onStatus(status) {
-    this.state.connection = { state: status.state, lost: status.lost, retryAt: status.retryAt ?? null };
+    this.state.connection = {
+      state: status.state,
+      lost: status.lost,
+      restarting: Boolean(status.restarting),
+      retryAt: status.retryAt ?? null,
+    };
     if (status.state !== "open") {
       // Until a new snapshot arrives, nothing on screen can be trusted or played.
       this.state.live = false;
@@ -164,7 +171,7 @@ export class Store {
   /** A socket opened: pick the game back up, or start the one asked for. */
   onOpen() {
     this.fellBack = false;
-    const ref = this.ref ?? (this.start ? null : this.storage.load());
+    const ref = this.ref ?? (this.start ? null : this.storage.current());
     if (ref) {
       this.send(P.resume(ref.game_id, ref.token));
     } else {
@@ -186,7 +193,14 @@ export class Store {
 
   onGame(message) {
     this.ref = { game_id: message.game_id, token: message.token };
-    const saved = this.storage.save(this.ref);
+    this.opening = null;
+    const saved = this.remember({
+      ...this.ref,
+      wordlist: message.wordlist,
+      title: message.wordlist_title,
+      total: message.total,
+      words: message.found.length,
+    });
     // The first snapshot answers the new_game asked for by the page's URL (or its fallback).
     const fromUrl = this.start !== null;
     this.start = null;
@@ -218,7 +232,9 @@ export class Store {
     } else if (fresh && this.announce === "fallback") {
       this.setMessage("info", `That word list is not available — here is a new game (${message.wordlist_title}).`);
     } else if (fresh && this.announce === "lost") {
-      this.setMessage("info", `That game has ended — here is a new one (${message.wordlist_title}).`);
+      this.setMessage("info", `That game is no longer on the server — here is a new one (${message.wordlist_title}).`);
+    } else if (fresh && this.announce === "open") {
+      this.setMessage("info", `Back to your ${message.wordlist_title} game.`);
     } else if (fresh && this.announce) {
       this.setMessage("info", `New game — ${message.wordlist_title}`);
     }
@@ -245,6 +261,7 @@ export class Store {
     switch (message.result) {
       case P.Result.SCORED:
         state.found = [...state.found, { word, points: message.points }];
+        if (this.ref) this.remember({ ...this.ref, total: state.total, words: state.found.length });
         state.refilling = tilesOf(judged, state.board);
         this.setMessage("scored", `${word} +${message.points}`);
         break;
@@ -283,11 +300,22 @@ export class Store {
     const code = message.code;
     if (MOVES.has(message.request) && state.pending > 0) state.pending -= 1;
 
-    if (P.isLostGame(code)) {
-      // The saved game is gone (expired, or the server restarted): start afresh.
-      const wordlist = state.game?.wordlist ?? state.config.default_wordlist;
+    if (message.request === "resume" && P.isLostGame(code) && this.opening && state.live) {
+      // One of "Your games" that cannot be opened: the game on screen plays on.
+      if (code !== "game/unavailable") this.forget(this.opening.game_id);
+      this.opening = null;
+      this.announce = null;
+      this.setMessage("miss", message.message || code);
+    } else if (message.request === "resume" && P.isLostGame(code)) {
+      // The game asked for cannot be played here (expired, or its list is gone from the
+      // server): start a new one in the same list, or the server's default if that fails.
+      const lost = this.opening ?? this.ref;
+      const wordlist = lost?.wordlist || state.game?.wordlist || state.config.default_wordlist;
+      // A game the server no longer has leaves the list; one it cannot load now (its
+      // list was removed, say) stays, in case the host brings the list back.
+      if (lost && code !== "game/unavailable") this.forget(lost.game_id);
       this.ref = null;
-      this.storage.clear();
+      this.opening = null;
       this.announce = "lost";
       this.send(P.newGame({ wordlist }));
     } else if (P.isMoveError(code)) {
@@ -425,40 +453,106 @@ export class Store {
     return false;
   }
 
-  /** Start a new game with this word list. */
+  /** Start a new game with this word list (the one on screen stays in "Your games"). */
   newGame(wordlist) {
     if (this.state.connection.state !== "open") return false;
     this.announce = "new";
     return this.send(P.newGame({ wordlist }));
   }
+
+  /** Go back to one of "Your games". */
+  openGame(gameId) {
+    if (this.state.connection.state !== "open" || gameId === this.ref?.game_id) return false;
+    const game = this.state.games.find((entry) => entry.game_id === gameId);
+    if (!game) return false;
+    this.opening = game;
+    this.announce = "open";
+    return this.send(P.resume(game.game_id, game.token));
+  }
+
+  remember(game) {
+    const saved = this.storage.save(game);
+    this.state.games = this.storage.list();
+    return saved;
+  }
+
+  forget(gameId) {
+    this.storage.forget(gameId);
+    this.state.games = this.storage.list();
+  }
 }
 
-/** Where the tab keeps {game_id, token} between visits; quiet when storage is unavailable. */
-export function savedGame(storage, key = "wibble.game") {
+/** How many games "Your games" keeps (the oldest beyond it are forgotten here, not on the server). */
+export const MAX_SAVED_GAMES = 30;
+
+const isRef = (ref) => typeof ref?.game_id === "string" && typeof ref?.token === "string";
+
+/**
+ * This browser's games: every game it started or opened, newest first, in `local`
+ * storage (shared by its tabs), and the game this tab plays in `session` storage
+ * (its own, kept across a reload). Starting a game in one tab never takes another
+ * tab's game away: each resumes its own, and every game stays in the list.
+ * Quiet when storage is unavailable (private mode, full, blocked): the game still
+ * plays, it just will not resume.
+ */
+export function savedGames(local, session, { key = "wibble.games", now = () => Date.now() } = {}) {
+  const read = (storage, name) => {
+    try {
+      return JSON.parse(storage?.getItem(name) ?? "null");
+    } catch {
+      return null;
+    }
+  };
+  const write = (storage, name, value) => {
+    try {
+      storage.setItem(name, JSON.stringify(value));
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const list = () => {
+    let games = read(local, key);
+    if (!Array.isArray(games)) {
+      // Before the list, a browser kept one game under "wibble.game": carry it over.
+      const single = read(local, "wibble.game");
+      games = isRef(single) ? [{ ...single, played: 0 }] : [];
+    }
+    return games
+      .filter(isRef)
+      .map(({ game_id, token, wordlist = "", title = "", total = 0, words = 0, played = 0 }) => ({
+        game_id,
+        token,
+        wordlist: String(wordlist),
+        title: String(title),
+        total: Number(total) || 0,
+        words: Number(words) || 0,
+        played: Number(played) || 0,
+      }))
+      .sort((a, b) => b.played - a.played)
+      .slice(0, MAX_SAVED_GAMES);
+  };
   return {
-    load() {
-      try {
-        const ref = JSON.parse(storage.getItem(key));
-        return typeof ref?.game_id === "string" && typeof ref?.token === "string" ? ref : null;
-      } catch {
-        return null;
-      }
+    list,
+    /** The game this tab was playing (across a reload), else the newest in the list, else null. */
+    current() {
+      const games = list();
+      const mine = read(session, key);
+      return games.find((game) => game.game_id === mine) ?? games[0] ?? null;
     },
-    /** True when the game will resume on the next visit. */
-    save(ref) {
-      try {
-        storage.setItem(key, JSON.stringify({ game_id: ref.game_id, token: ref.token }));
-        return true;
-      } catch {
-        return false; // private mode or full: the game still plays, it just will not resume
-      }
+    /** Add or update a game (and make it this tab's); true when it will resume on the next visit. */
+    save(game) {
+      const games = list();
+      const old = games.find((entry) => entry.game_id === game.game_id);
+      const entry = { ...old, ...game, played: now() };
+      if (!isRef(entry)) return false;
+      const rest = games.filter((other) => other.game_id !== game.game_id);
+      write(session, key, entry.game_id);
+      return write(local, key, [entry, ...rest].slice(0, MAX_SAVED_GAMES));
     },
-    clear() {
-      try {
-        storage.removeItem(key);
-      } catch {
-        // as above
-      }
+    /** Drop a game the server no longer has. */
+    forget(gameId) {
+      write(local, key, list().filter((game) => game.game_id !== gameId));
     },
   };
 }

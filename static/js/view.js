@@ -14,6 +14,17 @@ const STATUS_LABEL = {
   found: "↺ already found",
 };
 
+/** "just now", "5 min ago", "3 h ago", "2 days ago": when a game was last played. */
+export function playedAgo(played, now = Date.now()) {
+  const minutes = Math.floor((now - played) / 60_000);
+  if (!played || minutes < 1) return played ? "just now" : "";
+  if (minutes < 60) return `${minutes} min ago`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return `${hours} h ago`;
+  const days = Math.floor(hours / 24);
+  return `${days} day${days === 1 ? "" : "s"} ago`;
+}
+
 /** What the header says about the words still on the board. */
 function wordsLeftText(count) {
   if (count === null) return "";
@@ -46,6 +57,7 @@ export class View {
       found: $('[data-testid="found-words"]'),
       foundCount: $('[data-testid="found-count"]'),
       foundEmpty: $(".found-empty"),
+      games: $('[data-testid="your-games"]'),
       connection: $('[data-testid="connection-status"]'),
       connectionText: $(".connection-text"),
       retry: $('[data-action="retry"]'),
@@ -151,6 +163,7 @@ export class View {
     this.renderFound(state, event);
     this.renderMessage(state);
     this.renderConnection(state);
+    this.renderGames(state);
 
     this.el.total.textContent = String(state.total);
     this.renderWordsLeft(state.wordsLeft);
@@ -271,8 +284,39 @@ export class View {
     this.animate(el, [{ opacity: 0, transform: "translateY(3px)" }, { opacity: 1, transform: "none" }], 180);
   }
 
+  /** "Your games": this browser's games, newest first, the one on screen marked. */
+  renderGames(state) {
+    const playing = state.game?.id ?? null;
+    const open = state.connection.state === "open";
+    const key = JSON.stringify([state.games, playing, open]);
+    if (key === this.shownGames) return;
+    this.shownGames = key;
+    const items = state.games.map((game) => {
+      const item = this.root.createElement("li");
+      const button = this.root.createElement("button");
+      button.type = "button";
+      button.className = "game-entry";
+      button.dataset.gameId = game.game_id;
+      button.disabled = !open;
+      if (game.game_id === playing) button.setAttribute("aria-current", "true");
+      const title = this.root.createElement("span");
+      title.className = "game-title";
+      title.textContent = game.title || game.wordlist || "Game";
+      const score = this.root.createElement("span");
+      score.className = "game-score";
+      score.textContent = `${game.total} pts · ${game.words} word${game.words === 1 ? "" : "s"}`;
+      const when = this.root.createElement("span");
+      when.className = "game-when";
+      when.textContent = game.game_id === playing ? "playing" : playedAgo(game.played);
+      button.append(title, score, when);
+      item.append(button);
+      return item;
+    });
+    this.el.games.replaceChildren(...items);
+  }
+
   renderConnection(state) {
-    const { state: phase, lost, retryAt } = state.connection;
+    const { state: phase, lost, retryAt, restarting } = state.connection;
     const el = this.el.connection;
     el.dataset.state = phase;
     // The banner is for trouble: shown once a connection is lost or the first one
@@ -284,8 +328,12 @@ export class View {
     this.countdown = null;
     if (!show) return;
     const update = () => {
-      if (phase === "waiting") {
-        const seconds = Math.max(1, Math.ceil((retryAt - Date.now()) / 1000));
+      const seconds = Math.max(1, Math.ceil((retryAt - Date.now()) / 1000));
+      if (restarting) {
+        // The server said so (close code 1012): the game is saved and will be back.
+        this.el.connectionText.textContent =
+          phase === "waiting" ? `Server restarting, reconnecting in ${seconds}s…` : "Server restarting, reconnecting…";
+      } else if (phase === "waiting") {
         this.el.connectionText.textContent = `Connection lost — reconnecting in ${seconds}s…`;
       } else {
         this.el.connectionText.textContent = "Reconnecting…";

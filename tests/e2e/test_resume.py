@@ -34,13 +34,67 @@ def test_reloading_the_page_resumes_the_game(
     assert game.letters() == letters
 
 
-def test_new_game_starts_afresh(page: Page, server: LiveServer, en_trie: Trie) -> None:
+def test_new_game_starts_afresh_and_the_old_one_waits_in_your_games(
+    page: Page, server: LiveServer, en_trie: Trie, console_errors: list[str]
+) -> None:
     game = WibblePage(page).open(server.url)
-    game.score_word(en_trie)
+    word, points = game.score_word(en_trie)
+    old_id, old_letters = game.game_id(), game.letters()
+
     game.new_game()
     expect(game.total).to_have_text("0")
     expect(game.found.locator("li")).to_have_count(0)
     expect(game.message).to_contain_text("New game")
+    new_id = game.game_id()
+    assert new_id != old_id
+
+    # Both games are listed, newest first, the one on screen marked.
+    entries = game.your_games()
+    expect(entries).to_have_count(2)
+    expect(entries.nth(0)).to_have_attribute("data-game-id", new_id)
+    expect(entries.nth(0)).to_have_attribute("aria-current", "true")
+    expect(entries.nth(1)).to_have_attribute("data-game-id", old_id)
+    expect(entries.nth(1)).to_contain_text(f"{points} pts · 1 word")
+
+    # Going back to the old game finds it as it was; the new one stays listed.
+    entries.nth(1).click()
+    expect(game.board).to_have_attribute("data-game-id", old_id)
+    game.wait_idle()
+    expect(game.total).to_have_text(str(points))
+    assert game.found_words() == [word]
+    assert game.letters() == old_letters
+    expect(game.message).to_contain_text("Back to your")
+    expect(entries).to_have_count(2)
+    expect(entries.nth(0)).to_have_attribute("data-game-id", old_id)
+    expect(entries.nth(0)).to_have_attribute("aria-current", "true")
+
+    # And a reload stays on the game this tab was playing.
+    page.reload()
+    game.wait_idle()
+    assert game.game_id() == old_id
+
+
+def test_a_new_game_in_another_tab_or_a_seed_link_never_takes_this_tabs_game(
+    context: BrowserContext, server: LiveServer, en_trie: Trie
+) -> None:
+    one, two = context.new_page(), context.new_page()
+    first = WibblePage(one).open(server.url)
+    word, points = first.score_word(en_trie)
+    mine = first.game_id()
+
+    second = WibblePage(two).open(server.url)
+    assert second.game_id() == mine  # the same browser: it opens the newest game
+    second.new_game()
+    expect(second.board).not_to_have_attribute("data-game-id", mine)
+    seeded = WibblePage(context.new_page()).open(server.url, seed=77, wordlist="en")
+    assert seeded.game_id() not in (mine, second.game_id())
+
+    one.reload()
+    first.wait_idle()
+    assert first.game_id() == mine
+    expect(first.total).to_have_text(str(points))
+    assert first.found_words() == [word]
+    expect(first.your_games()).to_have_count(3)
 
 
 def test_two_tabs_on_one_game_both_see_a_word(
@@ -92,17 +146,20 @@ def retry_now(page: Page) -> None:
     page.get_by_role("button", name="Retry now").dispatch_event("click")
 
 
-def test_a_lost_connection_shows_a_banner_and_comes_back(
-    page: Page, server_on: Callable[..., LiveServer], en_trie: Trie
+def test_a_server_killed_mid_game_comes_back_with_the_game_as_it_was(
+    page: Page, server_on: Callable[..., LiveServer], en_trie: Trie, tmp_path: Path
 ) -> None:
+    errors = watch_console(page)
     port = free_port()
-    live = server_on(port)
+    live = server_on(port, "--data-dir", str(tmp_path))
     game = WibblePage(page).open(live.url)
-    game.score_word(en_trie)
+    first, _ = game.score_word(en_trie)
+    second, _ = game.score_word(en_trie, avoid=[first])
+    game_id, total, letters = game.game_id(), game.total_score(), game.letters()
     banner = page.get_by_test_id("connection-status")
     expect(banner).to_be_hidden()
 
-    live.stop()
+    live.kill()  # SIGKILL: no goodbye, as in a crash
 
     expect(banner).to_be_visible()
     expect(banner).to_contain_text("Connection lost")
@@ -110,15 +167,46 @@ def test_a_lost_connection_shows_a_banner_and_comes_back(
     expect(game.board).to_have_attribute("aria-disabled", "true")
     expect(page.get_by_role("button", name="New game")).to_be_disabled()
 
-    # The server comes back (empty: games live in memory), so the page starts a new game.
-    server_on(port)
+    # The server comes back on the same data folder: the page resumes the same game.
+    server_on(port, "--data-dir", str(tmp_path))
     retry_now(page)
-    expect(banner).to_be_hidden(timeout=15_000)
+    expect(banner).to_be_hidden()
     game.wait_idle()
     expect(game.board).to_have_attribute("aria-disabled", "false")
-    expect(game.total).to_have_text("0")
-    expect(game.message).to_contain_text("new one")
-    game.score_word(en_trie)
+    assert game.game_id() == game_id
+    expect(game.total).to_have_text(str(total))
+    assert game.found_words() == [second, first]
+    assert game.letters() == letters
+    game.score_word(en_trie, avoid=[first, second])
+    # Chromium logs each refused connection attempt; nothing else may go wrong.
+    assert [e for e in errors if "WebSocket connection to" not in e] == []
+
+
+def test_a_server_stopped_for_a_restart_says_so_and_the_page_carries_on(
+    page: Page, server_on: Callable[..., LiveServer], en_trie: Trie, tmp_path: Path
+) -> None:
+    errors = watch_console(page)
+    port = free_port()
+    live = server_on(port, "--data-dir", str(tmp_path))
+    game = WibblePage(page).open(live.url)
+    word, points = game.score_word(en_trie)
+    game_id = game.game_id()
+
+    live.stop()  # SIGTERM: the server closes every websocket with 1012, "service restart"
+
+    expect(game.banner).to_be_visible()
+    expect(game.banner).to_contain_text("Server restarting, reconnecting")
+    expect(game.banner).not_to_contain_text("Connection lost")
+
+    server_on(port, "--data-dir", str(tmp_path))
+    retry_now(page)
+    expect(game.banner).to_be_hidden()
+    game.wait_idle()
+    assert game.game_id() == game_id
+    expect(game.total).to_have_text(str(points))
+    assert game.found_words() == [word]
+    expect(game.message).not_to_contain_text("new one")
+    assert [e for e in errors if "WebSocket connection to" not in e] == []
 
 
 def test_going_offline_and_back_resumes_the_same_game(

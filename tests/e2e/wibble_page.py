@@ -52,6 +52,10 @@ class WibblePage:
         expect(self.page.locator("body")).to_have_attribute("data-ready", "true")
         expect(self.page.locator("body")).to_have_attribute("data-phase", "idle")
 
+    def your_games(self) -> Locator:
+        """The buttons of "Your games", newest first."""
+        return self.page.get_by_test_id("your-games").locator("[data-game-id]")
+
     def game_id(self) -> str:
         value = self.board.get_attribute("data-game-id")
         assert value
