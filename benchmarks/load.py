@@ -37,6 +37,7 @@ are reported (100% = one core) so a saturated client shows.
     .venv/bin/python -m benchmarks.load --idle 4000 --seconds 40
     .venv/bin/python -m benchmarks.load --gunicorn   # also gunicorn's gevent worker (pip install gunicorn)
     .venv/bin/python -m benchmarks.load --url ws://HOST:PORT/ws [--server-pid PID] [--no-echo]
+    .venv/bin/python -m benchmarks.load --data-dir DIR   # the server saves games in DIR ('' = memory only)
 """
 
 from __future__ import annotations
@@ -94,10 +95,11 @@ class Target:
     echo: bool = False  # an echo server: the players play their games locally
 
 
-def start_wibble(saturate: bool) -> Target:
+def start_wibble(saturate: bool, data_dir: str | None = None) -> Target:
     from tests.support import LiveServer
 
-    server = LiveServer(env=UNLIMITED if saturate else None)
+    options = () if data_dir is None else ("--data-dir", data_dir)
+    server = LiveServer(*options, env=UNLIMITED if saturate else None)
     return Target("wibble", server.ws_url, server.process.pid, server.stop)
 
 
@@ -628,6 +630,12 @@ def main() -> None:
     parser.add_argument("--url", default=None, help="a running server's ws:// URL (default: start one)")
     parser.add_argument("--server-pid", type=int, default=None, help="with --url: its process, for RSS/CPU")
     parser.add_argument("--name", default="wibble", help="the server's row label in the table")
+    parser.add_argument(
+        "--data-dir",
+        default=None,
+        metavar="DIR",
+        help="the server's --data-dir ('' keeps games in memory only)",
+    )
     parser.add_argument("--no-echo", action="store_true", help="skip the echo server floor")
     parser.add_argument(
         "--gunicorn", action="store_true", help="also measure the app under gunicorn's gevent worker"
@@ -655,7 +663,7 @@ def main() -> None:
         if args.url:
             starts.append(lambda: Target(args.name, args.url, args.server_pid))
         else:
-            starts.append(lambda: start_wibble(args.saturate))
+            starts.append(lambda: start_wibble(args.saturate, args.data_dir))
     if args.gunicorn:
         starts.append(lambda: start_gunicorn(args.saturate))
     if not args.no_echo:

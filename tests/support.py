@@ -10,12 +10,14 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 from websocket import WebSocket, create_connection
 
-from wibble.core import Trie
+from wibble.core import Trie, WordList
+from wibble.wordlists import load
 
 ROOT = Path(__file__).resolve().parent.parent
 WORDS = ROOT / "words"
@@ -31,12 +33,21 @@ ROOMY_BUDGETS = {
 }
 
 
+@cache
+def shipped_list(name: str = "en") -> WordList:
+    """A word list of ``words/``, loaded once per test process (read-only, so safely shared)."""
+    return load(WORDS / f"{name}.txt")
+
+
 class LiveServer:
     """``wibble serve`` on a free port, exactly as a host runs it (with roomy per-address budgets)."""
 
-    def __init__(self, *args: str, env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, *args: str, env: dict[str, str] | None = None, command: list[str] | None = None
+    ) -> None:
+        # ``command`` replaces ``python -m wibble`` (a benchmark's patched server, say).
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "wibble", "serve", "--port", "0", *args],
+            [*(command or [sys.executable, "-m", "wibble"]), "serve", "--port", "0", *args],
             cwd=ROOT,
             env={**os.environ, **ROOMY_BUDGETS, **(env or {}), "PYTHONUNBUFFERED": "1"},
             stdout=subprocess.PIPE,

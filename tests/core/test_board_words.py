@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.support import WORDS, find_paths
+from tests.support import find_paths, shipped_list
 from wibble.core import (
     Board,
     Draws,
@@ -28,14 +28,13 @@ from wibble.core import (
 )
 from wibble.core.game import MAX_DRAWS
 from wibble.core.wordlist import WordList, build_word_list
-from wibble.wordlists import load
 
 Path = list[tuple[int, int]]
 
 
 @cache
 def english() -> WordList:
-    return load(WORDS / "en.txt")
+    return shipped_list("en")
 
 
 def tiny(words: Sequence[str], weights: dict[str, float]) -> WordList:

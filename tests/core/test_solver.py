@@ -14,10 +14,9 @@ from functools import cache
 
 import pytest
 
-from tests.support import WORDS, find_paths
+from tests.support import find_paths, shipped_list
 from wibble.core import Board, Found, LetterSampler, Pos, count_words, solve
 from wibble.core.wordlist import WordList, build_word_list
-from wibble.wordlists import load
 
 # Distinct scores, so a score summed over the wrong tiles shows.
 SCORES = {"a": 1, "b": 2, "c": 3, "e": 5, "t": 7, "ñ": 11, "o": 13, "x": 17}
@@ -160,7 +159,7 @@ def test_random_boards_match_the_brute_force(size: int, seed: int) -> None:
 
 @cache
 def english() -> WordList:
-    return load(WORDS / "en.txt")
+    return shipped_list("en")
 
 
 @pytest.mark.parametrize("seed", range(4))

@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.support import WORDS
+from tests.support import shipped_list
 from wibble.core import (
     Draws,
     Event,
@@ -31,7 +31,6 @@ from wibble.core import (
     build_word_list,
     solve,
 )
-from wibble.wordlists import load
 
 P = Pos
 
@@ -50,7 +49,7 @@ Outcome = list[Event] | str  # the events, or the code of the RuleError that ref
 
 @pytest.fixture(scope="module")
 def english() -> WordList:
-    return load(WORDS / "en.txt")
+    return shipped_list("en")
 
 
 def new_game(words: WordList, seed: int, min_words: int = 0) -> Game:

@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import socket
 from collections.abc import Callable, Iterator
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import ConsoleMessage, Page, expect
 
-from tests.support import WORDS, LiveServer
+from tests.support import LiveServer, shipped_list
 from wibble.core import Trie
-from wibble.wordlists import load
 
 # The first Spanish game builds a 636k-word dictionary (1-2 s, more on a busy CI
 # machine); what players see must happen within this, not within Playwright's 5 s.
@@ -20,12 +18,12 @@ expect.set_options(timeout=15_000)
 
 @pytest.fixture(scope="session")
 def en_trie() -> Trie:
-    return load(Path(WORDS) / "en.txt").trie
+    return shipped_list("en").trie
 
 
 @pytest.fixture(scope="session")
 def es_trie() -> Trie:
-    return load(Path(WORDS) / "es.txt").trie
+    return shipped_list("es").trie
 
 
 def watch_console(page: Page) -> list[str]:

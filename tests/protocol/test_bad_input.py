@@ -16,7 +16,8 @@ from typing import Any
 
 import pytest
 
-from tests.protocol.test_play import (
+from tests.support import Client, LiveServer
+from tests.wire import (
     Connect,
     a_word,
     assert_no_leak,
@@ -32,7 +33,6 @@ from tests.protocol.test_play import (
     resume_of,
     state,
 )
-from tests.support import Client, LiveServer
 
 SEED = 20_240_601
 CHAIN = [(0, 0), (0, 1), (1, 1)]  # the chain being dragged in "chaining" cases

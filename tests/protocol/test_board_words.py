@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 
 from tests.protocol.test_host import run_wibble
-from tests.protocol.test_play import (
+from tests.support import Client, LiveServer, shipped_list
+from tests.wire import (
     Connect,
     a_word,
     apply_changes,
@@ -22,9 +23,7 @@ from tests.protocol.test_play import (
     resume_of,
     words_on,
 )
-from tests.support import WORDS, Client, LiveServer
 from wibble.core import Board, Draws, LetterSampler
-from wibble.wordlists import load
 
 StartServer = Callable[..., LiveServer]
 
@@ -94,7 +93,7 @@ def first_draw(seed: int) -> list[list[str]]:
     A game's randomness is a ``Draws`` (a seed and a counter, so that it can be saved
     and replayed), the first draws of which fill the first board.
     """
-    words = load(WORDS / "en.txt")
+    words = shipped_list("en")
     board = Board.fill(LetterSampler(words.letters), Draws(seed))
     return [[letter.face for letter in row] for row in board.rows()]
 

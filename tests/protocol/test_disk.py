@@ -19,9 +19,8 @@ from pathlib import Path
 import pytest
 
 from tests.protocol.test_restart import Player, new_game
-from tests.support import ROOMY_BUDGETS, ROOT, WORDS, Client
+from tests.support import ROOMY_BUDGETS, ROOT, Client, shipped_list
 from wibble.core import Trie
-from wibble.wordlists import load
 
 SCRIPT = r"""
 set -e
@@ -115,7 +114,7 @@ def sandboxes(tmp_path: Path) -> Iterator[list[Sandboxed]]:
 
 @pytest.fixture(scope="module")
 def english() -> Trie:
-    return load(WORDS / "en.txt").trie
+    return shipped_list("en").trie
 
 
 def test_a_full_disk_refuses_moves_without_losing_any_and_play_recovers(

@@ -20,7 +20,8 @@ from websocket import (
     create_connection,
 )
 
-from tests.protocol.test_play import (
+from tests.support import Client, LiveServer
+from tests.wire import (
     Connect,
     a_word,
     committed_view,
@@ -34,7 +35,6 @@ from tests.protocol.test_play import (
     resume_of,
     state,
 )
-from tests.support import Client, LiveServer
 
 MESSAGE_TOO_BIG = 1009
 POLICY_VIOLATION = 1008

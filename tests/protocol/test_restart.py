@@ -17,9 +17,8 @@ from typing import Any
 import pytest
 from websocket import ABNF, WebSocketException
 
-from tests.support import ROOT, WORDS, Client, LiveServer, find_paths, letters_of
+from tests.support import ROOT, Client, LiveServer, find_paths, letters_of, shipped_list
 from wibble.core import Trie
-from wibble.wordlists import load
 
 StartServer = Callable[..., LiveServer]
 
@@ -28,7 +27,7 @@ COMMITTED = ("board", "found", "total", "version", "words_left", "seed", "wordli
 
 @pytest.fixture(scope="module")
 def english() -> Trie:
-    return load(WORDS / "en.txt").trie
+    return shipped_list("en").trie
 
 
 @pytest.fixture

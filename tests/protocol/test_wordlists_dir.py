@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.protocol.test_play import Connect, expect_error, new_game, play, resume_of
 from tests.support import Client, LiveServer
+from tests.wire import Connect, expect_error, new_game, play, resume_of
 
 # Every three-letter string of A and B is a word, so any three tiles in a row score.
 TINY_WORDS = ["".join(letters) for letters in itertools.product("ab", repeat=3)]
