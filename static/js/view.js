@@ -288,9 +288,10 @@ export class View {
   renderGames(state) {
     const playing = state.game?.id ?? null;
     const open = state.connection.state === "open";
-    const key = JSON.stringify([state.games, playing, open]);
-    if (key === this.shownGames) return;
-    this.shownGames = key;
+    // The store replaces the list whenever it changes, so this is cheap on every drag step.
+    const shown = this.shownGames;
+    if (shown && shown.games === state.games && shown.playing === playing && shown.open === open) return;
+    this.shownGames = { games: state.games, playing, open };
     const items = state.games.map((game) => {
       const item = this.root.createElement("li");
       const button = this.root.createElement("button");
