@@ -97,6 +97,7 @@ export class Connection {
     let heard = false;
     socket.addEventListener("open", () => {
       if (this.socket !== socket) return;
+      this.restarting = false;
       this.status({ state: "open" });
       this.handlers.onOpen?.();
     });
@@ -105,7 +106,6 @@ export class Connection {
       if (!heard) {
         heard = true;
         this.attempt = 0; // only a connection that worked resets the back-off
-        this.restarting = false;
       }
       const message = read(event.data);
       if (message) this.handlers.onMessage?.(message);

@@ -62,6 +62,11 @@ const actions = {
 bindInput(view.el.board, actions);
 bindControls(document, actions);
 window.addEventListener("online", () => connection.reconnectNow());
+// "Your games" follows the other tabs, and its "… ago" labels the clock.
+window.addEventListener("storage", (event) => {
+  if (event.key === null || event.key === "wibble.games") store.refreshGames();
+});
+setInterval(() => store.refreshGames(), 60_000);
 window.addEventListener("offline", () => connection.drop());
 
 view.render(store.state);

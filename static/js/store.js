@@ -164,6 +164,9 @@ export class Store {
       this.state.refilling = null;
       if (this.state.mine) this.state.confirmed = EMPTY_CHAIN; // the server drops our chain with us
       this.adopt();
+      // A resume in flight dies with the socket; the next one is sent by onOpen.
+      this.opening = null;
+      if (this.announce === "open") this.announce = null;
     }
     this.emit({ type: "status" });
   }
@@ -173,6 +176,8 @@ export class Store {
     this.fellBack = false;
     const ref = this.ref ?? (this.start ? null : this.storage.current());
     if (ref) {
+      // Remember which game is asked for (with its list, from "Your games"), in case it is gone.
+      this.opening = this.state.games.find((game) => game.game_id === ref.game_id) ?? ref;
       this.send(P.resume(ref.game_id, ref.token));
     } else {
       const { wordlist = null, seed = null } = this.start ?? {};
@@ -309,7 +314,7 @@ export class Store {
     } else if (message.request === "resume" && P.isLostGame(code)) {
       // The game asked for cannot be played here (expired, or its list is gone from the
       // server): start a new one in the same list, or the server's default if that fails.
-      const lost = this.opening ?? this.ref;
+      const lost = this.opening;
       const wordlist = lost?.wordlist || state.game?.wordlist || state.config.default_wordlist;
       // A game the server no longer has leaves the list; one it cannot load now (its
       // list was removed, say) stays, in case the host brings the list back.
@@ -338,6 +343,7 @@ export class Store {
       this.send(P.newGame({ seed: this.start?.seed ?? null }));
       this.setMessage("miss", message.message || code);
     } else {
+      if (message.request === "resume") this.opening = null; // refused for now (a budget, say)
       this.setMessage("miss", message.message || code);
     }
     this.emit({ type: "error", code });
@@ -462,12 +468,19 @@ export class Store {
 
   /** Go back to one of "Your games". */
   openGame(gameId) {
-    if (this.state.connection.state !== "open" || gameId === this.ref?.game_id) return false;
+    // Only from a game on screen: while one is being loaded, a second resume would race it.
+    if (!this.canPlay || this.opening || gameId === this.ref?.game_id) return false;
     const game = this.state.games.find((entry) => entry.game_id === gameId);
     if (!game) return false;
     this.opening = game;
     this.announce = "open";
     return this.send(P.resume(game.game_id, game.token));
+  }
+
+  /** Read "Your games" again (another tab changed it, or the "… ago" labels are due). */
+  refreshGames() {
+    this.state.games = this.storage.list();
+    this.emit({ type: "games" });
   }
 
   remember(game) {

@@ -163,7 +163,7 @@ export class View {
     this.renderFound(state, event);
     this.renderMessage(state);
     this.renderConnection(state);
-    this.renderGames(state);
+    this.renderGames(state, canPlay);
 
     this.el.total.textContent = String(state.total);
     this.renderWordsLeft(state.wordsLeft);
@@ -285,13 +285,15 @@ export class View {
   }
 
   /** "Your games": this browser's games, newest first, the one on screen marked. */
-  renderGames(state) {
+  renderGames(state, canPlay) {
     const playing = state.game?.id ?? null;
-    const open = state.connection.state === "open";
+    const open = canPlay; // a game on screen and a connection: another can be opened
     // The store replaces the list whenever it changes, so this is cheap on every drag step.
     const shown = this.shownGames;
     if (shown && shown.games === state.games && shown.playing === playing && shown.open === open) return;
     this.shownGames = { games: state.games, playing, open };
+    // Rebuilding the buttons must not throw away keyboard focus on one of them.
+    const focused = this.root.activeElement?.closest?.("[data-game-id]")?.dataset.gameId;
     const items = state.games.map((game) => {
       const item = this.root.createElement("li");
       const button = this.root.createElement("button");
@@ -314,6 +316,7 @@ export class View {
       return item;
     });
     this.el.games.replaceChildren(...items);
+    if (focused) items.find((item) => item.firstChild.dataset.gameId === focused)?.firstChild.focus();
   }
 
   renderConnection(state) {

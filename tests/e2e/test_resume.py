@@ -324,3 +324,26 @@ def test_a_page_opened_with_a_seed_resumes_its_game_on_reload(
     assert game.game_id() == game_id
     expect(game.total).to_have_text(str(points))
     assert game.found_words() == [word]
+
+
+def test_a_game_the_server_no_longer_has_leaves_your_games_for_a_new_one_in_its_list(
+    page: Page, server_on: Callable[..., LiveServer]
+) -> None:
+    errors = watch_console(page)
+    port = free_port()
+    live = server_on(port, "--data-dir", "")  # games in memory only: a restart forgets them
+    game = WibblePage(page).open(live.url, wordlist="es")
+    old = game.game_id()
+    live.stop()
+    server_on(port, "--data-dir", "")
+
+    page.reload()
+
+    expect(game.board).not_to_have_attribute("data-game-id", old)
+    game.wait_idle()
+    expect(game.board).to_have_attribute("data-wordlist", "es")
+    expect(game.message).to_contain_text("no longer on the server")
+    entries = game.your_games()
+    expect(entries).to_have_count(1)
+    expect(entries.nth(0)).to_have_attribute("data-game-id", game.game_id())
+    assert [e for e in errors if "WebSocket connection to" not in e] == []
