@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.support import WORDS
+from tests.support import shipped_list
 from wibble.core import (
     Draws,
     Game,
@@ -29,7 +29,6 @@ from wibble.core import (
     replay,
     solve,
 )
-from wibble.wordlists import load
 
 P = Pos
 
@@ -49,7 +48,7 @@ AB_EDITED = build_word_list(
 
 @pytest.fixture(scope="module")
 def english() -> WordList:
-    return load(WORDS / "en.txt")
+    return shipped_list("en")
 
 
 def release(game: Game, path: tuple[Pos, ...]) -> Move:
