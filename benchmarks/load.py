@@ -242,6 +242,23 @@ def option(found: Found, size: int) -> Option:
     return found.word, sum(1 << i for i in path), path
 
 
+def random_path(rng: random.Random, size: int) -> list[Pos]:
+    """A chain of 2-5 touching tiles from a random start: mostly not a word, as people's misses are."""
+    path = [Pos(rng.randrange(size), rng.randrange(size))]
+    for _ in range(rng.randint(1, 4)):
+        last = path[-1]
+        near = [
+            Pos(r, c)
+            for r in range(max(0, last.row - 1), min(size, last.row + 2))
+            for c in range(max(0, last.col - 1), min(size, last.col + 2))
+            if Pos(r, c) not in path
+        ]
+        if not near:
+            break
+        path.append(rng.choice(near))
+    return path
+
+
 def bits(positions: list[Pos], size: int) -> int:
     return sum(1 << (p.row * size + p.col) for p in positions)
 
@@ -320,19 +337,7 @@ class Player:
         fresh = [o for o in self.options if o[0] not in self.scored]
         if fresh and self.rng.random() < REAL_WORDS:
             return [Pos(*divmod(i, size)) for i in self.rng.choice(fresh)[2]], "release"
-        path = [Pos(self.rng.randrange(size), self.rng.randrange(size))]
-        for _ in range(self.rng.randint(1, 4)):
-            last = path[-1]
-            near = [
-                Pos(r, c)
-                for r in range(max(0, last.row - 1), min(size, last.row + 2))
-                for c in range(max(0, last.col - 1), min(size, last.col + 2))
-                if Pos(r, c) not in path
-            ]
-            if not near:
-                break
-            path.append(self.rng.choice(near))
-        return path, self.rng.choice(["release", "cancel"])
+        return random_path(self.rng, size), self.rng.choice(["release", "cancel"])
 
     def refilled(self, word: str, tiles: list[tuple[Pos, Letter]]) -> None:
         """A word scored and its tiles were replaced: forget the words that used them."""

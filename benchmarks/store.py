@@ -74,6 +74,7 @@ import gevent
 import gevent.event
 from websockets.sync.client import connect
 
+from benchmarks.load import LONGEST, REAL_WORDS, random_path
 from wibble.core import Draws, Game, HashParams, Move, Pos, WordJudged, WordList, solve
 from wibble.live.registry import token_hash
 from wibble.store import MemoryStore, SqliteStore, StorageError, VersionConflict
@@ -82,8 +83,6 @@ from wibble.wordlists import load as load_words
 
 ROOT = Path(__file__).resolve().parent.parent
 MIN_WORDS = 30  # the server's default MIN_BOARD_WORDS
-REAL_WORDS = 0.8  # as benchmarks.load: share of releases that are words the solver found
-LONGEST = 8
 PROBE = 0.001  # the loop probe asks to wake this often
 SLOW = 0.005  # commits slower than this are counted
 Doc = dict[str, Any]
@@ -122,20 +121,7 @@ def choose(game: Game, rng: random.Random) -> list[Pos]:
         fresh = [f for f in solve(game.board, game.words) if f.word not in found and len(f.path) <= LONGEST]
         if fresh:
             return list(rng.choice(fresh).path)
-    size = game.board.size
-    path = [Pos(rng.randrange(size), rng.randrange(size))]
-    for _ in range(rng.randint(1, 4)):
-        last = path[-1]
-        near = [
-            Pos(r, c)
-            for r in range(max(0, last.row - 1), min(size, last.row + 2))
-            for c in range(max(0, last.col - 1), min(size, last.col + 2))
-            if Pos(r, c) not in path
-        ]
-        if not near:
-            break
-        path.append(rng.choice(near))
-    return path
+    return random_path(rng, game.board.size)
 
 
 def play_games(words: WordList, count: int, moves: int, seed: int) -> list[Played]:
