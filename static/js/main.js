@@ -3,7 +3,7 @@
 import { Connection, socketUrl } from "./connection.js";
 import { bindControls, bindInput } from "./input.js";
 import { parseSeed } from "./protocol.js";
-import { Store, savedGames } from "./store.js";
+import { GAMES_KEY, Store, savedGames } from "./store.js";
 import { View } from "./view.js";
 
 const config = JSON.parse(document.getElementById("wibble-config").textContent);
@@ -64,7 +64,7 @@ bindControls(document, actions);
 window.addEventListener("online", () => connection.reconnectNow());
 // "Your games" follows the other tabs, and its "… ago" labels the clock.
 window.addEventListener("storage", (event) => {
-  if (event.key === null || event.key === "wibble.games") store.refreshGames();
+  if (event.key === null || event.key === GAMES_KEY) store.refreshGames();
 });
 setInterval(() => store.refreshGames(), 60_000);
 window.addEventListener("offline", () => connection.drop());

@@ -498,6 +498,10 @@ export class Store {
 /** How many games "Your games" keeps (the oldest beyond it are forgotten here, not on the server). */
 export const MAX_SAVED_GAMES = 30;
 
+/** The storage key of "Your games" (and, in session storage, of this tab's game). */
+export const GAMES_KEY = "wibble.games";
+const OLD_KEY = "wibble.game"; // before the list, a browser kept its one game here
+
 const isRef = (ref) => typeof ref?.game_id === "string" && typeof ref?.token === "string";
 
 /**
@@ -508,7 +512,7 @@ const isRef = (ref) => typeof ref?.game_id === "string" && typeof ref?.token ===
  * Quiet when storage is unavailable (private mode, full, blocked): the game still
  * plays, it just will not resume.
  */
-export function savedGames(local, session, { key = "wibble.games", now = () => Date.now() } = {}) {
+export function savedGames(local, session, { key = GAMES_KEY, now = () => Date.now() } = {}) {
   const read = (storage, name) => {
     try {
       return JSON.parse(storage?.getItem(name) ?? "null");
@@ -527,8 +531,8 @@ export function savedGames(local, session, { key = "wibble.games", now = () => D
   const list = () => {
     let games = read(local, key);
     if (!Array.isArray(games)) {
-      // Before the list, a browser kept one game under "wibble.game": carry it over.
-      const single = read(local, "wibble.game");
+      // A browser from before the list: carry its one game over (save() then drops the old key).
+      const single = read(local, OLD_KEY);
       games = isRef(single) ? [{ ...single, played: 0 }] : [];
     }
     return games
@@ -561,7 +565,15 @@ export function savedGames(local, session, { key = "wibble.games", now = () => D
       if (!isRef(entry)) return false;
       const rest = games.filter((other) => other.game_id !== game.game_id);
       write(session, key, entry.game_id);
-      return write(local, key, [entry, ...rest].slice(0, MAX_SAVED_GAMES));
+      const saved = write(local, key, [entry, ...rest].slice(0, MAX_SAVED_GAMES));
+      if (saved) {
+        try {
+          local.removeItem(OLD_KEY);
+        } catch {
+          // as in write()
+        }
+      }
+      return saved;
     },
     /** Drop a game the server no longer has. */
     forget(gameId) {
