@@ -58,6 +58,7 @@ export class View {
       foundCount: $('[data-testid="found-count"]'),
       foundEmpty: $(".found-empty"),
       games: $('[data-testid="your-games"]'),
+      replayLink: $('[data-testid="replay-link"]'),
       connection: $('[data-testid="connection-status"]'),
       connectionText: $(".connection-text"),
       retry: $('[data-action="retry"]'),
@@ -292,6 +293,8 @@ export class View {
     const shown = this.shownGames;
     if (shown && shown.games === state.games && shown.playing === playing && shown.open === open) return;
     this.shownGames = { games: state.games, playing, open };
+    this.el.replayLink.hidden = playing === null;
+    if (playing !== null) this.el.replayLink.href = `/replay/${encodeURIComponent(playing)}`;
     // Rebuilding the buttons must not throw away keyboard focus on one of them.
     const focused = this.root.activeElement?.closest?.("[data-game-id]")?.dataset.gameId;
     const items = state.games.map((game) => {
