@@ -40,8 +40,10 @@ from .board import Board, Pos
 from .dictionary import Node
 from .draws import Draws
 from .errors import GameDataError, RuleError
+from .fields import count_of, field_of
 from .hashing import DEFAULT_MODULI, FoundWords, HashParams, RollingHash
 from .letters import Letter, LetterSampler
+from .scoring import ENDLESS_ORDER, TileValue, score
 from .solver import count_words
 from .wordlist import WordList
 
@@ -125,7 +127,7 @@ _WRONG_PHASE = {
 _Draw = TypeVar("_Draw")
 
 
-def _best_draw(draw: Callable[[], _Draw], count: Callable[[_Draw], int], enough: int) -> tuple[_Draw, int]:
+def best_draw(draw: Callable[[], _Draw], count: Callable[[_Draw], int], enough: int) -> tuple[_Draw, int]:
     """Draw until a draw counts at least ``enough``, at most ``MAX_DRAWS`` times.
 
     Returns that draw, or else the first of the draws with the highest count, and its count.
@@ -161,7 +163,7 @@ class Game:
         self._sampler = LetterSampler(words.letters)
         self.found = FoundWords(hash_params)
         # words_left: how many words the board allows that this game has not found yet.
-        self.board, self.words_left = _best_draw(
+        self.board, self.words_left = best_draw(
             lambda: Board.fill(self._sampler, draws, size),
             lambda board: self._unfound(board, set()),
             min_words,
@@ -218,7 +220,8 @@ class Game:
 
     @property
     def points(self) -> int:
-        return sum(self.board[pos].score for pos in self._chain)
+        """What the chain would score: an endless game has no multipliers, so its letter scores summed."""
+        return score([TileValue(self.board[pos].score) for pos in self._chain], ENDLESS_ORDER).points
 
     @property
     def status(self) -> Status:
@@ -311,7 +314,7 @@ class Game:
         Only the used tiles are ever redrawn: the rest of the board stays as the player saw it.
         """
         found = {word for word, _ in self.found.in_order}
-        changed, self.words_left = _best_draw(
+        changed, self.words_left = best_draw(
             lambda: self.board.refill(used, self._sampler, self.draws),
             lambda _: self._unfound(self.board, found),
             self.min_words,
@@ -361,52 +364,37 @@ class Game:
 # -- restoring a game from its document ----------------------------------------------
 
 
-def _field(doc: Mapping[str, Any], name: str, kind: type | tuple[type, ...]) -> Any:
-    value = doc.get(name)
-    # bool is an int to Python; a document saying `true` for a number is damaged.
-    if isinstance(value, bool) and kind is not bool or not isinstance(value, kind):
-        raise GameDataError(f"field {name!r} is missing or not a {getattr(kind, '__name__', kind)}")
-    return value
-
-
-def _count(doc: Mapping[str, Any], name: str) -> int:
-    value: int = _field(doc, name, int)
-    if value < 0:
-        raise GameDataError(f"field {name!r} is negative")
-    return value
-
-
 def _restore(cls: type[Game], doc: Mapping[str, Any], words: WordList) -> Game:
     if not isinstance(doc, Mapping):
         raise GameDataError("a game document must be an object")
     if doc.get("format") != DOC_FORMAT:
         raise GameDataError(f"document format {doc.get('format')!r} is not {DOC_FORMAT}")
-    if _field(doc, "wordlist", str) != words.name:
+    if field_of(doc, "wordlist", str) != words.name:
         raise GameDataError(f"the game was played with list {doc['wordlist']!r}, not {words.name!r}")
     params = HashParams(DEFAULT_MODULI, _bases(doc))
     try:
         phase = Phase(doc.get("phase"))
         judged = None if doc.get("judged") is None else Result(doc["judged"])
-        draws = Draws(_field(doc, "seed", int), _count(doc, "draws"))
+        draws = Draws(field_of(doc, "seed", int), count_of(doc, "draws"))
     except ValueError as exc:
         raise GameDataError(str(exc)) from None
 
     game = cls.__new__(cls)
     game.words = words
-    game.min_words = _count(doc, "min_words")
+    game.min_words = count_of(doc, "min_words")
     game.draws = draws
     game._sampler = LetterSampler(words.letters)
     game.found = _found(doc, params)
-    game.board = _board(doc, words)
-    game.words_left = _count(doc, "words_left")
-    game.total = _count(doc, "total")
-    game.version = _count(doc, "version")
+    game.board = board_of(doc, words)
+    game.words_left = count_of(doc, "words_left")
+    game.total = count_of(doc, "total")
+    game.version = count_of(doc, "version")
     game.phase = phase
     game._judged = judged
     game._chain = []
     game._nodes = [words.trie.root]
     game._hash = RollingHash(params)
-    chain = _field(doc, "chain", list)
+    chain = field_of(doc, "chain", list)
     if (phase is Phase.IDLE) != (not chain) or (phase is Phase.CLEANUP) != (judged is not None):
         raise GameDataError(f"the chain does not fit the phase {phase.value!r}")
     for step in chain:
@@ -415,7 +403,7 @@ def _restore(cls: type[Game], doc: Mapping[str, Any], words: WordList) -> Game:
 
 
 def _bases(doc: Mapping[str, Any]) -> tuple[int, ...]:
-    bases = _field(doc, "hash_bases", list)
+    bases = field_of(doc, "hash_bases", list)
     if len(bases) != len(DEFAULT_MODULI) or not all(
         type(b) is int and 2 <= b <= m - 2 for b, m in zip(bases, DEFAULT_MODULI, strict=False)
     ):
@@ -423,9 +411,9 @@ def _bases(doc: Mapping[str, Any]) -> tuple[int, ...]:
     return tuple(bases)
 
 
-def _board(doc: Mapping[str, Any], words: WordList) -> Board:
-    size = _count(doc, "size")
-    symbols: str = _field(doc, "board", str)
+def board_of(doc: Mapping[str, Any], words: WordList) -> Board:
+    size = count_of(doc, "size")
+    symbols: str = field_of(doc, "board", str)
     if size < 1 or len(symbols) != size * size:
         raise GameDataError(f"the board has {len(symbols)} tiles, not {size}x{size}")
     missing = sorted({symbol for symbol in symbols if symbol not in words.letters})
@@ -437,7 +425,7 @@ def _board(doc: Mapping[str, Any], words: WordList) -> Board:
 
 def _found(doc: Mapping[str, Any], params: HashParams) -> FoundWords:
     found = FoundWords(params)
-    for entry in _field(doc, "found", list):
+    for entry in field_of(doc, "found", list):
         if not (
             isinstance(entry, list)
             and len(entry) == 2

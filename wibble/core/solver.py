@@ -10,18 +10,19 @@ board. Nodes may be shared between prefixes, so the search keeps all its state
 
 from __future__ import annotations
 
-from collections.abc import Container
+from collections.abc import Container, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
 from .board import Board, Pos
+from .scoring import ENDLESS_ORDER, TileValue, score
 from .wordlist import WordList
 
 
 @dataclass(frozen=True, slots=True)
 class Found:
-    """A word the board allows, what the game would award for it, and one tile path that spells it."""
+    """A word the board allows, its best score, and a tile path that scores that."""
 
     word: str
     score: int
@@ -49,16 +50,34 @@ def _positions(size: int) -> tuple[Pos, ...]:
     return tuple(Pos(row, col) for row in range(size) for col in range(size))
 
 
-def solve(board: Board, words: WordList) -> list[Found]:
-    """Every word of ``words`` that ``board`` allows, once each, best score first (then alphabetical)."""
-    tiles = [letter for row in board.rows() for letter in row]
-    first_path = _search(board, words, paths=True)
-    scores = [letter.score for letter in tiles]
+def solve(
+    board: Board,
+    words: WordList,
+    values: Sequence[TileValue] | None = None,
+    order: Sequence[str] = ENDLESS_ORDER,
+) -> list[Found]:
+    """Every word of ``words`` that ``board`` allows, once each, best score first (then alphabetical).
+
+    ``values`` are the tiles as scoring sees them, row by row (by default each
+    letter's score, no multipliers), scored by ``wibble.core.scoring.score`` with
+    ``order``. A word can often be spelt along several paths; only paths through
+    different multiplier tiles can score differently (the letters are the same), so
+    the search keeps one path per word and set of multiplier tiles crossed, and
+    each word gets the best of those, scored by the one scoring function.
+    """
+    if values is None:
+        values = [TileValue(letter.score) for row in board.rows() for letter in row]
+    special = [i for i, v in enumerate(values) if v.letter_mult != 1 or v.word_mult != 1]
+    candidates = _search(board, words, paths=True, special=special)
     positions = _positions(board.size)
-    found = [
-        Found(word, sum([scores[i] for i in indices]), tuple([positions[i] for i in indices]))
-        for word, indices in first_path.items()
-    ]
+    best: dict[str, Found] = {}
+    for key, indices in candidates.items():
+        word = key if isinstance(key, str) else key[0]
+        points = score([values[i] for i in indices], order).points
+        held = best.get(word)
+        if held is None or points > held.score:
+            best[word] = Found(word, points, tuple([positions[i] for i in indices]))
+    found = list(best.values())
     found.sort(key=lambda f: (-f.score, f.word))
     return found
 
@@ -75,37 +94,49 @@ def count_words(board: Board, words: WordList, excluding: Container[str] = ()) -
 _NO_PATH: tuple[int, ...] = ()
 
 
-def _search(board: Board, words: WordList, paths: bool) -> dict[str, tuple[int, ...]]:
-    """Each word the board allows, with the tile indices of the first path found (if ``paths``)."""
+def _search(
+    board: Board, words: WordList, paths: bool, special: Sequence[int] = ()
+) -> dict[Any, tuple[int, ...]]:
+    """Each word the board allows, with the tile indices of the first path found (if ``paths``).
+
+    With ``special`` tiles (at most a few: the multipliers), a word is kept once per
+    set of special tiles its path crosses, keyed ``(word, mask)``; a path crossing
+    none is keyed by the word alone, as without ``special``.
+    """
     symbols = [letter.symbol for row in board.rows() for letter in row]
-    # Per tile, its neighbours with their letters: one tuple unpack per step
-    # instead of a second list look-up. A used-list beats an int bitmask here.
-    steps = [tuple((j, symbols[j]) for j in near) for near in _neighbours(board.size)]
+    bits = [0] * len(symbols)
+    for n, i in enumerate(special):
+        bits[i] = 1 << n
+    # Per tile, its neighbours with their letters and special bit: one tuple unpack
+    # per step instead of further list look-ups. A used-list beats an int bitmask here.
+    steps = [tuple((j, symbols[j], bits[j]) for j in near) for near in _neighbours(board.size)]
     shortest = words.min_length - 1  # as a depth: the index of a word's last tile
     used = [False] * len(symbols)
     # path[:depth + 1] is the chain so far; a fixed list written by depth
     # avoids an append and a pop per step.
     path = [0] * len(symbols)
-    first_path: dict[str, tuple[int, ...]] = {}
+    first_path: dict[Any, tuple[int, ...]] = {}
 
-    def walk(i: int, node: dict[str, Any], word: str, depth: int) -> None:
+    def walk(i: int, node: dict[str, Any], word: str, depth: int, mask: int) -> None:
         path[depth] = i
-        if "" in node and depth >= shortest and word not in first_path:
-            first_path[word] = tuple(path[: depth + 1]) if paths else _NO_PATH
+        if "" in node and depth >= shortest:
+            key = (word, mask) if mask else word
+            if key not in first_path:
+                first_path[key] = tuple(path[: depth + 1]) if paths else _NO_PATH
         used[i] = True
         depth += 1
-        for j, symbol in steps[i]:
+        for j, symbol, bit in steps[i]:
             if not used[j]:
                 child = node.get(symbol)
                 if child is not None:
-                    walk(j, child, word + symbol, depth)  # noqa: F821 (bound until the del below)
+                    walk(j, child, word + symbol, depth, mask | bit)  # noqa: F821 (bound until the del below)
         used[i] = False
 
     root: dict[str, Any] = words.trie.root
     for i, symbol in enumerate(symbols):
         child = root.get(symbol)
         if child is not None:
-            walk(i, child, symbol, 0)
+            walk(i, child, symbol, 0, bits[i])
     # ``walk`` refers to itself, a reference cycle that would keep this search's
     # lists alive until a garbage collection; at a thousand players those
     # collections paused every game for ~100 ms (benchmarks.load). Breaking the

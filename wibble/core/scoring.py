@@ -1,0 +1,121 @@
+"""What a word scores: one function, ``score``, and the ordered modifiers it applies.
+
+A path's points are the result of small modifiers applied one after another to a
+running total, in an order that is data (a tuple of names), not code: the letter
+multipliers first (each tile's letter score times its DL/TL factor, summed), then
+the word multiplier (x2 if the word crosses the 2x tile), then the long-word bonus
+(+10 from six tiles up). Applying the bonus after the multiplier is what makes a
+long word on the 2x tile worth 2 * letters + 10, not 2 * (letters + 10); swapping
+the two names would change that rule and nothing else.
+
+Each modifier reports what it did as a ``Step``, so the page can show why a word
+scored what it did, and every scorer in the server (the game, the solver, hints,
+bots, the end-of-match best words) calls this one function.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class TileValue:
+    """What scoring needs to know of one tile of a path."""
+
+    score: int
+    letter_mult: int = 1
+    """2 on a DL tile, 3 on a TL tile."""
+    word_mult: int = 1
+    """2 on the 2x tile."""
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One modifier's part in a score: its name, what it added or multiplied, and the total after it."""
+
+    name: str
+    points: int
+    """The running total after this step."""
+    factor: int = 1
+    """For a multiplier, what the total was multiplied by."""
+    bonus: int = 0
+    """For a bonus, what was added."""
+
+    def to_doc(self) -> dict[str, Any]:
+        doc: dict[str, Any] = {"step": self.name, "points": self.points}
+        if self.factor != 1:
+            doc["factor"] = self.factor
+        if self.bonus:
+            doc["bonus"] = self.bonus
+        return doc
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    points: int
+    breakdown: tuple[Step, ...]
+
+    def to_doc(self) -> list[dict[str, Any]]:
+        return [step.to_doc() for step in self.breakdown]
+
+
+Modifier = Callable[[Sequence[TileValue], int], Step | None]
+"""Takes the path's tiles and the running total; returns its step, or None if it did not apply."""
+
+
+def letter_multipliers(tiles: Sequence[TileValue], points: int) -> Step:
+    """Each tile's letter score times its letter multiplier, summed (always applies: it is the base)."""
+    return Step("letters", points + sum(tile.score * tile.letter_mult for tile in tiles))
+
+
+def word_multiplier(tiles: Sequence[TileValue], points: int) -> Step | None:
+    factor = 1
+    for tile in tiles:
+        factor *= tile.word_mult
+    return Step("word_multiplier", points * factor, factor=factor) if factor != 1 else None
+
+
+LONG_WORD_TILES = 6
+LONG_WORD_BONUS = 10
+
+
+def long_word_bonus(tiles: Sequence[TileValue], points: int) -> Step | None:
+    """A flat bonus from ``LONG_WORD_TILES`` tiles up (tiles, so a two-letter tile counts once)."""
+    if len(tiles) < LONG_WORD_TILES:
+        return None
+    return Step("long_word", points + LONG_WORD_BONUS, bonus=LONG_WORD_BONUS)
+
+
+MODIFIERS: Mapping[str, Modifier] = {
+    "letters": letter_multipliers,
+    "word_multiplier": word_multiplier,
+    "long_word": long_word_bonus,
+}
+
+MATCH_ORDER: tuple[str, ...] = ("letters", "word_multiplier", "long_word")
+"""A match's scoring, in Spellcast's order."""
+
+ENDLESS_ORDER: tuple[str, ...] = ("letters",)
+"""The endless game: the letter scores summed, as every saved game and record was scored."""
+
+
+def check_order(order: Sequence[str]) -> tuple[str, ...]:
+    """``order`` as a tuple, if every name is a known modifier; ValueError otherwise."""
+    unknown = [name for name in order if name not in MODIFIERS]
+    if unknown or not order or order[0] != "letters":
+        raise ValueError(f"a scoring order starts with 'letters' and names only {sorted(MODIFIERS)}")
+    return tuple(order)
+
+
+def score(tiles: Sequence[TileValue], order: Sequence[str] = MATCH_ORDER) -> Score:
+    """The points of a path of ``tiles``, with the step each modifier in ``order`` took."""
+    points = 0
+    steps: list[Step] = []
+    for name in order:
+        step = MODIFIERS[name](tiles, points)
+        if step is not None:
+            steps.append(step)
+            points = step.points
+    return Score(points, tuple(steps))
