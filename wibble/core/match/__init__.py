@@ -1,0 +1,49 @@
+"""A match: Spellcast's rules (rounds, turns, multipliers, gems) and the bots that play them.
+
+- ``settings``: the rules as data, Spellcast's by default;
+- ``tiles``: what lies on the board besides letters, and the pipelines that build it;
+- ``state``: the match itself, every command with its actor (the seat);
+- ``restore``: a stored document back into a match, checked;
+- ``bots``: how a bot chooses its move, by level.
+"""
+
+from .bots import BotMove, choose
+from .settings import LEVELS, MAX_SEATS, TIMED_TURN_SECONDS, Costs, Settings
+from .state import (
+    BoardChanged,
+    ChainMoved,
+    GemsChanged,
+    HintGiven,
+    Match,
+    MatchEvent,
+    MatchOver,
+    Phase,
+    Played,
+    Seat,
+    TurnChanged,
+    WordRefused,
+)
+from .tiles import Specials
+
+__all__ = [
+    "LEVELS",
+    "MAX_SEATS",
+    "TIMED_TURN_SECONDS",
+    "BoardChanged",
+    "BotMove",
+    "ChainMoved",
+    "Costs",
+    "GemsChanged",
+    "HintGiven",
+    "Match",
+    "MatchEvent",
+    "MatchOver",
+    "Phase",
+    "Played",
+    "Seat",
+    "Settings",
+    "Specials",
+    "TurnChanged",
+    "WordRefused",
+    "choose",
+]

@@ -1,0 +1,175 @@
+"""Turning a stored match document back into a ``Match``, checking every field on the way.
+
+A document that is damaged, or that no longer fits the word list (a letter the list
+lost, another list's name), raises ``GameDataError`` naming what is wrong; nothing
+in a document is trusted to be the right type or in range.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from ..board import Pos
+from ..draws import Draws
+from ..errors import GameDataError
+from ..fields import count_of, field_of
+from ..game import board_of
+from ..turns import TICKS_PER_ROUND, TurnOrder, step
+from ..wordlist import WordList
+from .settings import LEVELS, MAX_SEATS, Settings
+from .tiles import DL, TL, Specials
+
+if TYPE_CHECKING:
+    from .state import Match
+
+
+def restore(cls: type[Match], doc: Mapping[str, Any], words: WordList) -> Match:
+    from .state import DOC_FORMAT, Phase
+
+    if not isinstance(doc, Mapping):
+        raise GameDataError("a match document must be an object")
+    if doc.get("format") != DOC_FORMAT or doc.get("kind") != "match":
+        raise GameDataError(f"not a match document of format {DOC_FORMAT}")
+    if field_of(doc, "wordlist", str) != words.name:
+        raise GameDataError(f"the match was played with list {doc['wordlist']!r}, not {words.name!r}")
+    try:
+        phase = Phase(doc.get("phase"))
+        draws = Draws(field_of(doc, "seed", int), count_of(doc, "draws"))
+        bot_draws = Draws(_bot_seed(draws.seed), count_of(doc, "bot_draws"))
+    except ValueError as exc:
+        raise GameDataError(str(exc)) from None
+
+    match = cls.__new__(cls)
+    match.words = words
+    match.settings = Settings.from_doc(doc.get("settings"))
+    match.min_words = count_of(doc, "min_words")
+    match.draws, match.bot_draws = draws, bot_draws
+    match.board = board_of(doc, words)
+    match.specials = _specials(doc, match.board.size)
+    match.words_left = count_of(doc, "words_left")
+    match.seats = _seats(doc, match.settings.gem_cap)
+    match.round = count_of(doc, "round")
+    match.turn = count_of(doc, "turn")
+    match.turn_no = count_of(doc, "turn_no")
+    match.phase = phase
+    match.deadline = _deadline(doc)
+    match.version = count_of(doc, "version")
+    match.history = _history(doc, len(match.seats))
+    if not 1 <= match.round <= match.settings.rounds or match.turn >= len(match.seats):
+        raise GameDataError("the round or the turn is out of range")
+    if (phase is Phase.BETWEEN) and match.deadline is None:
+        raise GameDataError("a pause between rounds needs a deadline")
+    # The heap holds every seat but the one whose turn it is (popped when its turn began).
+    match.order = TurnOrder()
+    # During the pause between rounds, ``turn`` is only the seat that opens the next one, still in the heap.
+    for index, seat in enumerate(match.seats):
+        if index != match.turn or phase is not Phase.PLAYING:
+            match.order.push(index, seat.key)
+    match._chain = []
+    match._nodes = [words.trie.root]
+    chain = field_of(doc, "chain", list)
+    if chain and phase is not Phase.PLAYING:
+        raise GameDataError("a chain outside a turn")
+    for entry in chain:
+        pos = _pos(entry, match.board.size, "chain")
+        if pos in match._chain or (match._chain and not match._chain[-1].touches(pos)):
+            raise GameDataError("field 'chain' is not a path on the board")
+        match._push(pos)
+    return match
+
+
+def _bot_seed(seed: int) -> int:
+    from .state import bot_seed
+
+    return bot_seed(seed)
+
+
+def _pos(value: Any, size: int, name: str) -> Pos:
+    if not (isinstance(value, list) and len(value) >= 2 and all(type(v) is int for v in value[:2])):
+        raise GameDataError(f"field {name!r} is damaged")
+    pos = Pos(value[0], value[1])
+    if not (0 <= pos.row < size and 0 <= pos.col < size):
+        raise GameDataError(f"field {name!r} is off the board")
+    return pos
+
+
+def _specials(doc: Mapping[str, Any], size: int) -> Specials:
+    specials = Specials()
+    mult = doc.get("letter_mult")
+    if mult is not None:
+        pos = _pos(mult, size, "letter_mult")
+        if len(mult) != 3 or mult[2] not in (DL, TL) or type(mult[2]) is not int:
+            raise GameDataError("field 'letter_mult' is damaged")
+        specials.letter_mult = (pos, mult[2])
+    if doc.get("word_mult") is not None:
+        specials.word_mult = _pos(doc["word_mult"], size, "word_mult")
+    specials.gems = {_pos(entry, size, "gems") for entry in field_of(doc, "gems", list)}
+    return specials
+
+
+def _seats(doc: Mapping[str, Any], gem_cap: int) -> list[Any]:
+    from .state import Seat
+
+    entries = field_of(doc, "seats", list)
+    if not 1 <= len(entries) <= MAX_SEATS:
+        raise GameDataError("field 'seats' is damaged")
+    seats = []
+    for entry in entries:
+        if not isinstance(entry, Mapping):
+            raise GameDataError("field 'seats' is damaged")
+        seat = Seat(
+            field_of(entry, "name", str),
+            field_of(entry, "kind", str),
+            entry.get("level"),
+            count_of(entry, "speed"),
+            count_of(entry, "score"),
+            count_of(entry, "gems"),
+            count_of(entry, "key"),
+        )
+        try:
+            step(seat.speed)
+        except ValueError:
+            raise GameDataError("a seat's speed is damaged") from None
+        if seat.kind not in ("human", "bot") or (seat.kind == "bot") != (seat.level in LEVELS):
+            raise GameDataError("a seat is neither a human nor a bot of a known level")
+        if seat.gems > gem_cap or seat.key > 100 * TICKS_PER_ROUND:
+            raise GameDataError("a seat's gems or turn key are out of range")
+        seats.append(seat)
+    return seats
+
+
+def _deadline(doc: Mapping[str, Any]) -> float | None:
+    value = doc.get("deadline")
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or value != value:
+        raise GameDataError("field 'deadline' is damaged")
+    return float(value)
+
+
+def _word_doc(value: Any) -> bool:
+    """A played or best word in the history: None, or {word, path, points[, breakdown]}."""
+    return value is None or (
+        isinstance(value, Mapping)
+        and isinstance(value.get("word"), str)
+        and type(value.get("points")) is int
+        and isinstance(value.get("path"), list)
+    )
+
+
+def _history(doc: Mapping[str, Any], seats: int) -> list[dict[str, Any]]:
+    history = field_of(doc, "history", list)
+    for turn in history:
+        if not (
+            isinstance(turn, Mapping)
+            and type(turn.get("seat")) is int
+            and 0 <= turn["seat"] < seats
+            and type(turn.get("round")) is int
+            and type(turn.get("turn_no")) is int
+            and turn.get("ended") in ("played", "passed", "timed_out")
+            and _word_doc(turn.get("played"))
+            and _word_doc(turn.get("best"))
+        ):
+            raise GameDataError("field 'history' is damaged")
+    return [dict(turn) for turn in history]

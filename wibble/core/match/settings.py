@@ -1,0 +1,104 @@
+"""A match's rules, as data: the defaults are Spellcast's, and each is a setting of the match."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any
+
+from ..errors import GameDataError
+from ..scoring import MATCH_ORDER, check_order
+
+LEVELS = ("easy", "medium", "hard")
+MAX_SEATS = 6
+MAX_ROUNDS = 20
+TIMED_TURN_SECONDS = 30
+
+
+@dataclass(frozen=True, slots=True)
+class Costs:
+    """What each power costs, in gems."""
+
+    shuffle: int = 1
+    swap: int = 3
+    hint: int = 4
+    extend: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    rounds: int = 5
+    turn_seconds: int | None = None
+    """None: turns are untimed. Otherwise a turn passes by itself after this many seconds."""
+    round_pause: float = 3.0
+    """Seconds between the last turn of a round and the first of the next (the page shows the scores)."""
+    extend_seconds: int = 15
+    gem_tiles: int = 10
+    """How many tiles carry a gem; topped up after every refill."""
+    gem_cap: int = 10
+    start_gems: int = 3
+    triple_chance: float = 0.25
+    """The chance that the letter multiplier is a TL rather than a DL."""
+    word_mult_from: int = 2
+    """The round from which the board has a 2x tile."""
+    scoring: tuple[str, ...] = MATCH_ORDER
+    costs: Costs = field(default_factory=Costs)
+
+    def __post_init__(self) -> None:
+        check_order(self.scoring)
+        if not 1 <= self.rounds <= MAX_ROUNDS:
+            raise ValueError(f"rounds must be 1-{MAX_ROUNDS}")
+        if self.turn_seconds is not None and not 5 <= self.turn_seconds <= 600:
+            raise ValueError("turn_seconds must be 5-600, or None for untimed turns")
+        if not 0 <= self.round_pause <= 60:
+            raise ValueError("round_pause must be 0-60 seconds")
+        if not (0 <= self.start_gems <= self.gem_cap and 0 <= self.gem_tiles <= 25):
+            raise ValueError("gem settings out of range")
+        if not 0.0 <= self.triple_chance <= 1.0:
+            raise ValueError("triple_chance must be 0-1")
+
+    def to_doc(self) -> dict[str, Any]:
+        doc = asdict(self)
+        doc["scoring"] = list(self.scoring)
+        return doc
+
+    @classmethod
+    def from_doc(cls, doc: Any) -> Settings:
+        if not isinstance(doc, Mapping):
+            raise GameDataError("field 'settings' is not an object")
+        try:
+            values = {f.name: doc[f.name] for f in fields(cls) if f.name in doc}
+            if "costs" in values:
+                values["costs"] = Costs(**values["costs"])
+            if "scoring" in values:
+                values["scoring"] = tuple(values["scoring"])
+            settings = cls(**values)
+        except (TypeError, ValueError) as exc:
+            raise GameDataError(f"field 'settings' is damaged: {exc}") from None
+        _check_types(settings)
+        return settings
+
+
+_WHOLE = ("rounds", "extend_seconds", "gem_tiles", "gem_cap", "start_gems", "word_mult_from")
+
+
+def _check_types(settings: Settings) -> None:
+    """A stored setting of the wrong type (text, a fraction, a bool) is damage, not a value to coerce."""
+
+    def whole(value: Any) -> bool:
+        return type(value) is int and value >= 0
+
+    def number(value: Any) -> bool:
+        return type(value) in (int, float) and value == value  # not NaN
+
+    bad = [name for name in _WHOLE if not whole(getattr(settings, name))]
+    bad += [
+        name for name in ("shuffle", "swap", "hint", "extend") if not whole(getattr(settings.costs, name))
+    ]
+    if not (settings.turn_seconds is None or whole(settings.turn_seconds)):
+        bad.append("turn_seconds")
+    bad += [name for name in ("round_pause", "triple_chance") if not number(getattr(settings, name))]
+    if not all(isinstance(name, str) for name in settings.scoring):
+        bad.append("scoring")
+    if bad:
+        raise GameDataError(f"settings {bad} are damaged")
