@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .core import (
@@ -23,6 +23,20 @@ from .core import (
     WordJudged,
 )
 from .core.letters import Letter, LetterTable
+from .core.match import (
+    BoardChanged,
+    ChainMoved,
+    GemsChanged,
+    HintGiven,
+    Match,
+    MatchEvent,
+    MatchOver,
+    Played,
+    TurnChanged,
+    WordRefused,
+)
+from .core.match import Phase as MatchPhase
+from .core.solver import Found
 
 MAX_FRAME_BYTES = 4096
 """Larger frames are refused with close code 1009 before they are read whole."""
@@ -31,41 +45,114 @@ MAX_COORD = 1 << 31
 MAX_SEED = (1 << 53) - 1  # JavaScript numbers stay exact up to here
 MAX_NAME = 64
 MAX_ID = 128
+MAX_SEQ = (1 << 53) - 1
+MAX_PLAYER_NAME = 24
 
 
 @dataclass(frozen=True, slots=True)
-class NewGame:
+class Request:
+    """What every command carries: the client's own number for it, echoed in its replies."""
+
+    seq: int | None = field(default=None, kw_only=True)
+
+
+@dataclass(frozen=True, slots=True)
+class NewGame(Request):
     wordlist: str | None
     seed: int | None
 
 
 @dataclass(frozen=True, slots=True)
-class Resume:
+class Resume(Request):
     game_id: str
     token: str
 
 
 @dataclass(frozen=True, slots=True)
-class Press:
+class Press(Request):
     pos: Pos
 
 
 @dataclass(frozen=True, slots=True)
-class Enter:
+class Enter(Request):
     pos: Pos
 
 
 @dataclass(frozen=True, slots=True)
-class Release:
+class Release(Request):
     pass
 
 
 @dataclass(frozen=True, slots=True)
-class Cancel:
+class Cancel(Request):
     pass
 
 
-Command = NewGame | Resume | Press | Enter | Release | Cancel
+@dataclass(frozen=True, slots=True)
+class NewMatch(Request):
+    wordlist: str | None
+    seed: int | None
+    rounds: int
+    turn_seconds: int | None
+    bots: tuple[str, ...]
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class ResumeMatch(Request):
+    match_id: str
+    token: str
+
+
+@dataclass(frozen=True, slots=True)
+class Pass(Request):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Shuffle(Request):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Swap(Request):
+    pos: Pos
+    letter: str
+
+
+@dataclass(frozen=True, slots=True)
+class Hint(Request):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Extend(Request):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Rematch(Request):
+    pass
+
+
+Command = (
+    NewGame
+    | Resume
+    | Press
+    | Enter
+    | Release
+    | Cancel
+    | NewMatch
+    | ResumeMatch
+    | Pass
+    | Shuffle
+    | Swap
+    | Hint
+    | Extend
+    | Rematch
+)
+MatchCommand = NewMatch | ResumeMatch | Pass | Shuffle | Swap | Hint | Extend | Rematch
+"""Commands that only make sense in a match (the drag commands serve both modes)."""
 
 
 # -- parsing -------------------------------------------------------------------------
@@ -101,9 +188,20 @@ def parse(frame: str | bytes) -> Command:
             "protocol/unknown_type", f"unknown message type {kind[:40]!r} (known: {known})"
         ).about(kind[:40])
     try:
-        return parser(data)
+        command = parser(data)
+        seq = _int(data, "seq", 0, MAX_SEQ, required=False)
     except ProtocolError as exc:
         raise exc.about(kind) from None
+    return command if seq is None else replace(command, seq=seq)
+
+
+def seq_of(frame: str | bytes) -> int | None:
+    """The ``seq`` of a frame that could not be parsed as a command, if it has a valid one (for its error)."""
+    try:
+        data = json.loads(frame, parse_constant=_reject_constant)
+        return _int(data, "seq", 0, MAX_SEQ, required=False) if isinstance(data, dict) else None
+    except (ProtocolError, ValueError, RecursionError, TypeError):
+        return None
 
 
 def request_name(command: Command) -> str:
@@ -150,12 +248,51 @@ def _new_game(data: dict[str, Any]) -> NewGame:
     )
 
 
-def _resume(data: dict[str, Any]) -> Resume:
-    game_id = _str(data, "game_id", MAX_ID)
+def _resume(data: dict[str, Any]) -> Resume | ResumeMatch:
     token = _str(data, "token", MAX_ID)
-    assert game_id is not None
     assert token is not None
+    if "match_id" in data:
+        match_id = _str(data, "match_id", MAX_ID)
+        assert match_id is not None
+        return ResumeMatch(match_id, token)
+    game_id = _str(data, "game_id", MAX_ID)
+    assert game_id is not None
     return Resume(game_id, token)
+
+
+LEVELS = ("easy", "medium", "hard")
+MAX_BOTS = 5
+
+
+def _bots(data: dict[str, Any]) -> tuple[str, ...]:
+    bots = data.get("bots", [])
+    if not isinstance(bots, list) or len(bots) > MAX_BOTS:
+        raise ProtocolError("protocol/bad_field", f"field 'bots' must be a list of at most {MAX_BOTS}")
+    levels = []
+    for bot in bots:
+        level = bot.get("level", "medium") if isinstance(bot, dict) else None
+        if level not in LEVELS:
+            raise ProtocolError("protocol/bad_field", 'each bot is {"level": "easy"|"medium"|"hard"}')
+        levels.append(level)
+    return tuple(levels)
+
+
+def _new_match(data: dict[str, Any]) -> NewMatch:
+    rounds = _int(data, "rounds", 1, 20, required=False)
+    return NewMatch(
+        _str(data, "wordlist", MAX_NAME, required=False),
+        _int(data, "seed", 0, MAX_SEED, required=False),
+        5 if rounds is None else rounds,
+        _int(data, "turn_seconds", 5, 600, required=False),
+        _bots(data),
+        _str(data, "name", MAX_PLAYER_NAME, required=False) or "You",
+    )
+
+
+def _swap(data: dict[str, Any]) -> Swap:
+    letter = _str(data, "letter", 8)
+    assert letter is not None
+    return Swap(_pos(data), letter)
 
 
 _PARSERS: dict[str, Callable[[dict[str, Any]], Command]] = {
@@ -165,15 +302,30 @@ _PARSERS: dict[str, Callable[[dict[str, Any]], Command]] = {
     "enter": lambda data: Enter(_pos(data)),
     "release": lambda data: Release(),
     "cancel": lambda data: Cancel(),
+    "new_match": _new_match,
+    "pass": lambda data: Pass(),
+    "shuffle": lambda data: Shuffle(),
+    "swap": _swap,
+    "hint": lambda data: Hint(),
+    "extend": lambda data: Extend(),
+    "rematch": lambda data: Rematch(),
 }
 
 _NAMES: dict[type, str] = {
     NewGame: "new_game",
     Resume: "resume",
+    ResumeMatch: "resume",
     Press: "press",
     Enter: "enter",
     Release: "release",
     Cancel: "cancel",
+    NewMatch: "new_match",
+    Pass: "pass",
+    Shuffle: "shuffle",
+    Swap: "swap",
+    Hint: "hint",
+    Extend: "extend",
+    Rematch: "rematch",
 }
 
 
@@ -285,8 +437,168 @@ def event(ev: Event, letters: LetterTable) -> dict[str, Any]:
     raise TypeError(f"no message for {ev!r}")
 
 
-def error(exc: WibbleError) -> dict[str, Any]:
+def error(exc: WibbleError, seq: int | None = None) -> dict[str, Any]:
     message: dict[str, Any] = {"type": "error", "code": exc.code, "message": exc.message}
     if exc.request is not None:
         message["request"] = exc.request
+    if seq is not None:
+        message["seq"] = seq
     return message
+
+
+# -- matches ----------------------------------------------------------------------------
+
+
+def _found(found: Found | None, letters: LetterTable) -> dict[str, Any] | None:
+    if found is None:
+        return None
+    return {"word": _faces(found.word, letters), "path": _chain(found.path), "points": found.score}
+
+
+def _turn_doc(turn: dict[str, Any] | None, letters: LetterTable) -> dict[str, Any] | None:
+    """A played or best word from a match's history, its word as the tiles read."""
+    if turn is None:
+        return None
+    return {**turn, "word": _faces(turn["word"], letters)}
+
+
+def match_summary(summary: dict[str, Any], letters: LetterTable) -> dict[str, Any]:
+    return {
+        "ranking": summary["ranking"],
+        "best_words": [
+            {"seat": entry["seat"], "word": _turn_doc(entry["word"], letters)}
+            for entry in summary["best_words"]
+        ],
+        "turns": [
+            {**turn, "played": _turn_doc(turn["played"], letters), "best": _turn_doc(turn["best"], letters)}
+            for turn in summary["turns"]
+        ],
+    }
+
+
+def _remaining(deadline: float | None, now: float) -> float | None:
+    return None if deadline is None else round(max(0.0, deadline - now), 3)
+
+
+def match_snapshot(
+    match: Match, match_id: str, token: str, you: int, connected: list[bool], now: float
+) -> dict[str, Any]:
+    """The full ``match`` message for seat ``you``: everything needed to draw the match from scratch."""
+    words = match.words
+    letters = words.letters
+    chain = match.chain
+    moved = match.chain_moved()
+    settings = match.settings
+    message: dict[str, Any] = {
+        "type": "match",
+        "match_id": match_id,
+        "token": token,
+        "you": you,
+        "seed": match.draws.seed,
+        "wordlist": words.name,
+        "wordlist_title": words.title,
+        "language": words.language,
+        "min_length": words.min_length,
+        "letters": {letter.face: {"score": letter.score, "weight": letter.weight} for letter in letters},
+        "size": match.board.size,
+        "seats": [
+            {
+                "name": seat.name,
+                "kind": seat.kind,
+                "level": seat.level,
+                "score": seat.score,
+                "gems": seat.gems,
+                "speed": seat.speed,
+                "connected": seat.kind == "bot" or connected[i],
+            }
+            for i, seat in enumerate(match.seats)
+        ],
+        "round": match.round,
+        "rounds": settings.rounds,
+        "turn": match.turn,
+        "turn_no": match.turn_no,
+        "deadline": match.deadline,
+        "remaining": _remaining(match.deadline, now),
+        "phase": match.phase.value,
+        "board": match.tiles(),
+        "chain": _chain(chain),
+        "word": _faces(moved.word, letters),
+        "points": moved.points,
+        "status": moved.status,
+        "words_left": match.words_left,
+        "history": [
+            {**turn, "played": _turn_doc(turn["played"], letters), "best": _turn_doc(turn["best"], letters)}
+            for turn in match.history
+        ],
+        "costs": {
+            "shuffle": settings.costs.shuffle,
+            "swap": settings.costs.swap,
+            "hint": settings.costs.hint,
+            "extend": settings.costs.extend,
+        },
+        "gem_cap": settings.gem_cap,
+        "settings": {
+            "rounds": settings.rounds,
+            "turn_seconds": settings.turn_seconds,
+            "extend_seconds": settings.extend_seconds,
+            "scoring": list(settings.scoring),
+        },
+        "version": match.version,
+    }
+    if match.phase is MatchPhase.OVER:
+        message["summary"] = match_summary(match.summary(), letters)
+    return message
+
+
+def match_event(ev: MatchEvent, letters: LetterTable, now: float) -> dict[str, Any]:
+    """The message for one event of a match played with ``letters``."""
+    if isinstance(ev, ChainMoved):
+        return {
+            "type": "chain",
+            "seat": ev.seat,
+            "chain": _chain(ev.chain),
+            "word": _faces(ev.word, letters),
+            "points": ev.points,
+            "status": ev.status,
+        }
+    if isinstance(ev, Played):
+        return {
+            "type": "played",
+            "seat": ev.seat,
+            "word": _faces(ev.word, letters),
+            "path": _chain(ev.path),
+            "points": ev.score.points,
+            "breakdown": ev.score.to_doc(),
+            "gems_earned": ev.gems_earned,
+            "score": ev.total,
+            "version": ev.version,
+        }
+    if isinstance(ev, WordRefused):
+        return {"type": "word", "seat": ev.seat, "word": _faces(ev.word, letters), "result": ev.result}
+    if isinstance(ev, BoardChanged):
+        return {
+            "type": "board",
+            "changed": list(ev.changed),
+            "reason": ev.reason,
+            "words_left": ev.words_left,
+            "version": ev.version,
+        }
+    if isinstance(ev, GemsChanged):
+        return {"type": "gems", "seat": ev.seat, "gems": ev.gems}
+    if isinstance(ev, TurnChanged):
+        return {
+            "type": "turn",
+            "turn": ev.turn,
+            "round": ev.round,
+            "turn_no": ev.turn_no,
+            "deadline": ev.deadline,
+            "remaining": _remaining(ev.deadline, now),
+            "phase": ev.phase,
+            "passed": ev.passed,
+            "version": ev.version,
+        }
+    if isinstance(ev, HintGiven):
+        return {"type": "hint", **(_found(ev.found, letters) or {"word": None, "path": [], "points": 0})}
+    if isinstance(ev, MatchOver):
+        return {"type": "match_over", **match_summary(ev.summary, letters), "version": ev.version}
+    raise TypeError(f"no message for {ev!r}")

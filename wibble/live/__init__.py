@@ -6,7 +6,9 @@
 - ``authority``: applies a client's command to its game in one ordered checklist,
   commits what changes the game for good, then tells everyone;
 - ``fanout``: who hears about which game, with each message encoded once;
-- ``budgets``: what one client address may cost the server.
+- ``budgets``: what one client address may cost the server;
+- ``matches``: matches in play, their seats, bots and deadlines; ``timers``: every
+  deadline of the process in one priority queue.
 
 No sockets and no Flask here: a client is anything with a ``deliver(frame)``, so
 the same code runs under the websocket handler and in tests, with an injected clock.
@@ -16,6 +18,19 @@ from .authority import Authority
 from .budgets import Budgets
 from .clients import Client
 from .fanout import Fanout
+from .matches import BotPace, LiveMatch, Matches
 from .registry import LiveGame, Registry
+from .timers import Timers
 
-__all__ = ["Authority", "Budgets", "Client", "Fanout", "LiveGame", "Registry"]
+__all__ = [
+    "Authority",
+    "BotPace",
+    "Budgets",
+    "Client",
+    "Fanout",
+    "LiveGame",
+    "LiveMatch",
+    "Matches",
+    "Registry",
+    "Timers",
+]

@@ -14,25 +14,53 @@ import logging
 
 from .. import protocol
 from ..core import Event, Game, Move, Phase, RuleError, WordJudged
-from ..protocol import Cancel, Command, Enter, NewGame, Press, Release, Resume
+from ..protocol import Cancel, Command, Enter, MatchCommand, NewGame, Press, Release, Resume
 from ..store import StorageError, VersionConflict
 from .budgets import Budgets
 from .clients import Client
 from .fanout import Fanout
+from .matches import BotPace, Matches
 from .registry import LiveGame, Registry
+from .timers import Timers
 
 log = logging.getLogger(__name__)
 
 
 class Authority:
-    def __init__(self, registry: Registry, budgets: Budgets | None = None) -> None:
+    """Routes each command to the endless game or the match its connection is on."""
+
+    def __init__(
+        self, registry: Registry, budgets: Budgets | None = None, pace: BotPace | None = None
+    ) -> None:
         self.registry = registry
         self.store = registry.store
         self.fanout: Fanout = registry.fanout
         self.budgets = budgets or Budgets.unlimited(registry.clock)
+        # Match deadlines are wall-clock times: they are saved, and must mean the same after a restart.
+        self.timers = Timers(registry.wall_clock)
+        self.matches = Matches(
+            registry.store,
+            registry.wordlists,
+            registry.fanout,
+            self.timers,
+            registry.wall_clock,
+            self.budgets,
+            pace,
+            min_words=registry.min_words,
+            idle_timeout=registry.idle_timeout,
+        )
 
     def handle(self, client: Client, command: Command) -> None:
         """Apply one command; a ``WibbleError`` means nothing changed and only ``client`` hears."""
+        if isinstance(command, MatchCommand) or (
+            client.match is not None and not isinstance(command, NewGame | Resume)
+        ):
+            if client.game is not None:
+                self.leave_game(client)
+            self.matches.handle(client, command)
+            return
+        if client.match is not None:
+            self.matches.leave(client)
         if isinstance(command, NewGame):
             self.budgets.new_game(client.address)
             live, token = self.registry.create(command.wordlist, command.seed)
@@ -50,7 +78,12 @@ class Authority:
             self._move(client, command)
 
     def leave(self, client: Client) -> None:
-        """Detach ``client`` from its game (on disconnect, or when it opens another)."""
+        """Detach ``client`` from its game or match (on disconnect)."""
+        self.matches.leave(client)
+        self.leave_game(client)
+
+    def leave_game(self, client: Client) -> None:
+        """Detach ``client`` from its endless game (on disconnect, or when it opens another)."""
         live, client.game, client.token = client.game, None, None
         if live is None:
             return
@@ -64,7 +97,7 @@ class Authority:
 
     def _attach(self, client: Client, live: LiveGame, token: str) -> None:
         if live is not client.game:
-            self.leave(client)
+            self.leave_game(client)
         with live.lock:
             if live.dragger not in (None, client):
                 # The same player, back from elsewhere (a phone that changed network
@@ -102,7 +135,7 @@ class Authority:
                 else:  # pragma: no cover - parse() returns only the types above
                     raise TypeError(command)
             live.last_active = self.registry.clock()
-            self._publish(live, events)
+            self._publish(live, events, client, command.seq)
 
     def _commit_release(self, live: LiveGame) -> list[Event]:
         """Judge the chain and refill, and commit both; on a failed commit, undo both."""
@@ -145,6 +178,8 @@ class Authority:
         if live.game.phase is Phase.CHAINING:
             self._publish(live, live.game.cancel())
 
-    def _publish(self, live: LiveGame, events: list[Event]) -> None:
+    def _publish(
+        self, live: LiveGame, events: list[Event], origin: Client | None = None, seq: int | None = None
+    ) -> None:
         letters = live.game.words.letters
-        self.fanout.publish(live.game_id, [protocol.event(event, letters) for event in events])
+        self.fanout.publish(live.game_id, [protocol.event(event, letters) for event in events], origin, seq)

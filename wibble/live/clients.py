@@ -6,20 +6,24 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from .matches import LiveMatch
     from .registry import LiveGame
 
 
 class Client:
-    """One connection: at most one game at a time, the token it opened it with, and a way to reach it.
+    """One connection: at most one game or match at a time, the token that opened it, a way to reach it.
 
     ``deliver`` takes an encoded frame and must never block (the websocket layer
     queues it); ``address`` is the client's network address, for per-address budgets.
     """
 
-    __slots__ = ("address", "deliver", "game", "token")
+    __slots__ = ("address", "deliver", "game", "match", "seat", "token")
 
     def __init__(self, deliver: Callable[[str], None], address: str = "") -> None:
         self.deliver = deliver
         self.address = address
         self.game: LiveGame | None = None
+        self.match: LiveMatch | None = None
+        self.seat: int | None = None
+        """The seat this connection plays in its match (the one its token opened)."""
         self.token: str | None = None

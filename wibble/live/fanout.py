@@ -35,12 +35,23 @@ class Fanout:
     def listeners(self, game_id: str) -> list[Client]:
         return list(self._listeners.get(game_id, ()))
 
-    def publish(self, game_id: str, messages: Iterable[dict[str, Any]]) -> None:
-        """Send ``messages``, in order, to everyone on the game.
+    def publish(
+        self,
+        game_id: str,
+        messages: Iterable[dict[str, Any]],
+        origin: Client | None = None,
+        seq: int | None = None,
+    ) -> None:
+        """Send ``messages``, in order, to everyone on the game; ``origin`` alone gets them with its ``seq``.
 
         Call it under the game's lock, so that everyone hears the same order.
         """
+        messages = list(messages)
         frames = [protocol.encode(message) for message in messages]
         for client in self.listeners(game_id):
+            if client is origin and seq is not None:
+                for message in messages:
+                    client.deliver(protocol.encode({**message, "seq": seq}))
+                continue
             for frame in frames:
                 client.deliver(frame)

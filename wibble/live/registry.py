@@ -150,7 +150,7 @@ class Registry:
     def _load(self, game_id: str) -> LiveGame:
         try:
             row = self.store.load(game_id)
-            if row is None:
+            if row is None or row.doc.get("kind") == "match":
                 raise RuleError("game/not_found", "no such game (it may have expired); start a new one")
             name = row.doc.get("wordlist")
             try:

@@ -14,7 +14,7 @@ from flask_sock import Sock
 from .. import protocol
 from ..cache import from_setting
 from ..core import RecordError, WibbleError
-from ..live import Authority, Budgets, Fanout, Registry
+from ..live import Authority, BotPace, Budgets, Fanout, Registry
 from ..live.budgets import Limits
 from ..live.records import record_of, replay_frames
 from ..store import Store, default_data_dir, open_store
@@ -53,6 +53,10 @@ DEFAULTS: dict[str, Any] = {
     # Words every board (new or refilled) must allow, else it is drawn again; 0 turns this off.
     # A board with few words is a dull game; at 30, fewer than 1 English board in 100 is redrawn.
     "MIN_BOARD_WORDS": 30,
+    # How long a bot in a match thinks before it plays (seconds: a number, or a range "1.5-3"),
+    # and how long each tile of its drag takes, so that people can watch it spell its word.
+    "BOT_THINK_SECONDS": "1.5-3",
+    "BOT_STEP_SECONDS": 0.25,
     "RATE_LIMIT": 40.0,  # messages a second per connection, sustained...
     "RATE_BURST": 80.0,  # ...with bursts up to this many
     "FLOOD_CLOSE": 400,  # refused messages (within ~10 s) before the connection is closed
@@ -99,7 +103,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config["BOARD_BUILDS_PER_SECOND"],
     )
     budgets = Budgets(limits, time.monotonic)
-    authority = Authority(registry, budgets)
+    think = app.config["BOT_THINK_SECONDS"]
+    authority = Authority(registry, budgets, BotPace(think, app.config["BOT_STEP_SECONDS"]))
     connections = Connections()
     app.extensions.update(
         {
@@ -269,6 +274,8 @@ def _check_config(config: dict[str, Any]) -> None:
     for key, kind in _POSITIVE_NUMBERS.items():
         config[key] = _positive(key, kind, config[key])
     config["MIN_BOARD_WORDS"] = _whole_number("MIN_BOARD_WORDS", config["MIN_BOARD_WORDS"])
+    config["BOT_THINK_SECONDS"] = _seconds_range("BOT_THINK_SECONDS", config["BOT_THINK_SECONDS"])
+    config["BOT_STEP_SECONDS"] = _seconds_range("BOT_STEP_SECONDS", config["BOT_STEP_SECONDS"])[0]
     config["ALLOWED_ORIGINS"] = _text_list(
         "ALLOWED_ORIGINS", config["ALLOWED_ORIGINS"], "origins like https://example.org"
     )
@@ -307,6 +314,26 @@ def _text_list(key: str, value: Any, what: str) -> list[str]:
     if not isinstance(value, list | tuple) or not all(isinstance(item, str) for item in value):
         raise ConfigError(f"WIBBLE_{key} must be a list of {what}")
     return list(value)
+
+
+def _seconds_range(key: str, value: Any) -> tuple[float, float]:
+    """Seconds, 0 to 60: a number (exactly that) or a range "low-high" (anything between)."""
+    try:
+        if isinstance(value, bool):
+            raise ValueError
+        if isinstance(value, list | tuple):
+            low, high = (float(v) for v in value)
+        elif isinstance(value, str) and "-" in value.strip().lstrip("-"):
+            low, high = (float(v) for v in value.split("-", 1))
+        else:
+            low = high = float(value)
+        if not 0 <= low <= high <= 60:
+            raise ValueError
+    except (TypeError, ValueError):
+        raise ConfigError(
+            f"WIBBLE_{key} must be seconds (0-60) or a range like 1.5-3, not {value!r}"
+        ) from None
+    return low, high
 
 
 def _whole_number(key: str, value: Any) -> int:

@@ -103,8 +103,8 @@ class Outbox:
             self._frames.append(frame)
         self._wake()
 
-    def put_error(self, exc: WibbleError) -> None:
-        self.put(protocol.encode(protocol.error(exc)))
+    def put_error(self, exc: WibbleError, seq: int | None = None) -> None:
+        self.put(protocol.encode(protocol.error(exc, seq)))
 
     def flush(self) -> None:
         """Send what is waiting, in order (called by the handler only)."""
@@ -271,7 +271,7 @@ def _handle(frame: str | bytes, authority: Authority, client: Client, outbox: Ou
     except WibbleError as exc:
         if exc.request is None and command is not None:
             exc.about(protocol.request_name(command))
-        outbox.put_error(exc)
+        outbox.put_error(exc, command.seq if command is not None else protocol.seq_of(frame))
     except Exception:
         log.exception("unexpected error handling a message")
         failure = WibbleError(
@@ -279,7 +279,7 @@ def _handle(frame: str | bytes, authority: Authority, client: Client, outbox: Ou
         )
         if command is not None:
             failure.about(protocol.request_name(command))
-        outbox.put_error(failure)
+        outbox.put_error(failure, command.seq if command is not None else None)
 
 
 def serve_connection(

@@ -1,0 +1,495 @@
+"""Matches in play: create and resume them, apply each seat's commands, run bots and timers.
+
+The same shape as the endless game's ``Authority``: a command goes through the
+match's own checklist (``wibble.core.match``: over? your turn? can you pay? legal?);
+what changed the match for good (its ``version`` grew) is committed to the store
+with a compare-and-set before anyone hears of it; a drag is only broadcast. A
+refused command is answered to its sender alone.
+
+Seats are seats: each human seat has its own token (only its hash is stored), a
+connection acts as the seat its token opened, and bots act through the very same
+commands, driven by deadlines: a bot "thinks" for a while, then drags its word
+tile by tile so that people watch it play. Every deadline (a turn's timer, the
+pause between rounds, a bot's next step) is one entry in ``Timers``; when it falls
+due the match is asked again under its lock, so a timer that fires just as the
+turn ends changes nothing.
+
+A match is stored like a game (same store, same table): its document is the
+match's ``to_doc`` plus the seats' token hashes. It survives a restart, its turn
+timer included (the deadline is in the document); its bots and timers are
+scheduled again when someone resumes it.
+"""
+
+from __future__ import annotations
+
+import hmac
+import logging
+import random
+import threading
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .. import protocol
+from ..core import GameDataError, Pos, RuleError, WordList, WordListError
+from ..core.match import (
+    BotMove,
+    HintGiven,
+    Match,
+    MatchEvent,
+    Phase,
+    Played,
+    Seat,
+    Settings,
+    choose,
+)
+from ..protocol import (
+    Cancel,
+    Command,
+    Enter,
+    Extend,
+    Hint,
+    NewMatch,
+    Pass,
+    Press,
+    Release,
+    Rematch,
+    ResumeMatch,
+    Shuffle,
+    Swap,
+)
+from ..store import StorageError, Store, VersionConflict
+from ..wordlists import WordLists
+from .budgets import Budgets
+from .clients import Client
+from .fanout import Fanout
+from .registry import token_hash
+from .timers import Timers
+
+log = logging.getLogger(__name__)
+
+BOT_NAMES = ("Ada", "Basil", "Cleo", "Dmitri", "Edda")
+
+
+@dataclass(slots=True)
+class BotTurn:
+    """A bot's turn in progress: which turn, whether it shuffled, and the path it is dragging."""
+
+    turn_no: int
+    shuffled: bool = False
+    path: tuple[Pos, ...] = ()
+    step: int = 0
+
+
+@dataclass(eq=False)
+class LiveMatch:
+    match_id: str
+    token_hashes: list[bytes | None]
+    """Per seat: the SHA-256 of its token (None for a bot)."""
+    match: Match
+    last_active: float
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    bot: BotTurn | None = None
+
+
+@dataclass(frozen=True)
+class BotPace:
+    """How long a bot thinks before its word (a range, seconds) and how long each tile of its drag takes."""
+
+    think: tuple[float, float] = (1.5, 3.0)
+    step: float = 0.25
+
+
+class Matches:
+    def __init__(
+        self,
+        store: Store,
+        wordlists: WordLists,
+        fanout: Fanout,
+        timers: Timers,
+        clock: Callable[[], float],
+        budgets: Budgets,
+        pace: BotPace | None = None,
+        min_words: int = 0,
+        entropy: random.Random | None = None,
+        idle_timeout: float = 3600.0,
+    ) -> None:
+        self.store = store
+        self.wordlists = wordlists
+        self.fanout = fanout
+        self.timers = timers
+        self.clock = clock
+        self.budgets = budgets
+        self.pace = pace or BotPace()
+        self.min_words = min_words
+        self.idle_timeout = idle_timeout
+        self._entropy = entropy or random.SystemRandom()
+        self._matches: dict[str, LiveMatch] = {}
+        self._lock = threading.Lock()
+        timers.on_due = self._due
+
+    def __len__(self) -> int:
+        return len(self._matches)
+
+    # -- commands ------------------------------------------------------------------------
+
+    def handle(self, client: Client, command: Command) -> None:
+        if isinstance(command, NewMatch):
+            self.budgets.new_game(client.address)
+            live, token = self._create(command)
+            self._attach(client, live, token, 0)
+        elif isinstance(command, ResumeMatch):
+            self.budgets.check_resume(client.address)
+            try:
+                live, seat = self._open(command.match_id, command.token)
+            except RuleError as exc:
+                if exc.code in ("game/not_found", "game/bad_token"):
+                    self.budgets.failed_resume(client.address)
+                raise
+            self._attach(client, live, command.token, seat)
+        elif isinstance(command, Rematch):
+            self._rematch(client)
+        else:
+            self._move(client, command)
+
+    def leave(self, client: Client) -> None:
+        live, seat = client.match, client.seat
+        client.match, client.seat = None, None
+        if live is None or seat is None:
+            return
+        with live.lock:
+            self.fanout.remove(live.match_id, client)
+            live.last_active = self.clock()
+            if not self._seat_connected(live, seat):
+                self._broadcast(live, [{"type": "presence", "seat": seat, "connected": False}])
+
+    def _move(self, client: Client, command: Command) -> None:
+        live, seat = client.match, client.seat
+        if live is None or seat is None:
+            raise RuleError("match/none", "no match yet: send new_match or resume one first")
+        with live.lock:
+            match = live.match
+            now = self.clock()
+            if isinstance(command, Press):
+                events = match.press(seat, command.pos)
+            elif isinstance(command, Enter):
+                events = match.enter(seat, command.pos)
+            elif isinstance(command, Cancel):
+                events = match.cancel(seat)
+            else:
+                events = self._commit(
+                    live, lambda: self._committed(match, seat, command, now), seat, _ACTIONS[type(command)]
+                )
+            live.last_active = now
+            self._publish(live, events, client, command.seq)
+            self._schedule(live)
+
+    def _committed(self, match: Match, seat: int, command: Command, now: float) -> list[MatchEvent]:
+        if isinstance(command, Release):
+            return match.release(seat, now)
+        if isinstance(command, Pass):
+            return match.pass_turn(seat, now)
+        if isinstance(command, Shuffle):
+            return match.shuffle(seat)
+        if isinstance(command, Swap):
+            letters = match.words.letters
+            symbol = next(
+                (letter.symbol for letter in letters if letter.face == command.letter), command.letter
+            )
+            return match.swap(seat, command.pos, symbol)
+        if isinstance(command, Hint):
+            return match.hint(seat)
+        if isinstance(command, Extend):
+            return match.extend(seat)
+        raise TypeError(command)  # pragma: no cover - handle() routes only match commands here
+
+    # -- committing ------------------------------------------------------------------------
+
+    def _commit(
+        self, live: LiveMatch, apply: Callable[[], list[MatchEvent]], seat: int | None, action: str
+    ) -> list[MatchEvent]:
+        """Apply a command that may change the match for good; if it did, save it before anyone hears.
+
+        A failed save puts the match back exactly as it was, chain and all.
+        """
+        match = live.match
+        before, version = self._doc(live), match.version
+        events = apply()
+        if match.version == version:
+            return events  # refused as a word, or nothing to do: nothing to save
+        try:
+            self.store.commit(
+                live.match_id, version, self._doc(live), _move_doc(match, seat, action, events), self.clock()
+            )
+        except StorageError as exc:
+            log.error("could not save a move of match %s: %s", live.match_id, exc.reason)
+            live.match = Match.from_doc(before, match.words)
+            raise
+        except VersionConflict:
+            log.warning("match %s changed in the store under us; reloading it", live.match_id)
+            row = self.store.load(live.match_id)
+            live.match = Match.from_doc(before if row is None else row.doc, match.words)
+            for client in self.fanout.listeners(live.match_id):
+                self._send_snapshot(live, client)
+            raise
+        return events
+
+    def _doc(self, live: LiveMatch) -> dict[str, Any]:
+        return {**live.match.to_doc(), "tokens": [None if h is None else h.hex() for h in live.token_hashes]}
+
+    # -- deadlines and bots ----------------------------------------------------------------
+
+    def _schedule(self, live: LiveMatch) -> None:
+        """Set this match's deadlines to what its state says: the turn timer or round pause, and its bot."""
+        match, mid = live.match, live.match_id
+        if match.phase is not Phase.OVER and match.deadline is not None:
+            self.timers.set((mid, "clock"), match.deadline)
+        else:
+            self.timers.cancel((mid, "clock"))
+        bot_turn = match.phase is Phase.PLAYING and match.seats[match.turn].kind == "bot"
+        if not bot_turn:
+            live.bot = None
+            self.timers.cancel((mid, "bot"))
+        elif live.bot is None or live.bot.turn_no != match.turn_no:
+            live.bot = BotTurn(match.turn_no)
+            self.timers.set((mid, "bot"), self.clock() + self._think())
+
+    def _think(self) -> float:
+        low, high = self.pace.think
+        return low + (high - low) * self._entropy.random()
+
+    def _due(self, key: Hashable) -> None:
+        if not (isinstance(key, tuple) and len(key) == 2):
+            return
+        mid, kind = str(key[0]), str(key[1])
+        live = self._matches.get(mid)
+        if live is None:
+            return
+        with live.lock:
+            match, now = live.match, self.clock()
+            if kind == "clock":
+                if match.phase is Phase.PLAYING:
+                    events = self._commit(live, lambda: match.timeout(match.turn_no, now), None, "timeout")
+                else:
+                    events = self._commit(live, lambda: match.next_round(now), None, "round")
+                self._publish(live, events)
+            elif kind == "bot":
+                self._bot_step(live, now)
+            live.last_active = now
+            self._schedule(live)
+
+    def _bot_step(self, live: LiveMatch, now: float) -> None:
+        """One step of a bot's turn: decide (maybe shuffle first), then press, enter..., release."""
+        match, bot = live.match, live.bot
+        if bot is None or bot.turn_no != match.turn_no or match.phase is not Phase.PLAYING:
+            return
+        seat = match.turn
+        if not bot.path:
+            move: BotMove = choose(match, seat, bot.shuffled)
+            if move.kind == "shuffle":
+                bot.shuffled = True
+                self._publish(live, self._commit(live, lambda: match.shuffle(seat), seat, "shuffle"))
+                self.timers.set((live.match_id, "bot"), now + self._think() / 2)
+                return
+            if move.kind == "pass":
+                self._publish(live, self._commit(live, lambda: match.pass_turn(seat, now), seat, "pass"))
+                return
+            bot.path = move.path
+        if bot.step < len(bot.path):
+            pos = bot.path[bot.step]
+            events = match.press(seat, pos) if bot.step == 0 else match.enter(seat, pos)
+            bot.step += 1
+            self._publish(live, events)
+            self.timers.set((live.match_id, "bot"), now + self.pace.step)
+            return
+        live.bot = None
+        self._publish(live, self._commit(live, lambda: match.release(seat, now), seat, "play"))
+
+    # -- creating, opening, attaching ------------------------------------------------------
+
+    def _words(self, wordlist: str | None) -> WordList:
+        try:
+            return self.wordlists.get(wordlist)
+        except KeyError:
+            names = ", ".join(self.wordlists.names())
+            raise RuleError(
+                "game/unknown_wordlist", f"no word list named {wordlist!r} (have: {names})"
+            ) from None
+        except WordListError:
+            raise RuleError(
+                "game/wordlist_unavailable",
+                f"word list {wordlist!r} cannot be loaded; the server log says why",
+            ) from None
+
+    def _create(self, command: NewMatch) -> tuple[LiveMatch, str]:
+        words = self._words(command.wordlist)
+        seats = [Seat(command.name, "human")]
+        seats += [Seat(f"{BOT_NAMES[i]} (bot)", "bot", level) for i, level in enumerate(command.bots)]
+        settings = Settings(rounds=command.rounds, turn_seconds=command.turn_seconds)
+        return self._start(words, seats, settings, command.seed, None)
+
+    def _start(
+        self,
+        words: WordList,
+        seats: list[Seat],
+        settings: Settings,
+        seed: int | None,
+        tokens: list[bytes | None] | None,
+    ) -> tuple[LiveMatch, str]:
+        if seed is None:
+            seed = self._entropy.randrange(protocol.MAX_SEED + 1)
+        match = Match(words, seed, seats, self.clock(), settings, min_words=self.min_words)
+        token = secrets_token()
+        if tokens is None:
+            tokens = [token_hash(token) if seat.kind == "human" else None for seat in seats]
+        mid = secrets_token(12)
+        live = LiveMatch(mid, tokens, match, self.clock())
+        first = next((h for h in tokens if h is not None), b"")
+        self.store.create(mid, first, self._doc(live), self.clock())
+        with self._lock:
+            self._sweep()
+            self._matches[mid] = live
+        return live, token
+
+    def _open(self, match_id: str, token: str) -> tuple[LiveMatch, int]:
+        live = self._matches.get(match_id) or self._load(match_id)
+        given = token_hash(token)
+        for seat, held in enumerate(live.token_hashes):
+            if held is not None and hmac.compare_digest(held, given):
+                return live, seat
+        raise RuleError("game/bad_token", "that token does not open this match")
+
+    def _load(self, match_id: str) -> LiveMatch:
+        row = self.store.load(match_id)
+        if row is None or row.doc.get("kind") != "match":
+            raise RuleError("game/not_found", "no such match (it may have expired); start a new one")
+        try:
+            name = row.doc.get("wordlist")
+            try:
+                words = self.wordlists.get(name if isinstance(name, str) else "")
+            except (KeyError, WordListError):
+                raise GameDataError(f"its word list {name!r} cannot be loaded here") from None
+            match = Match.from_doc(row.doc, words)
+            tokens = [None if h is None else bytes.fromhex(h) for h in row.doc.get("tokens", [])]
+            if len(tokens) != len(match.seats):
+                raise GameDataError("its seats' tokens are damaged")
+        except (GameDataError, ValueError, TypeError) as exc:
+            log.warning("stored match %s cannot be played: %s", match_id, exc)
+            raise RuleError("game/unavailable", "this saved match cannot be loaded on this server") from None
+        live = LiveMatch(match_id, tokens, match, self.clock())
+        with self._lock:
+            held = self._matches.get(match_id)
+            if held is not None:
+                return held
+            self._sweep()
+            self._matches[match_id] = live
+        with live.lock:
+            self._schedule(live)  # its timer and its bot go on where they were
+        return live
+
+    def _attach(self, client: Client, live: LiveMatch, token: str, seat: int) -> None:
+        if client.match is not live:
+            self.leave(client)
+        with live.lock:
+            was_connected = self._seat_connected(live, seat)
+            self.fanout.add(live.match_id, client)
+            client.match, client.seat, client.token = live, seat, token
+            live.last_active = self.clock()
+            self._send_snapshot(live, client)
+            if not was_connected:
+                self._broadcast(live, [{"type": "presence", "seat": seat, "connected": True}], skip=client)
+            self._schedule(live)
+
+    def _rematch(self, client: Client) -> None:
+        live, seat = client.match, client.seat
+        if live is None or seat is None or client.token is None:
+            raise RuleError("match/none", "no match to play again")
+        with live.lock:
+            old = live.match
+            if old.phase is not Phase.OVER:
+                raise RuleError("match/not_over", "the match is still being played")
+            seats = [Seat(s.name, s.kind, s.level, s.speed) for s in old.seats]
+            tokens = list(live.token_hashes)
+        self.budgets.new_game(client.address)
+        new, _ = self._start(old.words, seats, old.settings, None, tokens)
+        with live.lock:
+            # Everyone else on the old match can follow with their own token.
+            self._broadcast(live, [{"type": "rematch", "match_id": new.match_id}], skip=client)
+        self._attach(client, new, client.token, seat)
+
+    # -- telling people ----------------------------------------------------------------------
+
+    def _seat_connected(self, live: LiveMatch, seat: int) -> bool:
+        return any(c.seat == seat for c in self.fanout.listeners(live.match_id))
+
+    def _send_snapshot(self, live: LiveMatch, client: Client) -> None:
+        connected = [self._seat_connected(live, i) for i in range(len(live.match.seats))]
+        message = protocol.match_snapshot(
+            live.match, live.match_id, client.token or "", client.seat or 0, connected, self.clock()
+        )
+        client.deliver(protocol.encode(message))
+
+    def _broadcast(self, live: LiveMatch, messages: list[dict[str, Any]], skip: Client | None = None) -> None:
+        frames = [protocol.encode(m) for m in messages]
+        for client in self.fanout.listeners(live.match_id):
+            if client is not skip:
+                for frame in frames:
+                    client.deliver(frame)
+
+    def _publish(
+        self, live: LiveMatch, events: list[MatchEvent], origin: Client | None = None, seq: int | None = None
+    ) -> None:
+        """Send each event to everyone on the match (a hint to its seat only); ``seq`` to ``origin`` only."""
+        letters, now = live.match.words.letters, self.clock()
+        listeners = self.fanout.listeners(live.match_id)
+        for event in events:
+            message = protocol.match_event(event, letters, now)
+            audience = (
+                [c for c in listeners if c.seat == event.seat] if isinstance(event, HintGiven) else listeners
+            )
+            frame = protocol.encode(message)
+            for client in audience:
+                if client is origin and seq is not None:
+                    client.deliver(protocol.encode({**message, "seq": seq}))
+                else:
+                    client.deliver(frame)
+
+    def _sweep(self) -> None:
+        """Let matches nobody is on, with nothing scheduled, leave memory (they stay in the store)."""
+        now = self.clock()
+        stale = [
+            mid
+            for mid, live in self._matches.items()
+            if not self.fanout.count(mid)
+            and now - live.last_active > self.idle_timeout
+            and (live.match.phase is Phase.OVER or live.match.deadline is None)
+        ]
+        for mid in stale:
+            self.timers.cancel((mid, "clock"))
+            self.timers.cancel((mid, "bot"))
+            del self._matches[mid]
+
+
+def secrets_token(nbytes: int = 24) -> str:
+    import secrets
+
+    return secrets.token_urlsafe(nbytes)
+
+
+_ACTIONS: dict[type, str] = {
+    Release: "play",
+    Pass: "pass",
+    Shuffle: "shuffle",
+    Swap: "swap",
+    Hint: "hint",
+    Extend: "extend",
+}
+
+
+def _move_doc(match: Match, seat: int | None, action: str, events: list[MatchEvent]) -> dict[str, Any]:
+    """What the record keeps of a committed change: its version, who (None: the clock), and what."""
+    doc: dict[str, Any] = {"version": match.version, "seat": seat, "action": action}
+    played = next((e for e in events if isinstance(e, Played)), None)
+    if played is not None:
+        doc.update(word=played.word, points=played.score.points, path=[[p.row, p.col] for p in played.path])
+    return doc

@@ -1,0 +1,71 @@
+"""Every deadline of this process in one place: turn timers, bots' thinking, pauses between rounds.
+
+The deadlines live in a ``Scheduler`` (``wibble.core.schedule``: a binary heap with a
+position map), so moving a deadline (a turn extended) or dropping it (a turn that
+ended early) is O(log n) and leaves no stale entry behind. One loop, started by the
+server, sleeps until the earliest deadline, or until a new earlier one is set, and
+then hands each due key to ``on_due``. Tests drive it with ``run_due`` and a fake clock.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Hashable
+
+from ..core.schedule import Scheduler
+
+log = logging.getLogger(__name__)
+
+
+class Timers:
+    def __init__(self, clock: Callable[[], float]) -> None:
+        self.clock = clock
+        self.on_due: Callable[[Hashable], None] = lambda key: None
+        self._schedule: Scheduler[Hashable] = Scheduler()
+        self._wake = threading.Event()
+        self._stopped = False
+
+    def __len__(self) -> int:
+        return len(self._schedule)
+
+    def set(self, key: Hashable, when: float) -> None:
+        """Call ``on_due(key)`` at ``when`` (replacing any deadline ``key`` had)."""
+        head = self._schedule.peek()
+        self._schedule.set(key, when)
+        if head is None or when < head[1]:
+            self._wake.set()  # the loop sleeps until the old head: wake it to sleep less
+
+    def cancel(self, key: Hashable) -> None:
+        self._schedule.cancel(key)
+
+    def when(self, key: Hashable) -> float | None:
+        return self._schedule.when(key)
+
+    def run_due(self) -> int:
+        """Hand every due key to ``on_due``, earliest first; returns how many."""
+        ran = 0
+        while True:
+            # One at a time: a handler may set a deadline that is already due (a bot's next step).
+            due = self._schedule.due(self.clock())
+            if not due:
+                return ran
+            for key in due:
+                ran += 1
+                try:
+                    self.on_due(key)
+                except Exception:
+                    log.exception("a deadline's handler failed (%r)", key)
+
+    def loop(self) -> None:
+        """Run deadlines as they fall due, until ``stop``. The server runs this in its own greenlet."""
+        while not self._stopped:
+            self.run_due()
+            head = self._schedule.peek()
+            timeout = None if head is None else max(0.0, head[1] - self.clock())
+            self._wake.wait(timeout)
+            self._wake.clear()
+
+    def stop(self) -> None:
+        self._stopped = True
+        self._wake.set()
