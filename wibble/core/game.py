@@ -31,7 +31,7 @@ exactly as the original would have, refill for refill.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any, TypeVar
@@ -175,6 +175,8 @@ class Game:
         self._nodes: list[Node | None] = [words.trie.root]
         self._hash = RollingHash(hash_params)
         self._judged: Result | None = None
+        self.owner: Hashable = None
+        """Who pressed the chain being dragged (the layer above's actor: a connection); never saved."""
 
     # -- the state as data -------------------------------------------------------
 
@@ -240,17 +242,19 @@ class Game:
 
     # -- events -----------------------------------------------------------------
 
-    def press(self, pos: Pos) -> list[Event]:
-        """Start a chain on ``pos``."""
+    def press(self, pos: Pos, actor: Hashable = None) -> list[Event]:
+        """Start a chain on ``pos``; only ``actor`` may go on with it (None: whoever comes)."""
         self._require(Phase.IDLE, "press")
         self._require_on_board(pos)
         self.phase = Phase.CHAINING
+        self.owner = actor
         self._push(pos)
         return [self._chain_changed()]
 
-    def enter(self, pos: Pos) -> list[Event]:
+    def enter(self, pos: Pos, actor: Hashable = None) -> list[Event]:
         """Extend the chain to ``pos``, or undo the last tile if ``pos`` is the one before it."""
         self._require(Phase.CHAINING, "enter")
+        self._require_owner(actor)
         self._require_on_board(pos)
         if len(self._chain) >= 2 and pos == self._chain[-2]:
             self._pop()
@@ -266,16 +270,18 @@ class Game:
         self._push(pos)
         return [self._chain_changed()]
 
-    def cancel(self) -> list[Event]:
+    def cancel(self, actor: Hashable = None) -> list[Event]:
         """Drop the chain without judging it."""
         self._require(Phase.CHAINING, "cancel")
+        self._require_owner(actor)
         self._clear_chain()
         self.phase = Phase.IDLE
         return [self._chain_changed()]
 
-    def release(self) -> list[Event]:
+    def release(self, actor: Hashable = None) -> list[Event]:
         """Judge the chain (a committed change: ``version`` grows); the game waits in clean-up."""
         self._require(Phase.CHAINING, "release")
+        self._require_owner(actor)
         word, key, points = self.word, self._hash.value, self.points
         if len(word) < self.words.min_length:
             result = Result.TOO_SHORT
@@ -333,6 +339,10 @@ class Game:
             code = _WRONG_PHASE[self.phase]
             raise RuleError(code, f"cannot {action} while {self.phase.value} (needs {phase.value})")
 
+    def _require_owner(self, actor: Hashable) -> None:
+        if self.owner is not None and actor != self.owner:
+            raise RuleError("state/not_your_chain", "someone else (another tab) is dragging this chain")
+
     def _require_on_board(self, pos: Pos) -> None:
         if not self.board.contains(pos):
             last = self.board.size - 1
@@ -353,6 +363,7 @@ class Game:
         self._hash.pop()
 
     def _clear_chain(self) -> None:
+        self.owner = None
         self._chain.clear()
         del self._nodes[1:]
         self._hash.clear()
@@ -391,6 +402,7 @@ def _restore(cls: type[Game], doc: Mapping[str, Any], words: WordList) -> Game:
     game.version = count_of(doc, "version")
     game.phase = phase
     game._judged = judged
+    game.owner = None
     game._chain = []
     game._nodes = [words.trie.root]
     game._hash = RollingHash(params)

@@ -90,7 +90,7 @@ class Authority:
         with live.lock:
             self.fanout.remove(live.game_id, client)
             live.last_active = self.registry.clock()
-            if live.dragger is client:
+            if live.game.owner is client:
                 self._drop_chain(live)
 
     # -- the checklist -----------------------------------------------------------------
@@ -99,7 +99,7 @@ class Authority:
         if live is not client.game:
             self.leave_game(client)
         with live.lock:
-            if live.dragger not in (None, client):
+            if live.game.owner not in (None, client):
                 # The same player, back from elsewhere (a phone that changed network
                 # leaves its old socket half open for a minute): their new tab plays now.
                 self._drop_chain(live)
@@ -118,31 +118,26 @@ class Authority:
             raise RuleError("game/none", "no game yet: send new_game or resume first")
         with live.lock:
             game = live.game
+            # The connection is the actor: the core checks that only the one that pressed goes on.
             if isinstance(command, Press):
-                events = game.press(command.pos)
-                live.dragger = client
-            else:
-                if game.phase is Phase.CHAINING and live.dragger not in (client, None):
-                    raise RuleError("state/not_your_chain", "another tab is dragging a chain on this game")
-                if isinstance(command, Enter):
-                    events = game.enter(command.pos)
-                elif isinstance(command, Cancel):
-                    events = game.cancel()
-                    live.dragger = None
-                elif isinstance(command, Release):
-                    events = self._commit_release(live)
-                    live.dragger = None
-                else:  # pragma: no cover - parse() returns only the types above
-                    raise TypeError(command)
+                events = game.press(command.pos, client)
+            elif isinstance(command, Enter):
+                events = game.enter(command.pos, client)
+            elif isinstance(command, Cancel):
+                events = game.cancel(client)
+            elif isinstance(command, Release):
+                events = self._commit_release(live, client)
+            else:  # pragma: no cover - parse() returns only the types above
+                raise TypeError(command)
             live.last_active = self.registry.clock()
             self._publish(live, events, client, command.seq)
 
-    def _commit_release(self, live: LiveGame) -> list[Event]:
+    def _commit_release(self, live: LiveGame, client: Client) -> list[Event]:
         """Judge the chain and refill, and commit both; on a failed commit, undo both."""
         game = live.game
         before = game.to_doc()
         path, expected = game.chain, game.version
-        events = game.release() + game.clean_up()
+        events = game.release(client) + game.clean_up()
         judged = events[0]
         assert isinstance(judged, WordJudged)
         try:
@@ -169,14 +164,12 @@ class Authority:
         live.game = Game.from_doc(before if row is None else row.doc, game.words)
         if live.game.phase is Phase.CHAINING:
             live.game.cancel()
-        live.dragger = None
         for client in self.fanout.listeners(live.game_id):
             client.deliver(protocol.encode(protocol.snapshot(live.game, live.game_id, client.token or "")))
 
     def _drop_chain(self, live: LiveGame) -> None:
-        live.dragger = None
         if live.game.phase is Phase.CHAINING:
-            self._publish(live, live.game.cancel())
+            self._publish(live, live.game.cancel(live.game.owner))
 
     def _publish(
         self, live: LiveGame, events: list[Event], origin: Client | None = None, seq: int | None = None

@@ -20,7 +20,6 @@ from .. import protocol
 from ..core import Draws, Game, GameDataError, HashParams, RuleError, WordList, WordListError
 from ..store import Store
 from ..wordlists import WordLists
-from .clients import Client
 from .fanout import Fanout
 
 log = logging.getLogger(__name__)
@@ -33,16 +32,13 @@ def token_hash(token: str) -> bytes:
 
 @dataclass(eq=False)
 class LiveGame:
-    """A game in memory, with its lock and the client dragging its chain (if any)."""
+    """A game in memory, with its lock (the connection dragging its chain is ``game.owner``)."""
 
     game_id: str
     token_hash: bytes
     game: Game
     last_active: float
     lock: threading.Lock = field(default_factory=threading.Lock)
-    # Only the connection that pressed may extend, release or cancel the chain; if it
-    # goes away mid-drag, or the same player resumes elsewhere, the chain is cancelled.
-    dragger: Client | None = None
 
 
 class Registry:
