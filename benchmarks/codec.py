@@ -68,7 +68,8 @@ ENCODER = msgspec.json.Encoder()
 INBOUND = {
     "press": '{"type":"press","row":2,"col":3,"seq":17}',
     "enter": '{"type":"enter","row":2,"col":4,"seq":18}',
-    "new_match": '{"type":"new_match","bots":[{"level":"easy"},{"level":"hard"}],"rounds":5,"turn_seconds":30}',
+    "new_match": '{"type":"new_match","bots":[{"level":"easy"},{"level":"hard"}],'
+    '"rounds":5,"turn_seconds":30}',
 }
 
 
