@@ -454,8 +454,13 @@ class Matches:
                 else:
                     client.deliver(frame)
 
+    def sweep(self) -> None:
+        """Let idle matches leave memory (housekeeping calls this now and then)."""
+        with self._lock:
+            self._sweep()
+
     def _sweep(self) -> None:
-        """Let matches nobody is on, with nothing scheduled, leave memory (they stay in the store)."""
+        """Let matches nobody is on, with no timer running, leave memory (they stay in the store)."""
         now = self.clock()
         stale = [
             mid

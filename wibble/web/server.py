@@ -130,13 +130,15 @@ def make_server(app: Any, host: str, port: int, access_log: TextIO | None = None
 
 
 def run_housekeeping(app: Any, interval: float = HOUSEKEEPING_INTERVAL) -> None:
-    """Forever: let idle games leave memory, and delete games untouched for ``RETENTION_DAYS``."""
+    """Forever: let idle games and matches leave memory, and delete those untouched for ``RETENTION_DAYS``."""
     registry = app.extensions["wibble.registry"]
+    matches = app.extensions["wibble.authority"].matches
     store = app.extensions["wibble.store"]
     keep = float(app.config["RETENTION_DAYS"]) * 86400
     while True:
         try:
             registry.sweep(force=True)
+            matches.sweep()
             before, purged = time.time() - keep, 0
             while True:
                 deleted = store.purge(before, PURGE_BATCH)
