@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import protocol
-from ..core import GameDataError, Pos, RuleError, WordList, WordListError
+from ..core import GameDataError, Pos, RuleError, WibbleError, WordList, WordListError
 from ..core.match import (
     BotMove,
     HintGiven,
@@ -69,6 +69,8 @@ from .timers import Timers
 log = logging.getLogger(__name__)
 
 BOT_NAMES = ("Ada", "Basil", "Cleo", "Dmitri", "Edda")
+RETRY_SECONDS = 1.0
+"""How soon a deadline whose commit failed (a full disk, a locked file) is tried again."""
 
 
 @dataclass(slots=True)
@@ -267,14 +269,25 @@ class Matches:
             return
         with live.lock:
             match, now = live.match, self.clock()
-            if kind == "clock":
-                if match.phase is Phase.PLAYING:
-                    events = self._commit(live, lambda: match.timeout(match.turn_no, now), None, "timeout")
-                else:
-                    events = self._commit(live, lambda: match.next_round(now), None, "round")
-                self._publish(live, events)
-            elif kind == "bot":
-                self._bot_step(live, now)
+            try:
+                if kind == "clock":
+                    if match.phase is Phase.PLAYING:
+                        events = self._commit(
+                            live, lambda: match.timeout(match.turn_no, now), None, "timeout"
+                        )
+                    else:
+                        events = self._commit(live, lambda: match.next_round(now), None, "round")
+                    self._publish(live, events)
+                elif kind == "bot":
+                    self._bot_step(live, now)
+            except WibbleError as exc:
+                # The store failed (the match is as it was): try the same deadline again shortly,
+                # rather than leave a turn open past its time or a bot frozen mid-turn.
+                log.warning(
+                    "match %s: a %s deadline could not be carried out (%s); retrying", mid, kind, exc.code
+                )
+                self.timers.set(key, now + RETRY_SECONDS)
+                return
             live.last_active = now
             self._schedule(live)
 
@@ -302,8 +315,9 @@ class Matches:
             self._publish(live, events)
             self.timers.set((live.match_id, "bot"), now + self.pace.step)
             return
-        live.bot = None
-        self._publish(live, self._commit(live, lambda: match.release(seat, now), seat, "play"))
+        events = self._commit(live, lambda: match.release(seat, now), seat, "play")
+        live.bot = None  # only now: if the commit failed, the retry releases the same chain again
+        self._publish(live, events)
 
     # -- creating, opening, attaching ------------------------------------------------------
 
@@ -388,8 +402,8 @@ class Matches:
         return live
 
     def _attach(self, client: Client, live: LiveMatch, token: str, seat: int) -> None:
-        if client.match is not live:
-            self.leave(client)
+        if client.match is not live or client.seat != seat:
+            self.leave(client)  # its old seat may now have nobody connected: the others hear so
         with live.lock:
             was_connected = self._seat_connected(live, seat)
             self.fanout.add(live.match_id, client)
@@ -399,6 +413,10 @@ class Matches:
             if not was_connected:
                 self._broadcast(live, [{"type": "presence", "seat": seat, "connected": True}], skip=client)
             self._schedule(live)
+        try:
+            self.store.touch(live.match_id, self.clock())  # kept RETENTION_DAYS from the last opening
+        except StorageError as exc:
+            log.warning("could not note that match %s was opened: %s", live.match_id, exc.reason)
 
     def _rematch(self, client: Client) -> None:
         live, seat = client.match, client.seat

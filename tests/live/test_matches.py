@@ -1,0 +1,751 @@
+"""Matches through the live layer, in-process: bots, timers, seats, seq, failed writes, restarts, rematches.
+
+Every player here is a ``Client`` whose messages go through the websocket handler's own
+``_handle`` (parse, ``Authority.handle``, an ``error`` carrying the message's ``seq``) and
+whose frames pass through a real ``Outbox``; time is a ``FakeClock`` moved by hand, and a
+deadline runs only when a test calls ``timers.run_due()``. No sockets, no sleeps.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from tests.live.players import LIST, FakeClock, FlakyStore, Live, Message, Player, errors
+from wibble.core import Pos
+from wibble.core.match import Seat, Settings
+from wibble.core.solver import Found
+from wibble.live import Authority, Client, Fanout, Registry
+from wibble.live.matches import BotPace, LiveMatch
+from wibble.live.registry import token_hash
+from wibble.store import MemoryStore, Store
+from wibble.web.connection import Outbox, _handle
+from wibble.wordlists import WordLists
+
+# Binary fractions only, so that the fake clock lands exactly on every deadline.
+THINK = 2.0
+STEP = 0.25
+PACED = BotPace(think=(THINK, THINK), step=STEP)
+"""Bots that think exactly THINK seconds, then drag a tile every STEP seconds."""
+QUICK = BotPace(think=(0.0, 0.0), step=0.0)
+"""Bots that play their whole turn the moment it is theirs (at the next ``run_due``)."""
+TURN = 30
+TOKENS = ("seat-zero-secret-token", "seat-one-secret-token")
+
+Start = Callable[..., Live]
+
+
+class Person(Player):
+    """A connection as the websocket handler drives it: ``_handle`` for each message, a real ``Outbox``.
+
+    So a refusal comes back exactly as a browser gets it, with the ``seq`` of the message it refuses.
+    """
+
+    def __init__(self, authority: Authority, address: str = "192.0.2.1") -> None:
+        super().__init__(authority, address)
+        socket = SimpleNamespace(send=self._deliver)
+        self.outbox = Outbox(socket, 100_000, lambda: self.outbox.flush(), lambda: None)
+        self.client = Client(self.outbox.put, address)
+
+    def send(self, **message: Any) -> list[Message]:
+        start = len(self.frames)
+        _handle(json.dumps(message), self.authority, self.client, self.outbox)
+        return self.frames[start:]
+
+    def resume_match(self, match_id: str, token: str) -> Message:
+        frames = self.send(type="resume", match_id=match_id, token=token)
+        assert [f["type"] for f in frames] == ["match"], frames
+        return frames[0]
+
+    def drag_path(self, path: tuple[Pos, ...] | list[Pos]) -> None:
+        first, *rest = path
+        assert types(self.send(type="press", row=first.row, col=first.col)) == ["chain"]
+        for pos in rest:
+            assert types(self.send(type="enter", row=pos.row, col=pos.col)) == ["chain"]
+
+    def since(self, mark: int) -> list[Message]:
+        return self.frames[mark:]
+
+
+@pytest.fixture
+def start(wordlists: WordLists, clock: FakeClock) -> Start:
+    """A live layer as ``make_live`` builds one, but with bots at the pace a test chooses.
+
+    ``start(store)`` on the store of an earlier one is the same server after a restart."""
+
+    def make(store: Store | None = None, pace: BotPace = PACED) -> Live:
+        store = store if store is not None else MemoryStore()
+        registry = Registry(
+            store, wordlists, Fanout(), clock=clock, wall_clock=clock, entropy=random.Random(7)
+        )
+        return Live(store, registry, Authority(registry, None, pace), clock)
+
+    return make
+
+
+# -- helpers ---------------------------------------------------------------------------------
+
+
+def types(frames: list[Message]) -> list[str]:
+    return [frame["type"] for frame in frames]
+
+
+def person(live: Live, address: str = "192.0.2.1") -> Person:
+    player = Person(live.authority, address)
+    live.players.append(player)
+    return player
+
+
+def tick(live: Live, seconds: float) -> int:
+    """Let ``seconds`` pass, then run whatever deadlines fell due; returns how many ran."""
+    live.clock.advance(seconds)
+    return live.authority.timers.run_due()
+
+
+def held(live: Live, match_id: str) -> LiveMatch:
+    """The match as this server holds it in memory."""
+    return live.authority.matches._matches[match_id]
+
+
+def stored(live: Live, match_id: str) -> dict[str, Any]:
+    row = live.store.load(match_id)
+    assert row is not None
+    return row.doc
+
+
+def in_memory(live: Live, match_id: str) -> dict[str, Any]:
+    """The match in memory as the store would hold it (JSON, tokens and all)."""
+    lm = held(live, match_id)
+    doc = {**lm.match.to_doc(), "tokens": [None if h is None else h.hex() for h in lm.token_hashes]}
+    copy: dict[str, Any] = json.loads(json.dumps(doc))
+    return copy
+
+
+def words_now(live: Live, match_id: str) -> list[Found]:
+    """Every word on the board now, best first."""
+    found = held(live, match_id).match.solve()
+    assert found, "the board has no word"
+    return found
+
+
+def new_match(player: Person, **fields: Any) -> Message:
+    frames = player.send(type="new_match", wordlist=LIST, **{"seed": 3, **fields})
+    assert types(frames) == ["match"], frames
+    return frames[0]
+
+
+def two_humans(live: Live, seed: int = 3, **settings: Any) -> tuple[str, Person, Person]:
+    """A match of two human seats, each with its own token; seat 0's and seat 1's players resume it."""
+    words = live.registry.wordlists.get(LIST)
+    seats = [Seat("Zoe", "human"), Seat("Yann", "human")]
+    hashes: list[bytes | None] = [token_hash(t) for t in TOKENS]
+    lm, _ = live.authority.matches._start(
+        words, seats, Settings(**{"start_gems": 10, **settings}), seed, hashes
+    )
+    zero, one = person(live), person(live)
+    assert zero.resume_match(lm.match_id, TOKENS[0])["you"] == 0
+    assert one.resume_match(lm.match_id, TOKENS[1])["you"] == 1
+    return lm.match_id, zero, one
+
+
+def play_word(player: Person, path: tuple[Pos, ...]) -> list[Message]:
+    player.drag_path(path)
+    frames = player.send(type="release")
+    assert types(frames)[:4] == ["played", "board", "gems", "turn"], frames
+    return frames
+
+
+# -- a bot's turn ------------------------------------------------------------------------------
+
+
+def test_a_bot_thinks_then_drags_its_word_tile_by_tile_and_everyone_watches(start: Start) -> None:
+    live = start()
+    me = person(live)
+    snapshot = new_match(me, bots=[{"level": "easy"}])
+    mid = snapshot["match_id"]
+    watcher = person(live)
+    watcher.resume_match(mid, snapshot["token"])
+    assert (snapshot["turn"], [s["kind"] for s in snapshot["seats"]]) == (0, ["human", "bot"])
+
+    [turn] = me.send(type="pass")
+    assert (turn["type"], turn["turn"], turn["passed"]) == ("turn", 1, "pass")
+    mine, theirs = len(me.frames), len(watcher.frames)
+
+    # Thinking: not a thing happens until the think time is up.
+    assert tick(live, THINK - STEP) == 0
+    assert me.since(mine) == []
+    bot = held(live, mid).bot
+    assert bot is not None
+
+    # Then the drag, one tile a step, and nothing between two steps.
+    assert tick(live, STEP) == 1
+    path = bot.path
+    assert len(path) >= 3
+    for length in range(1, len(path) + 1):
+        if length > 1:
+            assert tick(live, STEP / 2) == 0
+            assert tick(live, STEP / 2) == 1
+        [chain] = me.since(mine + length - 1)
+        assert (chain["type"], chain["seat"]) == ("chain", 1)
+        assert chain["chain"] == [[p.row, p.col] for p in path[:length]]
+    assert chain["status"] == "word"
+
+    # One step later it lets go: the word, the refill, its gems, and the turn back to me.
+    assert tick(live, STEP) == 1
+    done = me.since(mine + len(path))
+    assert types(done) == ["played", "board", "gems", "turn"]
+    played, board, gems, turn = done
+    assert (played["seat"], played["word"], played["path"]) == (1, chain["word"], chain["chain"])
+    assert played["version"] == board["version"] == turn["version"] == 2
+    assert board["reason"] == "refill"
+    assert gems["seat"] == 1
+    assert (turn["turn"], turn["passed"], turn["phase"]) == (0, None, "between_rounds")  # round 1 is over
+    assert stored(live, mid)["version"] == 2
+    assert live.store.moves(mid)[-1] == {
+        "version": 2,
+        "seat": 1,
+        "action": "play",
+        "word": played["word"].lower(),
+        "points": played["points"],
+        "path": played["path"],
+    }
+
+    # Every message of the bot's turn reached every listener, in the same order, none with a seq.
+    assert watcher.since(theirs) == me.since(mine)
+    assert all("seq" not in frame for frame in me.since(mine))
+
+    # After the pause between rounds, round 2 opens on my turn, and then nothing is scheduled.
+    mark = len(me.frames)
+    assert tick(live, Settings().round_pause) == 1
+    board, turn = me.since(mark)
+    assert (board["type"], board["reason"], board["version"]) == ("board", "round", 3)
+    assert (turn["type"], turn["turn"], turn["round"], turn["phase"]) == ("turn", 0, 2, "playing")
+    assert watcher.frames[-2:] == [board, turn]
+    assert tick(live, 600) == 0
+    assert me.since(mark + 2) == []
+
+
+# -- seats: hints, turns, tokens -----------------------------------------------------------------
+
+
+def test_a_hint_goes_to_the_seat_that_paid_and_the_others_see_only_its_gems(start: Start) -> None:
+    live = start()
+    mid, zero, one = two_humans(live)
+    tab = person(live)  # seat 0 in a second tab
+    tab.resume_match(mid, TOKENS[0])
+    best = words_now(live, mid)[0]
+    heard, seen = len(one.frames), len(tab.frames)
+
+    hint, gems = zero.send(type="hint")
+
+    assert (hint["type"], hint["word"], hint["points"]) == ("hint", best.word.upper(), best.score)
+    assert hint["path"] == [[p.row, p.col] for p in best.path]
+    assert gems == {"type": "gems", "seat": 0, "gems": 10 - 4}
+    assert one.since(heard) == [gems]  # the gems change, never the hint
+    assert tab.since(seen) == [hint, gems]  # the seat that paid sees it in every tab
+    assert stored(live, mid)["seats"][0]["gems"] == 6
+
+
+def test_a_seat_cannot_act_on_anothers_turn_and_a_token_always_opens_its_own_seat(start: Start) -> None:
+    live = start()
+    mid, zero, one = two_humans(live)
+    word = words_now(live, mid)[-1]
+    before, saved = in_memory(live, mid), stored(live, mid)
+    heard = len(zero.frames)
+    pos = word.path[0]
+
+    for message in (
+        {"type": "press", "row": pos.row, "col": pos.col},
+        {"type": "release"},
+        {"type": "pass"},
+        {"type": "shuffle"},
+        {"type": "hint"},
+        {"type": "swap", "row": 0, "col": 0, "letter": "Z"},
+        {"type": "extend"},
+    ):
+        frames = one.send(**message)
+        assert errors(frames) == ["turn/not_your_turn"], message
+        assert len(frames) == 1
+    assert in_memory(live, mid) == before
+    assert stored(live, mid) == saved
+    assert zero.since(heard) == []  # nobody else heard of any of it
+
+    # Seat 1's token, on a third connection, opens seat 1, and that connection plays as seat 1.
+    other = person(live)
+    assert other.resume_match(mid, TOKENS[1])["you"] == 1
+    assert errors(other.send(type="pass")) == ["turn/not_your_turn"]
+    assert zero.send(type="pass")[-1]["turn"] == 1
+    [turn] = other.send(type="pass")
+    assert (turn["turn"], turn["passed"]) == (0, "pass")
+    assert one.frames[-1] == zero.frames[-1] == turn
+    assert [(t["seat"], t["ended"]) for t in stored(live, mid)["history"]] == [(0, "passed"), (1, "passed")]
+
+
+def test_seq_is_echoed_to_the_sender_alone_on_replies_and_on_refusals(start: Start) -> None:
+    live = start()
+    mid, zero, one = two_humans(live)
+    path = words_now(live, mid)[-1].path
+    heard = len(zero.frames)
+    [not_yours] = one.send(type="pass", seq=6)
+    assert (not_yours["code"], not_yours["seq"]) == ("turn/not_your_turn", 6)
+    assert zero.since(heard) == []
+    heard = len(one.frames)
+
+    [chain] = zero.send(type="press", row=path[0].row, col=path[0].col, seq=7)
+    assert (chain["type"], chain["seq"]) == ("chain", 7)
+    far = next(
+        Pos(r, c) for r in range(5) for c in range(5) if abs(r - path[0].row) > 1 or abs(c - path[0].col) > 1
+    )
+    [refused] = zero.send(type="enter", row=far.row, col=far.col, seq=8)
+    assert (refused["code"], refused["seq"]) == ("move/not_adjacent", 8)
+    [unparsed] = zero.send(type="swap", row=0, col=0, seq=9)  # no letter: refused by the parser
+    assert (unparsed["type"], unparsed["seq"]) == ("error", 9)
+    for pos in path[1:]:
+        zero.send(type="enter", row=pos.row, col=pos.col, seq=11)
+    released = zero.send(type="release", seq=12)
+    assert types(released) == ["played", "board", "gems", "turn"]
+    assert all(frame["seq"] == 12 for frame in released)
+
+    # The other seat saw the same drag and the same word, never a seq, never the refusals.
+    theirs = one.since(heard)
+    assert all("seq" not in frame for frame in theirs)
+    assert "error" not in types(theirs)
+    assert theirs[0] == {k: v for k, v in chain.items() if k != "seq"}
+    assert theirs[-4:] == [{k: v for k, v in f.items() if k != "seq"} for f in released]
+
+    # And on seat 1's turn, seat 1's seq goes to seat 1 alone.
+    heard = len(zero.frames)
+    hint, gems = one.send(type="hint", seq=13)
+    assert (hint["type"], hint["seq"], gems["type"], gems["seq"]) == ("hint", 13, "gems", 13)
+    assert zero.since(heard) == [{"type": "gems", "seat": 1, "gems": gems["gems"]}]
+
+
+# -- turn timers ----------------------------------------------------------------------------
+
+
+def test_a_timed_turn_passes_by_itself_at_its_deadline_and_is_saved(start: Start) -> None:
+    live = start()
+    t0 = live.clock.now
+    mid, zero, one = two_humans(live, turn_seconds=TURN)
+    assert zero.frames[0]["deadline"] == t0 + TURN
+    heard = len(zero.frames), len(one.frames)
+
+    assert tick(live, TURN - 1) == 0
+    assert zero.since(heard[0]) == one.since(heard[1]) == []
+    assert stored(live, mid)["version"] == 0
+
+    assert tick(live, 1) == 1
+    [turn] = zero.since(heard[0])
+    assert one.since(heard[1]) == [turn]
+    assert (turn["type"], turn["turn"], turn["passed"], turn["phase"]) == ("turn", 1, "timeout", "playing")
+    assert (turn["deadline"], turn["remaining"], turn["version"]) == (t0 + 2 * TURN, TURN, 1)
+    assert stored(live, mid)["version"] == 1
+    assert stored(live, mid)["history"][-1]["ended"] == "timed_out"
+    assert live.store.moves(mid) == [{"version": 1, "seat": None, "action": "timeout"}]
+    assert stored(live, mid) == in_memory(live, mid)
+
+
+def test_extend_moves_the_deadline_later_and_the_old_one_never_fires(start: Start) -> None:
+    live = start()
+    t0 = live.clock.now
+    mid, zero, one = two_humans(live, turn_seconds=TURN)
+    live.clock.advance(10)
+
+    turn, gems = zero.send(type="extend")
+
+    assert (turn["type"], turn["turn"], turn["passed"]) == ("turn", 0, None)
+    assert (turn["deadline"], turn["remaining"]) == (t0 + TURN + 15, TURN + 15 - 10)
+    assert gems == {"type": "gems", "seat": 0, "gems": 9}
+    assert stored(live, mid)["deadline"] == t0 + TURN + 15
+    heard = len(one.frames)
+
+    assert tick(live, TURN - 10) == 0  # the old deadline
+    assert tick(live, 15 - 1) == 0
+    assert one.since(heard) == []
+    assert tick(live, 1) == 1
+    [timeout] = one.since(heard)
+    assert (timeout["turn"], timeout["passed"], timeout["version"]) == (1, "timeout", 2)
+
+
+def test_a_turn_ended_by_a_word_cancels_its_timer(start: Start) -> None:
+    live = start()
+    t0 = live.clock.now
+    mid, zero, one = two_humans(live, turn_seconds=TURN)
+    live.clock.advance(5)
+
+    frames = play_word(zero, words_now(live, mid)[-1].path)
+
+    assert frames[-1]["deadline"] == t0 + 5 + TURN
+    heard = len(one.frames)
+    assert tick(live, TURN - 5) == 0  # seat 0's old deadline: no second pass
+    assert tick(live, 4) == 0
+    assert one.since(heard) == []
+    assert stored(live, mid)["version"] == 1
+    assert tick(live, 1) == 1  # seat 1's own deadline does pass seat 1's turn
+    [turn] = one.since(heard)
+    assert (turn["turn"], turn["passed"], turn["version"]) == (0, "timeout", 2)
+    assert [t["ended"] for t in stored(live, mid)["history"]] == ["played", "timed_out"]
+
+
+def test_a_word_released_on_the_very_instant_of_the_deadline_wins_over_the_timer(start: Start) -> None:
+    live = start()
+    mid, zero, one = two_humans(live, turn_seconds=TURN)
+    zero.drag_path(words_now(live, mid)[-1].path)
+    live.clock.advance(TURN)  # the deadline is due, but the timer has not run yet
+
+    frames = zero.send(type="release")
+    assert types(frames) == ["played", "board", "gems", "turn"]
+    assert (frames[-1]["turn"], frames[-1]["passed"]) == (1, None)
+    heard = len(zero.frames), len(one.frames)
+
+    live.authority.timers.run_due()  # the timer runs now: too late
+
+    assert zero.since(heard[0]) == one.since(heard[1]) == []
+    assert stored(live, mid)["version"] == 1
+    assert len(live.store.moves(mid)) == 1
+    assert [t["ended"] for t in stored(live, mid)["history"]] == ["played"]
+
+
+def test_a_timer_taken_as_due_just_before_a_release_changes_nothing_after_it(start: Start) -> None:
+    """The timer loop took the deadline out as due, then the release got the match's lock first."""
+    live = start()
+    mid, zero, one = two_humans(live, turn_seconds=TURN)
+    zero.drag_path(words_now(live, mid)[-1].path)
+    live.clock.advance(TURN)
+    timers = live.authority.timers
+    handler = timers.on_due
+    released: list[Message] = []
+
+    def release_first(key: Any) -> None:
+        timers.on_due = handler
+        released.extend(zero.send(type="release"))
+        handler(key)
+
+    timers.on_due = release_first
+    heard = len(one.frames)
+    assert timers.run_due() == 1
+
+    assert types(released) == ["played", "board", "gems", "turn"]
+    assert one.since(heard) == [{k: v for k, v in f.items() if k != "seq"} for f in released]
+    assert stored(live, mid)["version"] == 1
+    assert [t["ended"] for t in stored(live, mid)["history"]] == ["played"]
+    assert held(live, mid).match.turn == 1
+
+
+# -- failed writes ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("action", ["release", "pass", "shuffle"])
+def test_a_move_the_store_cannot_save_changes_nothing_and_play_goes_on_once_it_can(
+    start: Start, action: str
+) -> None:
+    store = FlakyStore()
+    live = start(store)
+    mid, zero, one = two_humans(live)
+    path = words_now(live, mid)[-1].path
+    zero.drag_path(path)  # mid-drag: a failed move must keep the chain too
+    before, saved = in_memory(live, mid), stored(live, mid)
+    assert before["chain"] == [[p.row, p.col] for p in path]
+    heard = len(one.frames)
+
+    store.failing = True
+    failed = zero.send(type=action, seq=4)
+
+    assert failed == [{**failed[0], "type": "error", "code": "server/storage", "request": action, "seq": 4}]
+    assert in_memory(live, mid) == before
+    assert stored(live, mid) == saved
+    assert live.store.moves(mid) == []
+    assert one.since(heard) == []
+
+    store.failing = False
+    frames = zero.send(type=action)
+
+    assert "error" not in types(frames)
+    assert stored(live, mid)["version"] == 1
+    assert stored(live, mid) == in_memory(live, mid)
+    assert one.since(heard) == frames
+    if action == "release":
+        assert types(frames) == ["played", "board", "gems", "turn"]
+    elif action == "pass":
+        assert types(frames) == ["chain", "turn"]
+        assert frames[-1]["passed"] == "pass"
+    else:
+        assert types(frames) == ["chain", "board", "gems"]
+        assert frames[-1]["gems"] == 9
+
+
+def test_a_timeout_the_store_cannot_save_is_tried_again_once_it_can(start: Start) -> None:
+    store = FlakyStore()
+    live = start(store)
+    mid, zero, one = two_humans(live, turn_seconds=TURN)
+    heard = len(one.frames)
+
+    store.failing = True
+    tick(live, TURN)
+    assert stored(live, mid)["version"] == 0
+    assert held(live, mid).match.turn == 0
+    assert one.since(heard) == []
+
+    store.failing = False
+    tick(live, 1)
+
+    assert types(one.since(heard)) == ["turn"]
+    assert one.frames[-1]["passed"] == "timeout"
+    assert stored(live, mid)["version"] == 1
+
+
+def test_a_bots_word_the_store_cannot_save_is_played_once_it_can(start: Start) -> None:
+    store = FlakyStore()
+    live = start(store, QUICK)
+    me = person(live)
+    snapshot = new_match(me, bots=[{"level": "easy"}])
+    mid = snapshot["match_id"]
+    me.send(type="pass")
+
+    store.failing = True
+    live.authority.timers.run_due()
+    assert stored(live, mid)["version"] == 1
+    assert held(live, mid).match.turn == 1
+
+    store.failing = False
+    for _ in range(4):
+        tick(live, 1)
+    person(live).resume_match(mid, snapshot["token"])  # someone opening it schedules its bot again
+    for _ in range(4):
+        tick(live, 1)
+
+    assert held(live, mid).match.turn == 0
+    history = stored(live, mid)["history"]
+    assert [(turn["seat"], turn["ended"]) for turn in history] == [(0, "passed"), (1, "played")]
+    assert "played" in types(me.frames)
+
+
+# -- restarts and resuming ------------------------------------------------------------------------
+
+
+def test_after_a_restart_a_bots_turn_goes_on_where_it_was(start: Start) -> None:
+    live = start()
+    me = person(live)
+    snapshot = new_match(me, bots=[{"level": "medium"}])
+    mid, token = snapshot["match_id"], snapshot["token"]
+    me.send(type="pass")
+    live.clock.advance(THINK / 2)  # the bot is thinking when the server stops
+    board = held(live, mid).match.tiles()
+
+    again = start(live.store)  # a new process on the same store
+    me = person(again)
+    back = me.resume_match(mid, token)
+
+    assert (back["turn"], back["turn_no"], back["version"], back["board"]) == (1, 2, 1, board)
+    assert back["seats"][1]["connected"] is True  # a bot is always there
+    mark = len(me.frames)
+    assert tick(again, THINK - STEP) == 0  # it thinks again, in the new process
+    assert me.since(mark) == []
+    for _ in range(40):
+        tick(again, STEP)
+        if "turn" in types(me.since(mark)):
+            break
+    done = me.since(mark)
+    assert types(done)[-4:] == ["played", "board", "gems", "turn"]
+    assert set(types(done)[:-4]) == {"chain"}
+    assert done[-1]["turn"] == 0
+    assert stored(again, mid)["version"] == 2
+
+
+def test_after_a_restart_a_timed_turn_keeps_its_deadline(start: Start) -> None:
+    live = start()
+    t0 = live.clock.now
+    mid, zero, one = two_humans(live, turn_seconds=TURN)
+    live.clock.advance(10)
+
+    again = start(live.store)
+    zero = person(again)
+    back = zero.resume_match(mid, TOKENS[0])
+
+    assert (back["deadline"], back["remaining"], back["turn"]) == (t0 + TURN, TURN - 10, 0)
+    mark = len(zero.frames)
+    assert tick(again, TURN - 10 - 1) == 0
+    assert tick(again, 1) == 1
+    [turn] = zero.since(mark)
+    assert (turn["turn"], turn["passed"], turn["version"]) == (1, "timeout", 1)
+    assert stored(again, mid)["version"] == 1
+
+
+def test_resuming_a_match_needs_its_id_and_one_of_its_seats_tokens(start: Start) -> None:
+    live = start()
+    snapshot = new_match(person(live), bots=[{"level": "easy"}])
+    mid, token = snapshot["match_id"], snapshot["token"]
+    again = start(live.store)
+
+    for server in (live, again):
+        someone = person(server)
+        assert errors(someone.send(type="resume", match_id=mid, token="not-the-token")) == ["game/bad_token"]
+        assert errors(someone.send(type="resume", match_id="no-such-match", token=token)) == [
+            "game/not_found"
+        ]
+        assert errors(someone.send(type="resume", game_id=mid, token=token)) == ["game/not_found"]
+        assert someone.client.match is None
+        assert someone.client.game is None
+        assert someone.resume_match(mid, token)["you"] == 0
+
+    # Nor is a game's id a match's.
+    game = person(live).send(type="new_game", wordlist=LIST, seed=1)[0]
+    assert errors(person(live).send(type="resume", match_id=game["game_id"], token=game["token"])) == [
+        "game/not_found"
+    ]
+
+
+def test_two_servers_on_one_store_cannot_fork_a_match(start: Start) -> None:
+    """As two processes sharing a database: the second to commit is told, and shown the match as stored."""
+    here = start()
+    mid, zero, one = two_humans(here)
+    there = start(here.store)
+    other = person(there)  # seat 0 again, on the other server
+    other.resume_match(mid, TOKENS[0])
+
+    assert types(zero.send(type="pass")) == ["turn"]
+    frames = other.send(type="pass")
+
+    assert types(frames) == ["match", "error"]
+    assert errors(frames) == ["game/conflict"]
+    assert (frames[0]["turn"], frames[0]["version"]) == (1, 1)
+    assert stored(here, mid)["version"] == 1
+    assert in_memory(there, mid) == in_memory(here, mid) == stored(here, mid)
+    assert len(here.store.moves(mid)) == 1
+    assert errors(other.send(type="pass")) == ["turn/not_your_turn"]
+
+
+def test_resuming_a_match_counts_as_opening_it_for_retention(start: Start) -> None:
+    live = start()
+    snapshot = new_match(person(live), bots=[{"level": "easy"}])
+    live.clock.advance(86_400)
+
+    person(live).resume_match(snapshot["match_id"], snapshot["token"])
+
+    # Purging what nobody opened for an hour must not delete a match opened a moment ago.
+    assert live.store.purge(live.clock.now - 3600, 10) == 0
+
+
+# -- presence -----------------------------------------------------------------------------------
+
+
+def test_a_seat_is_gone_only_when_its_last_connection_leaves(start: Start) -> None:
+    live = start()
+    mid, zero, one = two_humans(live)
+    assert one.frames[-1:] != [{"type": "presence", "seat": 0, "connected": True}]
+    heard = len(one.frames)
+
+    tab = person(live)
+    tab.resume_match(mid, TOKENS[0])
+    assert one.since(heard) == []  # seat 0 was there already
+
+    tab.leave()
+    assert one.since(heard) == []  # and still is
+
+    zero.leave()
+    assert one.since(heard) == [{"type": "presence", "seat": 0, "connected": False}]
+    assert person(live).resume_match(mid, TOKENS[1])["seats"][0]["connected"] is False
+
+    back = person(live)
+    back.resume_match(mid, TOKENS[0])
+    assert one.frames[-1] == {"type": "presence", "seat": 0, "connected": True}
+
+
+def test_a_connection_that_moves_to_another_seat_leaves_its_old_one(start: Start) -> None:
+    live = start()
+    mid, zero, one = two_humans(live)
+    heard = len(one.frames)
+
+    assert zero.resume_match(mid, TOKENS[1])["you"] == 1  # the same tab, now seat 1's token
+
+    assert person(live).resume_match(mid, TOKENS[1])["seats"][0]["connected"] is False
+    assert one.since(heard) == [{"type": "presence", "seat": 0, "connected": False}]
+
+
+# -- the end and a rematch -------------------------------------------------------------------------
+
+
+def test_the_end_ranks_the_seats_and_sets_each_turn_beside_its_best(start: Start) -> None:
+    live = start(pace=QUICK)
+    me = person(live)
+    mid = new_match(me, bots=[{"level": "easy"}, {"level": "hard"}], rounds=1)["match_id"]
+    watcher = person(live)
+    watcher.resume_match(mid, me.frames[0]["token"])
+    low = words_now(live, mid)[-1]
+
+    play_word(me, low.path)
+    live.authority.timers.run_due()  # both bots play their whole turns
+
+    [over] = [frame for frame in me.frames if frame["type"] == "match_over"]
+    assert me.frames[-1] == over
+    assert [f for f in watcher.frames if f["type"] == "match_over"] == [over]
+    doc = stored(live, mid)
+    assert doc["phase"] == "over"
+    assert over["version"] == doc["version"]
+    scores = [seat["score"] for seat in doc["seats"]]
+    assert [r["score"] for r in over["ranking"]] == sorted(scores, reverse=True)
+    assert sorted(r["seat"] for r in over["ranking"]) == [0, 1, 2]
+    for entry in over["ranking"]:
+        assert entry["score"] == scores[entry["seat"]]
+        assert entry["rank"] == 1 + sum(s > entry["score"] for s in scores)
+    turns = over["turns"]
+    assert [t["seat"] for t in turns] == [0, 1, 2]
+    assert turns[0]["played"]["word"] == low.word.upper()
+    for turn in turns:
+        assert turn["ended"] == "played"
+        assert turn["best"]["points"] >= turn["played"]["points"]
+    assert turns[0]["best"]["points"] > turns[0]["played"]["points"]  # mine was the board's worst
+    assert over["best_words"] == [{"seat": t["seat"], "word": t["played"]} for t in turns]
+    assert errors(me.send(type="pass")) == ["match/over"]
+    late = person(live).resume_match(mid, me.frames[0]["token"])
+    assert late["phase"] == "over"
+    assert {k: late["summary"][k] for k in ("ranking", "best_words", "turns")} == {
+        k: over[k] for k in ("ranking", "best_words", "turns")
+    }
+
+
+def test_a_rematch_is_refused_while_the_match_is_on_then_starts_a_new_one_for_the_same_seats(
+    start: Start,
+) -> None:
+    live = start()
+    mid, zero, one = two_humans(live, rounds=1)
+    assert errors(zero.send(type="rematch")) == ["match/not_over"]
+    assert live.authority.matches.__len__() == 1
+
+    play_word(zero, words_now(live, mid)[-1].path)
+    ended = play_word(one, words_now(live, mid)[-1].path)
+    assert types(ended)[-1] == "match_over"
+    heard = len(one.frames)
+
+    [snapshot] = zero.send(type="rematch")
+
+    new = snapshot["match_id"]
+    assert snapshot["type"] == "match"
+    assert new != mid
+    assert (snapshot["you"], snapshot["token"], snapshot["phase"], snapshot["version"]) == (
+        0,
+        TOKENS[0],
+        "playing",
+        0,
+    )
+    assert [(s["name"], s["kind"], s["score"]) for s in snapshot["seats"]] == [
+        ("Zoe", "human", 0),
+        ("Yann", "human", 0),
+    ]
+    assert snapshot["settings"]["rounds"] == 1
+    # The other seat hears where to follow (and that seat 0 left the old match).
+    assert one.since(heard) == [
+        {"type": "rematch", "match_id": new},
+        {"type": "presence", "seat": 0, "connected": False},
+    ]
+    assert one.resume_match(new, TOKENS[1])["you"] == 1
+    assert person(live).resume_match(new, TOKENS[0])["you"] == 0
+    assert stored(live, new)["tokens"] == stored(live, mid)["tokens"]
+    assert stored(live, mid)["phase"] == "over"
+    # The new match is played as any other.
+    assert types(zero.send(type="pass")) == ["turn"]
