@@ -225,3 +225,23 @@ def test_a_game_whose_stored_document_is_damaged_is_unavailable_and_never_a_serv
         Record.from_doc(record.get_json())
     else:
         assert (record.status_code, record.get_json()["code"]) == (409, "game/unavailable")
+
+
+def test_a_matchs_record_has_its_moves_and_never_a_token(client: FlaskClient, app: Flask) -> None:
+    """A match is saved like a game: its record lists every committed move; its replay is not built yet."""
+    player = Player(app.extensions["wibble.authority"])
+    [snapshot] = player.send(type="new_match", bots=[{"level": "easy"}], seed=5)
+    player.send(type="pass")
+
+    record = client.get(f"/games/{snapshot['match_id']}/record")
+    assert record.status_code == 200
+    doc = record.get_json()
+    assert doc["kind"] == "match"
+    assert doc["seed"] == 5
+    assert [move["action"] for move in doc["moves"]] == ["pass"]
+    assert [seat["kind"] for seat in doc["seats"]] == ["human", "bot"]
+    assert snapshot["token"] not in record.get_data(as_text=True)
+    assert "tokens" not in doc["final"]
+    replay = client.get(f"/games/{snapshot['match_id']}/replay")
+    assert replay.status_code == 409
+    assert replay.get_json()["code"] == "record/match"

@@ -9,12 +9,40 @@ from ..core import Game, GameDataError, Move, Record, RecordError, RuleError, re
 from ..store import Store
 from ..wordlists import WordLists
 
+MATCH_RECORD_FORMAT = 1
+
+
+def match_record(store: Store, match_id: str) -> dict[str, Any] | None:
+    """A stored match's record (seed, list, settings, seats, every committed move, the match now),
+    never its tokens; None if ``match_id`` is not a match. Matches have no replay page yet."""
+    row = store.load(match_id)
+    if row is None or row.doc.get("kind") != "match":
+        return None
+    doc = {key: value for key, value in row.doc.items() if key != "tokens"}
+    return {
+        "format": MATCH_RECORD_FORMAT,
+        "kind": "match",
+        "match_id": match_id,
+        "seed": doc.get("seed"),
+        "wordlist": {"name": doc.get("wordlist"), "digest": doc.get("wordlist_digest")},
+        "settings": doc.get("settings"),
+        "seats": [
+            {key: seat.get(key) for key in ("name", "kind", "level", "speed")}
+            for seat in doc.get("seats", [])
+            if isinstance(seat, dict)
+        ],
+        "moves": store.moves(match_id),
+        "final": doc,
+    }
+
 
 def record_of(store: Store, game_id: str) -> Record:
     """The record of a stored game; ``RuleError`` game/not_found, or game/unavailable if it is damaged."""
     row = store.load(game_id)
     if row is None:
         raise RuleError("game/not_found", "no such game")
+    if row.doc.get("kind") == "match":
+        raise RuleError("record/match", "this is a match: /games/<id>/record has its record; no replay yet")
     try:
         return Record.of(game_id, row.doc, store.moves(game_id))
     except (GameDataError, RecordError):

@@ -16,7 +16,7 @@ from ..cache import from_setting
 from ..core import RecordError, WibbleError
 from ..live import Authority, BotPace, Budgets, Fanout, Registry
 from ..live.budgets import Limits
-from ..live.records import record_of, replay_frames
+from ..live.records import match_record, record_of, replay_frames
 from ..store import Store, default_data_dir, open_store
 from ..wordlists import DEFAULT_DIR, WordLists
 from .connection import Connections, check_websocket_library, serve_connection
@@ -140,7 +140,8 @@ def _add_pages(app: Flask, wordlists: WordLists, registry: Registry, store: Stor
     def record(game_id: str) -> tuple[Any, int] | Any:
         """Everything needed to replay a game, never its token: an id lets anyone watch, not play."""
         try:
-            return jsonify(record_of(store, game_id).to_doc())
+            record = match_record(store, game_id)
+            return jsonify(record if record is not None else record_of(store, game_id).to_doc())
         except WibbleError as exc:
             return _error_response(exc)
 
@@ -207,6 +208,7 @@ _STATUS = {
     "game/unavailable": 409,
     "record/wordlist_changed": 409,
     "record/mismatch": 409,
+    "record/match": 409,
     "server/storage": 503,
 }
 
