@@ -1,4 +1,5 @@
-// Pointer and keyboard in, intents out. Reads the page's geometry, never writes it.
+// Pointer and keyboard in, intents out. Reads the page (its geometry, a picker's value),
+// never writes it: anything to show goes through an action to the store or the view.
 //
 // Pointer Events cover mouse, pen and touch alike. A touch pointer stays captured
 // by the element it went down on, so the tile under the finger is found from the
@@ -13,7 +14,8 @@ const STEP = 1 / 6; // sampling step along a move, as a fraction of the pitch
 /**
  * @param {HTMLElement} board the element holding tiles with data-row / data-col
  * @param {object} actions press, enter, release, cancel, undo, activate(row, col, submit),
- *   moveFocus(dRow, dCol), canPlay(), size()
+ *   moveFocus(dRow, dCol), canPlay(), size(), picking() (a swap's tile is being chosen),
+ *   pickTile(row, col), dismiss() (Escape: put a swap away; true when there was one)
  */
 export function bindInput(board, actions) {
   let drag = null; // {id, geometry, x, y, hover: [r, c] | null, started, refused, cancelled}
@@ -75,6 +77,17 @@ export function bindInput(board, actions) {
   }
 
   board.addEventListener("pointerdown", (event) => {
+    // Choosing a swap's tile: a tap picks it. A second finger may do it while the first
+    // still holds a drag (a swap is allowed mid-word), so this comes before the drag checks.
+    if (actions.picking() && actions.canPlay() && (event.pointerType !== "mouse" || event.button === 0)) {
+      const geometry = measure();
+      const tile = geometry && locate(geometry, event.clientX, event.clientY, false);
+      if (tile) {
+        event.preventDefault();
+        actions.pickTile(...tile);
+        return;
+      }
+    }
     if (drag || !event.isPrimary) return;
     if (event.pointerType === "mouse" && event.button !== 0) return;
     if (!actions.canPlay()) return;
@@ -120,6 +133,15 @@ export function bindInput(board, actions) {
     drag.y = y;
   });
 
+  // The page scrolled under a finger that holds a word (a panel opened): measure again.
+  window.addEventListener(
+    "scroll",
+    () => {
+      if (drag) drag.geometry = measure() ?? drag.geometry;
+    },
+    { passive: true },
+  );
+
   window.addEventListener("pointerup", (event) => {
     if (drag && event.pointerId === drag.id) end(true);
   });
@@ -149,6 +171,7 @@ export function bindInput(board, actions) {
   // Escape drops the chain wherever the focus is.
   window.addEventListener("keydown", (event) => {
     if (event.key !== "Escape") return;
+    if (actions.dismiss()) return; // a swap being chosen goes first; the chain stays
     if (drag) {
       const started = drag.started && !drag.cancelled;
       drag.cancelled = true;
@@ -172,7 +195,8 @@ const PICKER_SETTLE_MS = 800;
  * it, by Enter, by leaving the picker, or by pausing for PICKER_SETTLE_MS. Stepping
  * back to the list being played starts nothing; Escape goes back to it.
  *
- * @param {object} actions newGame(wordlist), wordlist() (the list being played), release, reconnect
+ * @param {object} actions newGame(wordlist), wordlist() (the list being played),
+ *   showWordlist(name) (the view puts the picker back), release, reconnect, openGame(id)
  */
 export function bindControls(root, actions, { settleMs = PICKER_SETTLE_MS } = {}) {
   const picker = root.querySelector('[data-testid="wordlist"]');
@@ -197,7 +221,7 @@ export function bindControls(root, actions, { settleMs = PICKER_SETTLE_MS } = {}
     } else if (event.key === "Escape") {
       if (timer !== null) {
         settle();
-        picker.value = actions.wordlist() ?? picker.value;
+        actions.showWordlist(actions.wordlist());
       }
     } else if (event.key !== "Tab") {
       keyed = true; // the browser changes the value (and fires change) before keyup
@@ -224,7 +248,79 @@ export function bindControls(root, actions, { settleMs = PICKER_SETTLE_MS } = {}
   root.querySelector('[data-action="submit"]').addEventListener("click", () => actions.release());
   root.querySelector('[data-action="retry"]').addEventListener("click", () => actions.reconnect());
   root.querySelector('[data-testid="your-games"]').addEventListener("click", (event) => {
-    const button = event.target.closest?.("[data-game-id]");
-    if (button) actions.openGame(button.dataset.gameId);
+    const button = event.target.closest?.("[data-entry-id]");
+    if (button) actions.openGame(button.dataset.entryId);
+  });
+}
+
+/**
+ * The match's buttons and settings, and the mode switch. Clicks are read where they
+ * land (`data-*` names the intent), so buttons the view rebuilds need no new listeners.
+ *
+ * @param {object} actions chooseMode(mode), usePower(name), pass(), swapTo(letter), cancelSwap(),
+ *   rematch(), showSetup(), addBot(), removeBot(i), setBotLevel(i, level), setRounds(n),
+ *   setTimed(on), startMatch()
+ */
+export function bindMatchControls(root, actions) {
+  const on = (selector, type, handler) => root.querySelector(selector).addEventListener(type, handler);
+  on(".modes", "click", (event) => {
+    const button = event.target.closest?.("[data-mode]");
+    if (button) actions.chooseMode(button.dataset.mode);
+  });
+  onPress(root.querySelector('[data-testid="powers"]'), (button) => {
+    if (button.dataset.power) actions.usePower(button.dataset.power);
+    else if (button.dataset.action === "pass") actions.pass();
+  });
+  onPress(root.querySelector('[data-testid="swap-picker"]'), (button) => {
+    if (button.dataset.letter) actions.swapTo(button.dataset.letter);
+    else if (button.dataset.action === "cancel-swap") actions.cancelSwap();
+  });
+  on('[data-action="rematch"]', "click", () => actions.rematch());
+  on('[data-action="new-match"]', "click", () => actions.showSetup());
+  on('[data-action="endless"]', "click", () => actions.chooseMode("endless"));
+
+  const form = root.querySelector('[data-testid="match-form"]');
+  form.addEventListener("click", (event) => {
+    const button = event.target.closest?.("button");
+    if (!button) return;
+    if (button.dataset.action === "add-bot") actions.addBot();
+    else if (button.dataset.removeBot !== undefined) actions.removeBot(Number(button.dataset.removeBot));
+  });
+  form.addEventListener("change", (event) => {
+    const field = event.target;
+    if (field.dataset.botLevel !== undefined) actions.setBotLevel(Number(field.dataset.botLevel), field.value);
+    else if (field.name === "rounds") actions.setRounds(field.value);
+    else if (field.name === "timed") actions.setTimed(field.checked);
+  });
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    // A number still being typed has not fired "change" yet: take it as it stands.
+    actions.setRounds(form.elements.rounds.value);
+    actions.startMatch();
+  });
+}
+
+/**
+ * A button inside `container` was pressed: a click (mouse, keyboard, a finger), or a
+ * second finger lifted from it while the first still drags a word. Browsers make no
+ * click of a touch while another touch is down, and a swap is allowed mid-drag, so
+ * the powers and the letters listen for that lift too (once: a click that might
+ * follow it is ignored).
+ */
+function onPress(container, handler) {
+  let pressed = null; // the button a second finger just pressed, and when
+  const press = (event) => {
+    const button = event.target.closest?.("button");
+    if (button && !button.disabled && container.contains(button)) handler(button);
+    return button;
+  };
+  container.addEventListener("pointerup", (event) => {
+    if (event.pointerType !== "touch" || event.isPrimary) return;
+    pressed = { button: press(event), at: event.timeStamp };
+  });
+  container.addEventListener("click", (event) => {
+    const twice = pressed && pressed.button === event.target.closest?.("button") && event.timeStamp - pressed.at < 800;
+    pressed = null;
+    if (!twice) press(event);
   });
 }

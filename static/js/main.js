@@ -1,7 +1,7 @@
 // The composition root: read the page's config, wire the parts together, connect.
 
 import { Connection, socketUrl } from "./connection.js";
-import { bindControls, bindInput } from "./input.js";
+import { bindControls, bindInput, bindMatchControls } from "./input.js";
 import { parseSeed } from "./protocol.js";
 import { GAMES_KEY, Store, savedGames } from "./store.js";
 import { View } from "./view.js";
@@ -30,7 +30,7 @@ const store = new Store({
   config,
   start,
 });
-const view = new View(document, config);
+const view = new View(document, config, { now: store.now });
 store.subscribe((state, event) => view.render(state, event, store.canPlay));
 
 // Once the game asked for by ?seed= or ?wordlist= has started and been saved, drop
@@ -52,15 +52,34 @@ const actions = {
   undo: () => store.undo(),
   activate: (row, col, submit) => store.activate(row, col, submit),
   newGame: (wordlist) => store.newGame(wordlist),
-  openGame: (gameId) => store.openGame(gameId),
+  openGame: (id) => store.openGame(id),
   wordlist: () => store.state.game?.wordlist ?? null,
+  showWordlist: (name) => view.showWordlist(name),
   reconnect: () => connection.reconnectNow(),
   moveFocus: (dRow, dCol) => view.moveFocus(dRow, dCol),
   canPlay: () => store.canPlay,
   size: () => view.size,
+  // a match
+  picking: () => store.state.swap !== null,
+  pickTile: (row, col) => store.pickSwapTile(row, col),
+  dismiss: () => store.dismiss(),
+  chooseMode: (mode) => store.chooseMode(mode),
+  usePower: (power) => store.usePower(power),
+  pass: () => store.pass(),
+  swapTo: (letter) => store.swapTo(letter),
+  cancelSwap: () => store.cancelSwap(),
+  rematch: () => store.rematch(),
+  showSetup: () => store.showSetup(),
+  addBot: () => store.addBot(),
+  removeBot: (index) => store.removeBot(index),
+  setBotLevel: (index, level) => store.setBotLevel(index, level),
+  setRounds: (rounds) => store.setRounds(rounds),
+  setTimed: (timed) => store.setTimed(timed),
+  startMatch: () => store.startMatch(),
 };
 bindInput(view.el.board, actions);
 bindControls(document, actions);
+bindMatchControls(document, actions);
 window.addEventListener("online", () => connection.reconnectNow());
 // "Your games" follows the other tabs, and its "… ago" labels the clock.
 window.addEventListener("storage", (event) => {

@@ -30,6 +30,45 @@ export const enter = (row, col) => ({ type: "enter", row, col });
 export const release = () => ({ type: "release" });
 export const cancel = () => ({ type: "cancel" });
 
+// -- matches (docs/protocol.md, "Matches") --
+
+export const LEVELS = Object.freeze(["easy", "medium", "hard"]);
+export const MAX_BOTS = 5;
+export const DEFAULT_ROUNDS = 5;
+export const MAX_ROUNDS = 20;
+export const TIMED_TURN_SECONDS = 30; // what the page offers when the turn timer is on
+
+/** The powers a seat pays gems for, in the order the page shows them. */
+export const POWERS = Object.freeze(["shuffle", "swap", "hint", "extend"]);
+
+/**
+ * `new_match`: `bots` a list of levels, `rounds` 1-20, `turnSeconds` null (untimed) or
+ * 5-600; the rest optional.
+ */
+export function newMatch({ bots = [], rounds = DEFAULT_ROUNDS, turnSeconds = null, wordlist = null, seed = null, name = null } = {}) {
+  const message = {
+    type: "new_match",
+    bots: bots.map((level) => ({ level })),
+    rounds,
+    turn_seconds: turnSeconds,
+  };
+  if (wordlist) message.wordlist = wordlist;
+  if (seed !== null && seed !== undefined) message.seed = seed;
+  if (name) message.name = name;
+  return message;
+}
+
+export const resumeMatch = (matchId, token) => ({ type: "resume", match_id: matchId, token });
+export const pass = () => ({ type: "pass" });
+export const shuffle = () => ({ type: "shuffle" });
+export const swap = (row, col, letter) => ({ type: "swap", row, col, letter });
+export const hint = () => ({ type: "hint" });
+export const extend = () => ({ type: "extend" });
+export const rematch = () => ({ type: "rematch" });
+
+/** The message with its move number (docs/protocol.md, "Move numbers"). */
+export const withSeq = (message, seq) => ({ ...message, seq });
+
 /** One text frame. */
 export const encode = (message) => JSON.stringify(message);
 
@@ -42,7 +81,10 @@ export function parseSeed(text) {
 
 // -- server -> client -------------------------------------------------------------
 
-const KNOWN = new Set(["game", "chain", "word", "board", "error"]);
+const KNOWN = new Set([
+  "game", "chain", "word", "board", "error",
+  "match", "played", "turn", "gems", "presence", "hint", "match_over", "rematch",
+]);
 
 /** A server frame as an object with a known `type`, or null for anything else. */
 export function read(frame) {
@@ -61,14 +103,31 @@ export function read(frame) {
 export const chainOf = (message) =>
   Array.isArray(message.chain) ? message.chain.map(([row, col]) => [row, col]) : [];
 
-/** The chain in progress as a `game` or `chain` message describes it. */
+/** The chain in progress as a `game`, `match` or `chain` message describes it (`points` as the server scored it). */
 export const chainStateOf = (message) => ({
   chain: chainOf(message),
-  word: message.word,
-  points: message.points,
-  status: message.status,
+  word: typeof message.word === "string" ? message.word : "",
+  points: Number.isFinite(message.points) ? message.points : null,
+  status: message.status ?? Status.NONE,
   alreadyFound: Boolean(message.already_found),
+  seat: Number.isInteger(message.seat) ? message.seat : null, // whose chain, in a match
 });
+
+/** The `seq` a reply carries back (the move it answers), or null: somebody else's doing. */
+export const seqOf = (message) => (Number.isSafeInteger(message.seq) && message.seq >= 0 ? message.seq : null);
+
+/**
+ * A tile as the server sent it: every field kept (`letter`, `score`, and in a match
+ * `mult`, `word_mult`, `gem`, and whatever comes next), fresh so the caller may keep it.
+ */
+export const tileOf = (tile) => ({ ...tile });
+
+/** A snapshot's board, row by row. */
+export const boardOf = (message) => (Array.isArray(message.board) ? message.board.map((row) => row.map(tileOf)) : []);
+
+/** A `board` message's changes as `{row, col, tile}`, the tile without its position. */
+export const changesOf = (message) =>
+  (Array.isArray(message.changed) ? message.changed : []).map(({ row, col, ...tile }) => ({ row, col, tile }));
 
 /** `words_left` of a `game` or `board` message (words on the board not found yet), or null if absent. */
 export const wordsLeftOf = (message) =>
@@ -76,8 +135,15 @@ export const wordsLeftOf = (message) =>
 
 /** Errors after which the client's optimistic chain is wrong and must fall back to the server's. */
 export const isMoveError = (code) =>
-  typeof code === "string" && (code.startsWith("move/") || code.startsWith("state/"));
+  typeof code === "string" && (REFUSALS.some((prefix) => code.startsWith(prefix)) || code === "match/over");
+// A move or a power refused by the rules (in a match: not your turn, not enough gems, ...).
+const REFUSALS = ["move/", "state/", "turn/", "gems/", "swap/", "hint/"];
 
-/** Errors meaning a saved game cannot be resumed: start a new one instead. */
-export const isLostGame = (code) =>
-  code === "game/not_found" || code === "game/bad_token" || code === "game/unavailable";
+/** Errors meaning a saved game (or match) cannot be resumed: start a new one instead. */
+export const isLostGame = (code) => LOST.has(code);
+// The spec names no codes of its own for a match that cannot be resumed; the game's are
+// expected, and the match/ ones are taken too in case the server names them so.
+const LOST = new Set([
+  "game/not_found", "game/bad_token", "game/unavailable",
+  "match/not_found", "match/bad_token", "match/unavailable",
+]);

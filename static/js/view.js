@@ -1,9 +1,91 @@
-// The only module that writes the page. Everything from the server or the player
-// goes in through textContent and attributes, never innerHTML.
+// The only module that writes the page, and the one that words it. Everything from
+// the server or the player goes in through textContent and attributes, never innerHTML.
+//
+// Sections: the wording; the board (tiles, marks, trail, focus); the endless game's
+// panels; the match's panels (seats, turn clock, powers, swap, hint, pause, end
+// screen, settings); messages, the live region, the connection and "Your games".
 
+import * as M from "./match.js";
+import { idOf, isMatchEntry } from "./saved.js";
 import { currentChain, isRefilling, phaseOf } from "./store.js";
 
-const SVG = "http://www.w3.org/2000/svg";
+// -- the player-facing wording ---------------------------------------------------------
+// Every sentence the page shows or speaks is here; the store says what happened (a key
+// and its facts, `message.say`), this says it in words.
+
+const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+const pts = (n) => `${n} pt${n === 1 ? "" : "s"}`;
+
+function resultText({ word, result, points, minLength }) {
+  switch (result) {
+    case "scored":
+      return `${word} +${points}`;
+    case "not_a_word":
+      return `Not a word: ${word}`;
+    case "already_found":
+      return `Already found: ${word}`;
+    case "too_short":
+      return `Too short — ${minLength ?? 3} letters minimum`;
+    default:
+      return `${word}: ${result}`;
+  }
+}
+
+/** What each message of the store says on screen. */
+const SAY = {
+  no_words_left: () => "No words left — start a new game.",
+  list_fallback: ({ title }) => `That word list is not available — here is a new game (${title}).`,
+  game_lost: ({ title }) => `That game is no longer on the server — here is a new one (${title}).`,
+  game_back: ({ title }) => `Back to your ${title} game.`,
+  game_new: ({ title }) => `New game — ${title}`,
+  result: resultText,
+  server: ({ text }) => text,
+  other_tab: () => "Another tab is playing this game.",
+  other_tab_chain: () => "Another tab is playing a word — wait for it to finish.",
+  other_seat_chain: () => "Someone else is playing a word — wait for it to finish.",
+  press_enter: () => "Press Enter to submit the word.",
+  pick_touching: () => "Pick a tile that touches the last one, and not one already used.",
+  // a match
+  match_new: ({ name }) => `New match — ${name} plays first.`,
+  match_new_you_first: () => "New match — you play first. Drag a word!",
+  match_back: () => "Back to your match.",
+  your_turn: () => "Your turn.",
+  not_your_turn: ({ name }) => `It is ${name}'s turn — wait for yours.`,
+  wait_round: () => "The next round starts in a moment.",
+  played: ({ mine, name, word, points, gemsEarned }) =>
+    `${mine ? "You" : name} played ${word}: +${points}${gemsEarned ? ` and ${plural(gemsEarned, "gem")}` : ""}`,
+  passed: ({ mine, name, how, yours, next }) =>
+    `${mine ? "You" : name} ${how === "timeout" ? "ran out of time" : "passed"}. ${yours ? "Your turn." : `${next}'s turn.`}`,
+  round_over: ({ round }) => `Round ${round} is over.`,
+  round_start: ({ round, yours, next }) => `Round ${round} — ${yours ? "your turn" : `${next}'s turn`}.`,
+  hint: () => "Hint bought — see below the board.",
+  no_hint: () => "No word on this board to hint at.",
+  match_over: ({ won, shared, name }) =>
+    won ? (shared ? "Match over — a shared win!" : "Match over — you win!") : `Match over — ${name} wins.`,
+};
+
+/** What a screen reader hears instead, where the screen's few words are not enough. */
+const SPOKEN = {
+  result: (facts) =>
+    facts.result === "scored"
+      ? `${facts.word} scored ${plural(facts.points, "point")}. Total ${facts.total}.`
+      : resultText(facts),
+  hint: ({ word, points }) => `Hint: ${word}, ${plural(points, "point")}. Its path is lit on the board.`,
+  played: (facts) =>
+    `${facts.mine ? "You" : facts.name} played ${facts.word} for ${plural(facts.points, "point")}` +
+    (facts.gemsEarned ? ` and ${plural(facts.gemsEarned, "gem")}.` : "."),
+};
+
+export const messageText = (message) => (SAY[message.say] ?? (() => message.text ?? ""))(message);
+const spokenText = (message) => (SPOKEN[message.say] ?? messageText)(message);
+
+/** The chain being built, for a screen reader: the word, what it is, and its points. */
+const CHAIN_SPOKEN = {
+  word: "a word",
+  prefix: "keep going",
+  none: "no word starts like this",
+  found: "already found",
+};
 
 const STATUS_LABEL = {
   empty: "",
@@ -13,6 +95,33 @@ const STATUS_LABEL = {
   none: "✗ no words",
   found: "↺ already found",
 };
+
+/** A tile's marks as the tile shows them: DL, TL (letter multipliers) and 2× (the word's). */
+const MARK_TEXT = { DL: "DL", TL: "TL" };
+const MARK_SPOKEN = { DL: "double letter", TL: "triple letter" };
+const POWER_NAMES = { shuffle: "Shuffle", swap: "Swap", hint: "Hint", extend: "Extend" };
+
+/** How a play scored, step by step, from the server's `breakdown`: "C×2 A T → letters 8 → ×2 word 16 → +10 long word 26". */
+export function breakdownText(play) {
+  // The letters are spelt out only when one of them was multiplied (the "C×2" is the news).
+  const marks = play.marks ?? [];
+  const letters = marks.some(({ mult }) => mult)
+    ? marks.map(({ letter, mult }) => (mult === "DL" ? `${letter}×2` : mult === "TL" ? `${letter}×3` : letter)).join(" ")
+    : "";
+  const steps = (play.breakdown ?? []).map((step) => {
+    switch (step.step) {
+      case "letters":
+        return `letters ${step.points}`;
+      case "word_multiplier":
+        return `×${step.factor ?? 2} word ${step.points}`;
+      case "long_word":
+        return `+${step.bonus ?? 10} long word ${step.points}`;
+      default:
+        return `${step.step.replaceAll("_", " ")} ${step.points}`;
+    }
+  });
+  return [letters, ...steps].filter(Boolean).join(" → ");
+}
 
 /** "just now", "5 min ago", "3 h ago", "2 days ago": when a game was last played. */
 export function playedAgo(played, now = Date.now()) {
@@ -32,28 +141,41 @@ function wordsLeftText(count) {
   return `${count} word${count === 1 ? "" : "s"} to find`;
 }
 
+const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
+const seatTag = (seat) => (seat.kind === "bot" ? `Bot · ${seat.level ?? "?"}` : "");
+const wordAndPoints = (word) => (word ? `${word.word}${word.points === null ? "" : ` ${pts(word.points)}`}` : "");
+
 const reducedMotion = () => window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
 
 export class View {
-  constructor(root, config) {
+  constructor(root, config, { now = () => performance.now() } = {}) {
     this.root = root;
     this.body = root.body;
+    this.now = now;
     const $ = (selector) => root.querySelector(selector);
     this.el = {
       total: $('[data-testid="total-score"]'),
       wordsLeft: $('[data-testid="words-left"]'),
+      endlessTally: $('[data-testid="endless-tally"]'),
+      modes: [...root.querySelectorAll("[data-mode]")],
       board: $('[data-testid="board"]'),
+      boardWrap: $(".board-wrap"),
       trail: $(".trail"),
       trailLine: $(".trail-line"),
       trailHead: $(".trail-head"),
       wordLine: $(".word-line"),
+      wordOwner: $('[data-testid="word-owner"]'),
+      wordHint: $(".word-hint"),
       word: $('[data-testid="current-word"]'),
       points: $('[data-testid="current-points"]'),
       status: $('[data-testid="chain-status"]'),
       message: $('[data-testid="message"]'),
+      announcer: $('[data-testid="announcer"]'),
       picker: $('[data-testid="wordlist"]'),
       newGame: $('[data-action="new-game"]'),
       submit: $('[data-action="submit"]'),
+      controls: $('[data-testid="endless-controls"]'),
+      foundPanel: $('[data-testid="found-panel"]'),
       found: $('[data-testid="found-words"]'),
       foundCount: $('[data-testid="found-count"]'),
       foundEmpty: $(".found-empty"),
@@ -62,14 +184,50 @@ export class View {
       connection: $('[data-testid="connection-status"]'),
       connectionText: $(".connection-text"),
       retry: $('[data-action="retry"]'),
+      // a match
+      matchBar: $('[data-testid="match-bar"]'),
+      round: $('[data-testid="round"]'),
+      whoseTurn: $('[data-testid="whose-turn"]'),
+      timer: $('[data-testid="timer"]'),
+      timerLeft: $(".timer-left"),
+      timerText: $(".timer-text"),
+      seats: $('[data-testid="seats"]'),
+      powers: $('[data-testid="powers"]'),
+      powerButtons: [...root.querySelectorAll("[data-power]")],
+      pass: $('[data-action="pass"]'),
+      swapPicker: $('[data-testid="swap-picker"]'),
+      swapTitle: $(".swap-title"),
+      swapLetters: $('[data-testid="swap-letters"]'),
+      hint: $('[data-testid="hint"]'),
+      pause: $('[data-testid="round-pause"]'),
+      pauseTitle: $(".round-pause-title"),
+      pauseScores: $(".round-pause-scores"),
+      pauseNext: $(".round-pause-next"),
+      playsPanel: $('[data-testid="plays-panel"]'),
+      breakdown: $('[data-testid="breakdown"]'),
+      plays: $('[data-testid="plays"]'),
+      over: $('[data-testid="match-over"]'),
+      overTitle: $(".over-title"),
+      ranking: $('[data-testid="ranking"]'),
+      turns: $('[data-testid="turns"]'),
+      rematch: $('[data-action="rematch"]'),
+      setup: $('[data-testid="match-setup"]'),
+      botList: $('[data-testid="bot-list"]'),
+      addBot: $('[data-action="add-bot"]'),
+      rounds: $('[name="rounds"]'),
+      timed: $('[name="timed"]'),
+      startMatch: $('[data-action="start-match"]'),
     };
     this.tiles = []; // tiles[row][col] -> element
     this.size = 0;
     this.focus = [0, 0];
     this.shownMessage = 0;
+    this.spokenChain = "";
     this.shownGame = null;
     this.shownFound = 0;
+    this.shown = {}; // what the match panels last drew, to redraw only what changed
     this.countdown = null;
+    this.clockTimer = null;
     this.fillPicker(config.wordlists, config.default_wordlist);
     this.buildBoard(5);
     // A tile focused by Tab or a click becomes the roving tab stop.
@@ -89,28 +247,37 @@ export class View {
     this.el.picker.value = chosen;
   }
 
+  make(tag, className, text) {
+    const element = this.root.createElement(tag);
+    if (className) element.className = className;
+    if (text !== undefined) element.textContent = text;
+    return element;
+  }
+
   buildBoard(size) {
     const board = this.el.board;
     for (const row of board.querySelectorAll(".row")) row.remove();
     this.tiles = [];
     for (let r = 0; r < size; r += 1) {
-      const row = this.root.createElement("div");
-      row.className = "row";
+      const row = this.make("div", "row");
       row.setAttribute("role", "row");
       const tiles = [];
       for (let c = 0; c < size; c += 1) {
-        const tile = this.root.createElement("div");
-        tile.className = "tile";
+        const tile = this.make("div", "tile");
         tile.setAttribute("role", "gridcell");
         tile.dataset.row = String(r);
         tile.dataset.col = String(c);
         tile.tabIndex = r === 0 && c === 0 ? 0 : -1;
-        const letter = this.root.createElement("span");
-        letter.className = "tile-letter";
-        const score = this.root.createElement("span");
-        score.className = "tile-score";
+        const score = this.make("span", "tile-score");
         score.setAttribute("aria-hidden", "true");
-        tile.append(letter, score);
+        // A match's marks: the multiplier as text (readable without colour), and a gem shape.
+        const mark = this.make("span", "tile-mark");
+        mark.setAttribute("aria-hidden", "true");
+        const gem = this.make("span", "tile-gem");
+        gem.setAttribute("role", "img");
+        gem.setAttribute("aria-label", "gem");
+        gem.hidden = true;
+        tile.append(this.make("span", "tile-letter"), score, mark, gem);
         row.append(tile);
         tiles.push(tile);
       }
@@ -143,26 +310,49 @@ export class View {
     this.tiles[row][col].tabIndex = 0;
   }
 
+  /** The picker goes back to the list being played (Escape after stepping through it). */
+  showWordlist(name) {
+    if (name) this.el.picker.value = name;
+  }
+
   // -- rendering ---------------------------------------------------------------------
 
+  /** Which screen shows: the endless game, the match settings, a match, or a match's end. */
+  screenOf(state) {
+    if (state.mode !== "match") return "endless";
+    if (state.setup || !state.match) return "setup";
+    return state.match.phase === M.MatchPhase.OVER ? "over" : "match";
+  }
+
   render(state, event = {}, canPlay = false) {
-    const game = state.game;
-    if (game && game.size !== this.size) this.buildBoard(game.size);
-    if (game) {
+    const match = state.mode === "match" ? state.match : null;
+    const shown = match ?? state.game; // what the board belongs to
+    const screen = this.screenOf(state);
+    if (shown && shown.size !== this.size) this.buildBoard(shown.size);
+    if (shown) {
       this.body.dataset.ready = "true";
-      this.el.board.dataset.gameId = game.id;
-      this.el.board.dataset.wordlist = game.wordlist;
       // The words are in the list's language; the rest of the page stays English.
-      for (const el of [this.el.board, this.el.word, this.el.found]) el.lang = game.language || "en";
+      for (const el of [this.el.board, this.el.word, this.el.found]) el.lang = shown.language || "en";
     }
+    if (state.game) {
+      this.el.board.dataset.gameId = state.game.id;
+      this.el.board.dataset.wordlist = state.game.wordlist;
+    }
+    if (match) this.el.board.dataset.matchId = match.id;
+    else delete this.el.board.dataset.matchId;
+    this.body.dataset.mode = state.mode;
+    this.body.dataset.screen = screen;
     const current = currentChain(state);
     this.body.dataset.phase = phaseOf(state);
+    this.showScreen(screen);
 
-    this.renderTiles(state, current);
+    this.renderTiles(state, current, match);
     this.renderTrail(current);
-    this.renderWordLine(current);
+    this.renderWordLine(state, current, match);
     this.renderFound(state, event);
-    this.renderMessage(state);
+    this.renderMatch(state, event, screen, canPlay);
+    const spoke = this.renderMessage(state);
+    if (!spoke) this.speakChain(current);
     this.renderConnection(state);
     this.renderGames(state, canPlay);
 
@@ -175,6 +365,7 @@ export class View {
     this.el.picker.disabled = !open;
     this.el.submit.disabled = !canPlay || !state.mine || current.chain.length === 0;
     // The picker shows the list being played; after a refused list, it goes back to it.
+    const game = state.game;
     const refused = event.type === "error" && String(event.code).startsWith("game/");
     if (game && (event.type === "game" || refused || this.el.picker.value === "")) {
       this.el.picker.value = game.wordlist;
@@ -185,6 +376,29 @@ export class View {
     this.shownGame = game?.id ?? null;
   }
 
+  /** Show the parts of the page that belong to the screen, hide the rest. */
+  showScreen(screen) {
+    const el = this.el;
+    const inMatch = screen === "match";
+    const parts = [
+      [el.endlessTally, screen === "endless"],
+      [el.controls, screen === "endless"],
+      [el.foundPanel, screen === "endless"],
+      [el.matchBar, inMatch],
+      [el.seats, inMatch],
+      [el.powers, inMatch],
+      [el.playsPanel, inMatch || screen === "over"],
+      [el.wordLine, screen === "endless" || inMatch],
+      [el.boardWrap, screen === "endless" || inMatch],
+      [el.setup, screen === "setup"],
+      [el.over, screen === "over"],
+    ];
+    for (const [element, visible] of parts) element.hidden = !visible;
+    for (const button of el.modes) {
+      button.setAttribute("aria-pressed", String(button.dataset.mode === (screen === "endless" ? "endless" : "match")));
+    }
+  }
+
   renderWordsLeft(count) {
     const el = this.el.wordsLeft;
     const text = wordsLeftText(count);
@@ -193,9 +407,11 @@ export class View {
     el.dataset.count = count === null ? "" : String(count);
   }
 
-  renderTiles(state, current) {
+  renderTiles(state, current, match) {
     const order = new Map(current.chain.map(([r, c], i) => [`${r},${c}`, i]));
     const last = current.chain.length - 1;
+    const hint = new Map((match?.hint?.path ?? []).map(([r, c], i) => [`${r},${c}`, i + 1]));
+    const swapTile = state.swap?.tile;
     for (let r = 0; r < this.size; r += 1) {
       for (let c = 0; c < this.size; c += 1) {
         const tile = this.tiles[r][c];
@@ -204,22 +420,45 @@ export class View {
         const score = data ? String(data.score) : "";
         if (tile.dataset.letter !== letter) {
           tile.dataset.letter = letter;
-          tile.firstChild.textContent = letter;
+          tile.children[0].textContent = letter;
         }
         if (tile.dataset.score !== score) {
           tile.dataset.score = score;
-          tile.lastChild.textContent = score;
+          tile.children[1].textContent = score;
         }
+        // Marks, in words on the tile itself: colour only repeats them.
+        const mult = (match && data?.mult) || "";
+        const wordMult = match && data?.word_mult ? `${data.word_mult}×` : "";
+        const markText = [MARK_TEXT[mult] ?? mult, wordMult].filter(Boolean).join(" ");
+        if (tile.children[2].textContent !== markText) tile.children[2].textContent = markText;
+        tile.dataset.mult = mult;
+        tile.dataset.wordMult = wordMult ? "true" : "";
+        const gem = Boolean(match && data?.gem);
+        tile.children[3].hidden = !gem;
+        tile.dataset.gem = String(gem);
+
         const index = order.get(`${r},${c}`);
         const selected = index !== undefined;
         tile.classList.toggle("selected", selected);
         tile.classList.toggle("last", selected && index === last);
         tile.setAttribute("aria-selected", String(selected));
         tile.classList.toggle("refilling", isRefilling(state, r, c));
-        const label = data ? `${letter}, ${data.score} point${data.score === 1 ? "" : "s"}` : "empty";
+        const hinted = hint.get(`${r},${c}`);
+        tile.classList.toggle("hinted", hinted !== undefined);
+        if (hinted !== undefined) tile.dataset.hint = String(hinted);
+        else delete tile.dataset.hint;
+        tile.classList.toggle("swap-target", Boolean(swapTile && swapTile[0] === r && swapTile[1] === c));
+
+        let label = data ? `${letter}, ${data.score} point${data.score === 1 ? "" : "s"}` : "empty";
+        if (mult) label += `, ${MARK_SPOKEN[mult] ?? mult}`;
+        if (wordMult) label += ", double word";
+        if (gem) label += ", gem";
+        if (hinted !== undefined) label += `, hint letter ${hinted} of ${hint.size}`;
         if (tile.getAttribute("aria-label") !== label) tile.setAttribute("aria-label", label);
       }
     }
+    // While a swap is being chosen, the board is where the tile is picked.
+    this.el.board.dataset.swap = state.swap ? (state.swap.tile ? "letter" : "tile") : "";
   }
 
   renderTrail(current) {
@@ -233,13 +472,47 @@ export class View {
     }
   }
 
-  renderWordLine(current) {
+  renderWordLine(state, current, match) {
     const status = current.alreadyFound ? "found" : current.status;
     this.el.board.dataset.status = status;
     this.el.wordLine.dataset.status = status;
+    // In a match, another seat's drag shows live, under its name.
+    const other = match && current.chain.length > 0 && current.seat !== null && current.seat !== match.you;
+    this.el.board.dataset.owner = other ? "other" : "";
+    this.el.wordLine.dataset.owner = other ? "other" : "";
+    this.el.wordOwner.textContent = other ? `${M.seatName(match, current.seat)}:` : "";
     this.el.word.textContent = current.word;
-    this.el.points.textContent = current.chain.length ? `${current.points} pt${current.points === 1 ? "" : "s"}` : "";
+    // The server's points (store.js's currentChain says why they may be a step behind).
+    const points = current.points;
+    this.el.points.textContent = points === null ? "" : pts(points);
+    this.el.points.dataset.stale = String(current.stale);
     this.el.status.textContent = STATUS_LABEL[status] ?? "";
+    let hint = "Drag across touching letters";
+    if (match && !M.isMyTurn(match)) {
+      hint = match.phase === M.MatchPhase.PLAYING ? `${M.seatName(match, match.turn)} is playing…` : "Between rounds";
+    }
+    if (this.el.wordHint.textContent !== hint) this.el.wordHint.textContent = hint;
+  }
+
+  /** Say the chain being built once the server has judged it (each step, politely). */
+  speakChain(current) {
+    if (!current.mine || current.chain.length === 0) {
+      this.spokenChain = "";
+      return;
+    }
+    if (current.stale) return;
+    const status = current.alreadyFound ? "found" : current.status;
+    const points = current.points === null ? "" : `, ${plural(current.points, "point")}`;
+    const text = `${current.word}: ${CHAIN_SPOKEN[status] ?? status}${points}`;
+    if (text === this.spokenChain) return;
+    this.spokenChain = text;
+    this.announce(text);
+  }
+
+  /** Put `text` in the live region; the same text twice is still read twice. */
+  announce(text) {
+    const el = this.el.announcer;
+    el.textContent = el.textContent === text ? `${text}\u00a0` : text;
   }
 
   renderFound(state, event) {
@@ -264,62 +537,377 @@ export class View {
   }
 
   foundItem({ word, points }) {
-    const item = this.root.createElement("li");
-    const text = this.root.createElement("span");
-    text.className = "found-word";
-    text.textContent = word;
-    const score = this.root.createElement("span");
-    score.className = "found-points";
-    score.textContent = `+${points}`;
-    item.append(text, score);
+    const item = this.make("li");
+    item.append(this.make("span", "found-word", word), this.make("span", "found-points", `+${points}`));
     return item;
   }
 
-  renderMessage(state) {
-    const message = state.message;
-    if (!message || message.id === this.shownMessage) return;
-    this.shownMessage = message.id;
-    const el = this.el.message;
-    el.textContent = message.text;
-    el.dataset.kind = message.kind;
-    this.animate(el, [{ opacity: 0, transform: "translateY(3px)" }, { opacity: 1, transform: "none" }], 180);
+  // -- a match -----------------------------------------------------------------------
+
+  renderMatch(state, event, screen, canPlay) {
+    const match = state.mode === "match" ? state.match : null;
+    if (screen === "setup") this.renderSetup(state, event);
+    if (!match) {
+      this.stopClock();
+      this.el.swapPicker.hidden = true;
+      this.el.hint.hidden = true;
+      this.el.pause.hidden = true;
+      return;
+    }
+    this.renderBar(match);
+    this.renderSeats(match);
+    this.renderPowers(state, match, canPlay);
+    this.renderSwap(state, match, event);
+    this.renderHint(match);
+    this.renderPause(match);
+    this.renderPlays(match);
+    if (screen === "over") this.renderOver(match, event);
+    this.runClock(match);
   }
 
-  /** "Your games": this browser's games, newest first, the one on screen marked. */
+  renderBar(match) {
+    this.el.round.textContent = `Round ${match.round} of ${match.rounds}`;
+    let whose;
+    if (match.phase === M.MatchPhase.BETWEEN) whose = "Between rounds";
+    else if (match.phase === M.MatchPhase.OVER) whose = "Match over";
+    else whose = M.isMyTurn(match) ? "Your turn" : `${M.seatName(match, match.turn)}'s turn`;
+    this.el.whoseTurn.textContent = whose;
+    this.el.matchBar.dataset.mine = String(M.isMyTurn(match));
+  }
+
+  renderSeats(match) {
+    const key = JSON.stringify([match.seats, match.turn, match.phase, match.you]);
+    if (this.shown.seats === key) return;
+    this.shown.seats = key;
+    const items = match.seats.map((seat, index) => {
+      const item = this.make("li", "seat");
+      item.dataset.seat = String(index);
+      item.dataset.kind = seat.kind;
+      const turn = match.phase === M.MatchPhase.PLAYING && match.turn === index;
+      item.dataset.turn = String(turn);
+      if (turn) item.setAttribute("aria-current", "true");
+      item.dataset.you = String(index === match.you);
+      item.dataset.connected = String(seat.connected);
+      const name = this.make("span", "seat-name", seat.name);
+      const tag = this.make("span", "seat-tag", seatTag(seat) || (index === match.you ? "you" : "player"));
+      const score = this.make("span", "seat-score");
+      score.append(this.make("span", "", String(seat.score)), this.make("span", "visually-hidden", " points"));
+      const gems = this.make("span", "seat-gems");
+      const shape = this.make("span", "gem-shape");
+      shape.setAttribute("aria-hidden", "true");
+      gems.append(shape, this.make("span", "", String(seat.gems)), this.make("span", "visually-hidden", ` gem${seat.gems === 1 ? "" : "s"}`));
+      item.append(name, tag, score, gems);
+      if (!seat.connected) item.append(this.make("span", "seat-away", "away"));
+      if (turn) item.append(this.make("span", "visually-hidden", ", playing now"));
+      return item;
+    });
+    this.el.seats.replaceChildren(...items);
+  }
+
+  renderPowers(state, match, canPlay) {
+    const gems = M.you(match)?.gems ?? 0;
+    const mine = M.isMyTurn(match);
+    for (const button of this.el.powerButtons) {
+      const power = button.dataset.power;
+      const cost = match.costs[power];
+      const costEl = button.querySelector(".cost");
+      const costKey = String(cost);
+      if (costEl.dataset.cost !== costKey) {
+        costEl.dataset.cost = costKey;
+        const shown = this.make("span", "", `◆${cost}`);
+        shown.setAttribute("aria-hidden", "true");
+        costEl.replaceChildren(shown);
+        button.setAttribute("aria-label", `${POWER_NAMES[power]}, ${plural(cost, "gem")}`);
+      }
+      const usable = canPlay && M.canUse(match, power);
+      button.disabled = !usable;
+      button.setAttribute("aria-pressed", String(power === "swap" && state.swap !== null));
+      let why = "";
+      if (!mine) why = "Not your turn";
+      else if (power === "extend" && !M.isTimed(match)) why = "Turns are not timed in this match";
+      else if (gems < cost) why = `Needs ${plural(cost, "gem")}; you have ${gems}`;
+      button.title = why ? `${POWER_NAMES[power]}: ${why}` : `${POWER_NAMES[power]} (${plural(cost, "gem")})`;
+    }
+    this.el.pass.disabled = !(canPlay && M.canPass(match));
+  }
+
+  renderSwap(state, match, event) {
+    const swap = state.swap;
+    const picker = this.el.swapPicker;
+    const wasOpen = !picker.hidden;
+    picker.hidden = swap === null;
+    if (swap === null) {
+      // Back to the board after a swap chosen with the keyboard.
+      if (wasOpen && picker.contains(this.root.activeElement)) this.focusTile(...this.focus);
+      return;
+    }
+    const letters = match.letters.join("");
+    if (this.shown.letters !== letters) {
+      this.shown.letters = letters;
+      this.el.swapLetters.replaceChildren(
+        ...match.letters.map((letter) => {
+          const button = this.make("button", "button swap-letter", letter);
+          button.type = "button";
+          button.dataset.letter = letter;
+          return button;
+        }),
+      );
+    }
+    const tile = swap.tile ? state.board[swap.tile[0]]?.[swap.tile[1]] : null;
+    this.el.swapTitle.textContent = tile
+      ? `Change ${tile.letter} to:`
+      : "Swap (3 gems): pick the tile to change, on the board.";
+    this.el.swapLetters.lang = match.language;
+    // The letters show once the tile is picked: until then the sheet stays small, clear of the board.
+    this.el.swapLetters.hidden = !tile;
+    for (const button of this.el.swapLetters.children) {
+      button.disabled = !tile || button.dataset.letter === tile.letter;
+    }
+    if (event.type === "swap" && tile) {
+      // The letters are next: the first one takes the focus (keyboard and screen readers).
+      [...this.el.swapLetters.children].find((button) => !button.disabled)?.focus();
+    } else if (event.type === "swap" && this.root.activeElement?.dataset?.power === "swap") {
+      this.focusTile(...this.focus); // pick the tile with the arrows and Space
+    }
+  }
+
+  renderHint(match) {
+    const hint = match.hint;
+    this.el.hint.hidden = !hint;
+    if (hint) this.el.hint.textContent = `Hint: ${hint.word} · ${pts(hint.points)} — lit on the board`;
+  }
+
+  renderPause(match) {
+    const between = match.phase === M.MatchPhase.BETWEEN;
+    this.el.pause.hidden = !between;
+    if (!between) return;
+    this.el.pauseTitle.textContent = `Round ${match.round} of ${match.rounds} done`;
+    const items = M.standings(match).map((seat) => {
+      const item = this.make("li");
+      item.append(this.make("span", "", seat.name), this.make("span", "pause-score", pts(seat.score)));
+      return item;
+    });
+    this.el.pauseScores.replaceChildren(...items);
+    this.updateClock(match);
+  }
+
+  renderPlays(match) {
+    const plays = match.plays;
+    const latest = plays[plays.length - 1];
+    const key = `${plays.length}:${latest?.word ?? ""}:${match.you}`;
+    if (this.shown.plays === key) return;
+    this.shown.plays = key;
+    const who = (play) => (play.seat === match.you ? "You" : M.seatName(match, play.seat));
+    this.el.breakdown.textContent = latest
+      ? `${who(latest)} played ${latest.word}: ${breakdownText(latest)} = ${pts(latest.points)}`
+      : "No words yet. Each turn's word shows here, with how it scored.";
+    const items = [...plays].reverse().map((play) => {
+      const item = this.make("li");
+      item.append(
+        this.make("span", "play-who", `R${play.round} · ${who(play)}`),
+        this.make("span", "play-word", play.word),
+        this.make("span", "found-points", `+${play.points}`),
+      );
+      item.title = breakdownText(play);
+      return item;
+    });
+    this.el.plays.replaceChildren(...items);
+  }
+
+  renderOver(match, event) {
+    const summary = match.summary;
+    const key = `${match.id}:${summary ? summary.turns.length : "-"}`;
+    if (this.shown.over === key) return;
+    this.shown.over = key;
+    const standings = M.standings(match);
+    const top = standings.filter((seat) => seat.rank === 1);
+    const won = top.some((seat) => seat.index === match.you);
+    this.el.overTitle.textContent = won
+      ? top.length > 1 ? "A shared win!" : "You win!"
+      : `${top[0]?.name ?? "Nobody"} wins`;
+    this.el.ranking.replaceChildren(
+      ...standings.map((seat) => {
+        const item = this.make("li", "rank");
+        item.dataset.rank = String(seat.rank);
+        item.dataset.you = String(seat.index === match.you);
+        const best = summary?.best.get(seat.index) ?? null;
+        item.append(
+          this.make("span", "rank-place", `#${seat.rank}`),
+          this.make("span", "rank-name", seat.index === match.you && seat.name !== "You" ? `${seat.name} (you)` : seat.name),
+          this.make("span", "rank-score", pts(seat.score)),
+          this.make("span", "rank-best", best ? `Best word: ${wordAndPoints(best)}` : "No word played"),
+        );
+        return item;
+      }),
+    );
+    const turns = summary?.turns ?? [];
+    this.el.turns.replaceChildren(
+      ...turns.map((turn) => {
+        const item = this.make("li", "turn");
+        item.dataset.ended = turn.ended;
+        const name = turn.seat === match.you ? "You" : M.seatName(match, turn.seat);
+        const played = turn.played
+          ? wordAndPoints(turn.played)
+          : turn.ended === "timed_out" ? "ran out of time" : "passed";
+        const best = this.make("span", "turn-best", turn.best ? `Best on the board: ${wordAndPoints(turn.best)}` : "No word on the board");
+        const same = turn.played && turn.best && turn.played.word === turn.best.word;
+        item.dataset.best = String(Boolean(same));
+        item.append(
+          this.make("span", "turn-who", `Round ${turn.round} · ${name}`),
+          this.make("span", "turn-played", capital(played)),
+          best,
+        );
+        return item;
+      }),
+    );
+    // The end of a match just played: the end screen's heading takes the focus, so
+    // a keyboard or a screen reader starts there (a reload or a resume leaves it be).
+    if (event.type === "match_over") this.el.overTitle.focus();
+  }
+
+  renderSetup(state, event) {
+    const draft = state.draft;
+    const key = draft.bots.join(",");
+    if (this.shown.bots !== key) {
+      this.shown.bots = key;
+      this.el.botList.replaceChildren(
+        ...draft.bots.map((level, index) => {
+          const item = this.make("li", "bot-row");
+          const id = `bot-level-${index}`;
+          const label = this.make("label", "bot-label", `Bot ${index + 1}`);
+          label.htmlFor = id;
+          const select = this.make("select", "bot-level");
+          select.id = id;
+          select.dataset.botLevel = String(index);
+          for (const name of ["easy", "medium", "hard"]) {
+            const option = this.make("option", "", capital(name));
+            option.value = name;
+            select.append(option);
+          }
+          select.value = level;
+          const remove = this.make("button", "button small", "Remove");
+          remove.type = "button";
+          remove.dataset.removeBot = String(index);
+          remove.setAttribute("aria-label", `Remove bot ${index + 1}`);
+          remove.disabled = draft.bots.length <= 1;
+          item.append(label, select, remove);
+          return item;
+        }),
+      );
+      if (event.type === "draft" && event.removed !== undefined) this.el.addBot.focus(); // the button pressed is gone
+    } else {
+      for (const select of this.el.botList.querySelectorAll("select")) {
+        const level = draft.bots[Number(select.dataset.botLevel)];
+        if (select.value !== level) select.value = level;
+      }
+    }
+    this.el.addBot.disabled = draft.bots.length >= 5;
+    // Not while typing in it: the field shows what is typed until it is left.
+    if (this.root.activeElement !== this.el.rounds && this.el.rounds.value !== String(draft.rounds)) {
+      this.el.rounds.value = String(draft.rounds);
+    }
+    this.el.timed.checked = draft.timed;
+    this.el.startMatch.disabled = state.connection.state !== "open";
+  }
+
+  // -- the turn clock ----------------------------------------------------------------
+
+  runClock(match) {
+    if (!match.clock) {
+      this.stopClock();
+      return;
+    }
+    this.updateClock(match);
+    if (this.clockTimer === null) this.clockTimer = setInterval(() => this.updateClock(this.clockMatch), 200);
+    this.clockMatch = match;
+  }
+
+  stopClock() {
+    clearInterval(this.clockTimer);
+    this.clockTimer = null;
+    this.clockMatch = null;
+    this.el.timer.hidden = true;
+  }
+
+  /** The ring and the seconds, from what was `remaining` when the server last said (never the wall clock). */
+  updateClock(match) {
+    if (!match) return;
+    const left = M.secondsLeft(match, this.now());
+    const playing = match.phase === M.MatchPhase.PLAYING;
+    this.el.timer.hidden = left === null || !playing;
+    if (left === null) return;
+    const seconds = Math.ceil(left);
+    if (playing) {
+      const fraction = Math.min(1, left / M.clockSpan(match));
+      this.el.timerLeft.style.strokeDashoffset = String(100 - 100 * fraction);
+      const text = String(seconds);
+      if (this.el.timerText.textContent !== text) {
+        this.el.timerText.textContent = text;
+        this.el.timer.setAttribute("aria-label", `${plural(seconds, "second")} left`);
+        this.el.timer.dataset.low = String(seconds <= 5);
+      }
+    } else if (match.phase === M.MatchPhase.BETWEEN) {
+      const next = `Round ${match.round + 1} starts in ${Math.max(1, seconds)}…`;
+      if (this.el.pauseNext.textContent !== next) this.el.pauseNext.textContent = next;
+    }
+  }
+
+  // -- messages, the connection, "Your games" --------------------------------------------
+
+  /** A new message on screen and in the live region; true when there was one. */
+  renderMessage(state) {
+    const message = state.message;
+    if (!message || message.id === this.shownMessage) return false;
+    this.shownMessage = message.id;
+    const el = this.el.message;
+    el.textContent = messageText(message);
+    el.dataset.kind = message.kind;
+    this.announce(spokenText(message));
+    this.animate(el, [{ opacity: 0, transform: "translateY(3px)" }, { opacity: 1, transform: "none" }], 180);
+    return true;
+  }
+
+  /** "Your games": this browser's games and matches, newest first, the one on screen marked. */
   renderGames(state, canPlay) {
-    const playing = state.game?.id ?? null;
-    const open = canPlay; // a game on screen and a connection: another can be opened
+    const playing = state.mode === "match" && state.match ? state.match.id : state.game?.id ?? null;
+    const open = canPlay; // something on screen and a connection: another can be opened
     // The store replaces the list whenever it changes, so this is cheap on every drag step.
+    const replayable = state.mode === "endless" && state.game ? state.game.id : null;
     const shown = this.shownGames;
-    if (shown && shown.games === state.games && shown.playing === playing && shown.open === open) return;
-    this.shownGames = { games: state.games, playing, open };
-    this.el.replayLink.hidden = playing === null;
-    if (playing !== null) this.el.replayLink.href = `/replay/${encodeURIComponent(playing)}`;
+    if (shown && shown.games === state.games && shown.playing === playing && shown.open === open
+        && shown.replayable === replayable) return;
+    this.shownGames = { games: state.games, playing, open, replayable };
+    this.el.replayLink.hidden = replayable === null;
+    if (replayable !== null) this.el.replayLink.href = `/replay/${encodeURIComponent(replayable)}`;
     // Rebuilding the buttons must not throw away keyboard focus on one of them.
-    const focused = this.root.activeElement?.closest?.("[data-game-id]")?.dataset.gameId;
-    const items = state.games.map((game) => {
-      const item = this.root.createElement("li");
-      const button = this.root.createElement("button");
+    const focused = this.root.activeElement?.closest?.("[data-entry-id]")?.dataset.entryId;
+    const items = state.games.map((entry) => {
+      const id = idOf(entry);
+      const item = this.make("li");
+      const button = this.make("button", "game-entry");
       button.type = "button";
-      button.className = "game-entry";
-      button.dataset.gameId = game.game_id;
+      button.dataset.entryId = id;
+      if (isMatchEntry(entry)) button.dataset.matchId = id;
+      else button.dataset.gameId = id;
       button.disabled = !open;
-      if (game.game_id === playing) button.setAttribute("aria-current", "true");
-      const title = this.root.createElement("span");
-      title.className = "game-title";
-      title.textContent = game.title || game.wordlist || "Game";
-      const score = this.root.createElement("span");
-      score.className = "game-score";
-      score.textContent = `${game.total} pts · ${game.words} word${game.words === 1 ? "" : "s"}`;
-      const when = this.root.createElement("span");
-      when.className = "game-when";
-      when.textContent = game.game_id === playing ? "playing" : playedAgo(game.played);
-      button.append(title, score, when);
+      if (id === playing) button.setAttribute("aria-current", "true");
+      let title;
+      let score;
+      if (isMatchEntry(entry)) {
+        title = `Match · ${entry.title || entry.wordlist || "?"}`;
+        const progress = entry.over ? "over" : `round ${entry.round} of ${entry.rounds}`;
+        score = `${entry.score} pts · ${progress}`;
+      } else {
+        title = entry.title || entry.wordlist || "Game";
+        score = `${entry.total} pts · ${entry.words} word${entry.words === 1 ? "" : "s"}`;
+      }
+      const when = id === playing ? "playing" : playedAgo(entry.played);
+      button.append(this.make("span", "game-title", title), this.make("span", "game-score", score), this.make("span", "game-when", when));
       item.append(button);
       return item;
     });
     this.el.games.replaceChildren(...items);
-    if (focused) items.find((item) => item.firstChild.dataset.gameId === focused)?.firstChild.focus();
+    if (focused) items.find((item) => item.firstChild.dataset.entryId === focused)?.firstChild.focus();
   }
 
   renderConnection(state) {
@@ -365,7 +953,7 @@ export class View {
         { opacity: 0, transform: "translateY(-35%) scale(0.7)" },
         { opacity: 1, transform: "translateY(4%) scale(1.03)", offset: 0.7 },
         { opacity: 1, transform: "none" },
-      ], 340, i * 45);
+      ], 340, Math.min(i, 12) * 45);
     });
   }
 

@@ -1,0 +1,115 @@
+// "Your games": the games and matches this browser started or opened, kept in web
+// storage so a reload or a lost connection can resume them. No DOM.
+
+/** How many entries "Your games" keeps (the oldest beyond it are forgotten here, not on the server). */
+export const MAX_SAVED_GAMES = 30;
+
+/** The storage key of "Your games" (and, in session storage, of this tab's game or match). */
+export const GAMES_KEY = "wibble.games";
+const OLD_KEY = "wibble.game"; // before the list, a browser kept its one game here
+
+/** The id an entry is known by: a match's `match_id`, a game's `game_id`. */
+export const idOf = (entry) => (entry?.kind === "match" ? entry.match_id : entry?.game_id);
+
+export const isMatchEntry = (entry) => entry?.kind === "match";
+
+const isRef = (ref) => typeof idOf(ref) === "string" && typeof ref?.token === "string";
+
+/** An entry as read back: only known fields, of the right types (storage is anyone's to edit). */
+function clean(entry) {
+  const common = {
+    token: entry.token,
+    wordlist: String(entry.wordlist ?? ""),
+    title: String(entry.title ?? ""),
+    played: Number(entry.played) || 0,
+  };
+  if (isMatchEntry(entry)) {
+    return {
+      kind: "match",
+      match_id: entry.match_id,
+      ...common,
+      score: Number(entry.score) || 0,
+      round: Number(entry.round) || 1,
+      rounds: Number(entry.rounds) || 1,
+      over: Boolean(entry.over),
+    };
+  }
+  // Games keep the shape they always had (no `kind`), so older pages read them alike.
+  return {
+    game_id: entry.game_id,
+    ...common,
+    total: Number(entry.total) || 0,
+    words: Number(entry.words) || 0,
+  };
+}
+
+/**
+ * This browser's games and matches: every one it started or opened, newest first, in
+ * `local` storage (shared by its tabs), and the one this tab plays in `session`
+ * storage (its own, kept across a reload). Starting a game in one tab never takes
+ * another tab's away: each resumes its own, and every one stays in the list.
+ * Quiet when storage is unavailable (private mode, full, blocked): the game still
+ * plays, it just will not resume.
+ */
+export function savedGames(local, session, { key = GAMES_KEY, now = () => Date.now() } = {}) {
+  const read = (storage, name) => {
+    try {
+      return JSON.parse(storage?.getItem(name) ?? "null");
+    } catch {
+      return null;
+    }
+  };
+  const write = (storage, name, value) => {
+    try {
+      storage.setItem(name, JSON.stringify(value));
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const list = () => {
+    let games = read(local, key);
+    if (!Array.isArray(games)) {
+      // A browser from before the list: carry its one game over (save() then drops the old key).
+      const single = read(local, OLD_KEY);
+      games = isRef(single) ? [{ ...single, played: 0 }] : [];
+    }
+    return games
+      .filter(isRef)
+      .map(clean)
+      .sort((a, b) => b.played - a.played)
+      .slice(0, MAX_SAVED_GAMES);
+  };
+  return {
+    list,
+    /** The entry this tab was playing (across a reload), else the newest in the list, else null. */
+    current() {
+      const games = list();
+      const mine = read(session, key);
+      return games.find((game) => idOf(game) === mine) ?? games[0] ?? null;
+    },
+    /** Add or update an entry (and make it this tab's); true when it will resume on the next visit. */
+    save(game) {
+      const games = list();
+      const id = idOf(game);
+      const old = games.find((entry) => idOf(entry) === id);
+      const entry = { ...old, ...game, played: now() };
+      if (!isRef(entry)) return false;
+      const rest = games.filter((other) => idOf(other) !== id);
+      write(session, key, id);
+      const saved = write(local, key, [entry, ...rest].slice(0, MAX_SAVED_GAMES));
+      if (saved) {
+        try {
+          local.removeItem(OLD_KEY);
+        } catch {
+          // as in write()
+        }
+      }
+      return saved;
+    },
+    /** Drop an entry the server no longer has. */
+    forget(id) {
+      write(local, key, list().filter((game) => idOf(game) !== id));
+    },
+  };
+}
