@@ -170,12 +170,11 @@ def _serve(args: argparse.Namespace) -> int:
         gevent.signal_handler(signum, stop.set)
     housekeeping = gevent.spawn(run_housekeeping, app)
     timers = app.extensions["wibble.authority"].timers
-    deadlines = gevent.spawn(timers.loop)  # turn timers, bots, pauses between rounds
+    timers.start()  # turn timers, bots, pauses between rounds (the websocket route starts it too)
     stop.wait()
     print("Stopping: telling players the server is restarting…", flush=True)
     housekeeping.kill()
     timers.stop()
-    deadlines.kill()
     stop_gracefully(server, app)
     print("Stopped.", flush=True)
     return 0

@@ -285,8 +285,18 @@ def _new_match(data: dict[str, Any]) -> NewMatch:
         5 if rounds is None else rounds,
         _int(data, "turn_seconds", 5, 600, required=False),
         _bots(data),
-        _str(data, "name", MAX_PLAYER_NAME, required=False) or "You",
+        _name(data),
     )
+
+
+def _name(data: dict[str, Any]) -> str:
+    """A seat's name: printable text (no control or direction-override characters), or "You"."""
+    name = _str(data, "name", MAX_PLAYER_NAME, required=False)
+    if name is None:
+        return "You"
+    if not name.isprintable() or not name.strip():
+        raise ProtocolError("protocol/bad_field", "field 'name' must be printable text")
+    return name.strip()
 
 
 def _swap(data: dict[str, Any]) -> Swap:

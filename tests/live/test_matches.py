@@ -749,3 +749,78 @@ def test_a_rematch_is_refused_while_the_match_is_on_then_starts_a_new_one_for_th
     assert stored(live, mid)["phase"] == "over"
     # The new match is played as any other.
     assert types(zero.send(type="pass")) == ["turn"]
+
+
+# -- what a second read of the code found -------------------------------------------------------------
+
+
+def test_a_refused_resume_or_new_match_leaves_the_connection_on_its_match(start: Start) -> None:
+    live = start(pace=QUICK)
+    me = person(live)
+    snapshot = new_match(me, bots=[{"level": "easy"}])
+    for message in (
+        {"type": "resume", "game_id": "no-such-game", "token": "x"},
+        {"type": "resume", "match_id": "no-such-match", "token": "x"},
+        {"type": "new_match", "wordlist": "no-such-list"},
+        {"type": "new_game", "wordlist": "no-such-list"},
+    ):
+        assert types(me.send(**message)) == ["error"]
+    me.send(type="pass")
+    tick(live, 1)
+    assert "played" in types(me.frames)  # still on the match: it hears the bot play
+    assert me.client.match is not None
+    assert me.client.match.match_id == snapshot["match_id"]
+
+
+def test_a_wrong_token_starts_nothing_in_a_stored_match(start: Start) -> None:
+    store = MemoryStore()
+    first = start(store)
+    snapshot = new_match(person(first), turn_seconds=TURN)
+    mid = snapshot["match_id"]
+    again = start(store)  # a restart: the match is only in the store
+    [error] = person(again).send(type="resume", match_id=mid, token="wrong")
+    assert error["code"] == "game/bad_token"
+    tick(again, TURN * 3)
+    assert stored(again, mid)["version"] == 0  # its clock did not start: nothing timed out
+    assert len(again.authority.matches) == 0
+
+
+def test_a_turn_past_its_deadline_can_be_neither_extended_nor_played(start: Start) -> None:
+    live = start()
+    mid, zero, one = two_humans(live, turn_seconds=TURN)
+    live.clock.advance(TURN + 10)  # the timer has not run yet (no tick)
+    frames = zero.send(type="extend")
+    assert [f["type"] for f in frames][-1] == "error"
+    assert frames[-1]["code"] == "turn/not_your_turn"
+    assert stored(live, mid)["history"][0]["ended"] == "timed_out"
+    assert held(live, mid).match.turn == 1
+
+
+def test_a_bot_on_a_short_timed_turn_plays_before_its_time_runs_out(start: Start) -> None:
+    live = start(pace=BotPace(think=(20.0, 20.0), step=2.0))  # far too slow for a 5 s turn
+    me = person(live)
+    new_match(me, bots=[{"level": "hard"}, {"level": "hard"}], turn_seconds=5, rounds=3)
+    me.send(type="pass")
+    for _ in range(200):
+        tick(live, 0.25)
+    turns = [f for f in me.frames if f["type"] == "turn"]
+    bot_timeouts = [f for f in turns if f["passed"] == "timeout" and f["turn"] in (0, 2)]
+    assert [f for f in me.frames if f["type"] == "played"]
+    assert bot_timeouts == []  # every bot turn ended with a word, none by its clock
+
+
+def test_matches_in_memory_are_capped_and_an_unattended_one_makes_room(start: Start) -> None:
+    live = start()
+    live.authority.matches.max_matches = 2
+    left = person(live)
+    first = new_match(left)
+    left.leave()
+    second, third = person(live), person(live)
+    new_match(second)
+    new_match(third)  # the unattended first match leaves memory to make room
+    assert len(live.authority.matches) == 2
+    # Both in memory have someone on them: no room, until one is left.
+    [error] = person(live).send(type="resume", match_id=first["match_id"], token=first["token"])
+    assert error["code"] == "server/full"
+    third.leave()
+    assert person(live).resume_match(first["match_id"], first["token"])["you"] == 0  # back from the store

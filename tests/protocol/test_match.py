@@ -230,3 +230,11 @@ def test_endless_replies_echo_seq_to_the_sender_alone(
     assert "seq" not in other.recv()
     mine.send({"type": "enter", "row": 4, "col": 4, "seq": 42})
     assert expect_error(mine, "move/not_adjacent")["seq"] == 42
+
+
+def test_a_seat_name_must_be_printable(slow: LiveServer, clients: Callable[[LiveServer], Client]) -> None:
+    you = clients(slow)
+    for name in ("a\u0000b", "\u202eevil", "line\nbreak", "   "):
+        you.send({"type": "new_match", "name": name, "bots": []})
+        expect_error(you, "protocol/bad_field")
+    assert new_match(you, name="  Zoë  ")["seats"][0]["name"] == "Zoë"

@@ -30,7 +30,11 @@ class Authority:
     """Routes each command to the endless game or the match its connection is on."""
 
     def __init__(
-        self, registry: Registry, budgets: Budgets | None = None, pace: BotPace | None = None
+        self,
+        registry: Registry,
+        budgets: Budgets | None = None,
+        pace: BotPace | None = None,
+        round_pause: float = 3.0,
     ) -> None:
         self.registry = registry
         self.store = registry.store
@@ -38,7 +42,7 @@ class Authority:
         self.budgets = budgets or Budgets.unlimited(registry.clock)
         # Match deadlines are wall-clock times: they are saved, and must mean the same after a restart.
         self.timers = Timers(registry.wall_clock)
-        self.matches = Matches(
+        self.matches: Matches = Matches(
             registry.store,
             registry.wordlists,
             registry.fanout,
@@ -48,19 +52,20 @@ class Authority:
             pace,
             min_words=registry.min_words,
             idle_timeout=registry.idle_timeout,
+            round_pause=round_pause,
         )
+        self.matches.on_attach = self.leave_game  # a match opened: the connection's game is left
 
     def handle(self, client: Client, command: Command) -> None:
-        """Apply one command; a ``WibbleError`` means nothing changed and only ``client`` hears."""
-        if isinstance(command, MatchCommand) or (
-            client.match is not None and not isinstance(command, NewGame | Resume)
-        ):
-            if client.game is not None:
-                self.leave_game(client)
+        """Apply one command; a ``WibbleError`` means nothing changed and only ``client`` hears.
+
+        A connection leaves its game or match only once the one it asked for is open:
+        a refused ``resume`` or ``new_match`` leaves it where it was.
+        """
+        on_match = client.match is not None and not isinstance(command, NewGame | Resume)
+        if isinstance(command, MatchCommand) or on_match:
             self.matches.handle(client, command)
             return
-        if client.match is not None:
-            self.matches.leave(client)
         if isinstance(command, NewGame):
             self.budgets.new_game(client.address)
             live, token = self.registry.create(command.wordlist, command.seed)
@@ -96,6 +101,7 @@ class Authority:
     # -- the checklist -----------------------------------------------------------------
 
     def _attach(self, client: Client, live: LiveGame, token: str) -> None:
+        self.matches.leave(client)
         if live is not client.game:
             self.leave_game(client)
         with live.lock:
@@ -151,6 +157,7 @@ class Authority:
         except StorageError as exc:
             log.error("could not save a move of game %s: %s", live.game_id, exc.reason)
             live.game = Game.from_doc(before, game.words)
+            live.game.owner = client  # the chain is still theirs, to release again (owners are not saved)
             raise
         except VersionConflict:
             # Another process moved this game first: take its version, show everyone.

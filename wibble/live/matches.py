@@ -69,6 +69,8 @@ from .timers import Timers
 log = logging.getLogger(__name__)
 
 BOT_NAMES = ("Ada", "Basil", "Cleo", "Dmitri", "Edda")
+BOT_DRAG_TILES = 10
+"""A long word's tiles: a bot on a timed turn keeps time for a drag this long."""
 RETRY_SECONDS = 1.0
 """How soon a deadline whose commit failed (a full disk, a locked file) is tried again."""
 
@@ -115,8 +117,11 @@ class Matches:
         min_words: int = 0,
         entropy: random.Random | None = None,
         idle_timeout: float = 3600.0,
+        round_pause: float = 3.0,
+        max_matches: int = 10_000,
     ) -> None:
         self.store = store
+        self.round_pause = round_pause
         self.wordlists = wordlists
         self.fanout = fanout
         self.timers = timers
@@ -128,6 +133,9 @@ class Matches:
         self._entropy = entropy or random.SystemRandom()
         self._matches: dict[str, LiveMatch] = {}
         self._lock = threading.Lock()
+        self.max_matches = max_matches
+        self.on_attach: Callable[[Client], None] = lambda client: None
+        """Called just before a connection joins a match (the authority makes it leave its game)."""
         timers.on_due = self._due
 
     def __len__(self) -> int:
@@ -170,8 +178,14 @@ class Matches:
         if live is None or seat is None:
             raise RuleError("match/none", "no match yet: send new_match or resume one first")
         with live.lock:
-            match = live.match
             now = self.clock()
+            # A deadline that has passed is applied first, even if its timer has not run yet:
+            # a turn that is over can be neither played nor extended. (At the very instant of
+            # the deadline the player's move still counts; the timer then finds the turn over.)
+            if live.match.deadline is not None and now > live.match.deadline:
+                self._publish(live, self._clock_due(live, now))
+                self._schedule(live)
+            match = live.match
             if isinstance(command, Press):
                 events = match.press(seat, command.pos)
             elif isinstance(command, Enter):
@@ -231,8 +245,10 @@ class Matches:
             log.warning("match %s changed in the store under us; reloading it", live.match_id)
             row = self.store.load(live.match_id)
             live.match = Match.from_doc(before if row is None else row.doc, match.words)
+            live.bot = None
             for client in self.fanout.listeners(live.match_id):
                 self._send_snapshot(live, client)
+            self._schedule(live)
             raise
         return events
 
@@ -254,11 +270,23 @@ class Matches:
             self.timers.cancel((mid, "bot"))
         elif live.bot is None or live.bot.turn_no != match.turn_no:
             live.bot = BotTurn(match.turn_no)
-            self.timers.set((mid, "bot"), self.clock() + self._think())
+            self.timers.set((mid, "bot"), self.clock() + self._think(match))
 
-    def _think(self) -> float:
+    def _think(self, match: Match) -> float:
+        """How long a bot thinks: the pace's range, but never so long its drag would miss the turn's end."""
         low, high = self.pace.think
-        return low + (high - low) * self._entropy.random()
+        think = low + (high - low) * self._entropy.random()
+        if match.deadline is not None:
+            drag = BOT_DRAG_TILES * self._step(match)
+            think = min(think, max(0.0, (match.deadline - self.clock()) / 2 - drag))
+        return think
+
+    def _step(self, match: Match) -> float:
+        """Seconds per tile of a bot's drag, shortened on a timed turn so the word lands in time."""
+        if match.deadline is None:
+            return self.pace.step
+        left = match.deadline - self.clock()
+        return max(0.0, min(self.pace.step, left / (2 * BOT_DRAG_TILES)))
 
     def _due(self, key: Hashable) -> None:
         if not (isinstance(key, tuple) and len(key) == 2):
@@ -268,28 +296,32 @@ class Matches:
         if live is None:
             return
         with live.lock:
-            match, now = live.match, self.clock()
+            now = self.clock()
             try:
                 if kind == "clock":
-                    if match.phase is Phase.PLAYING:
-                        events = self._commit(
-                            live, lambda: match.timeout(match.turn_no, now), None, "timeout"
-                        )
-                    else:
-                        events = self._commit(live, lambda: match.next_round(now), None, "round")
-                    self._publish(live, events)
+                    self._publish(live, self._clock_due(live, now))
                 elif kind == "bot":
                     self._bot_step(live, now)
-            except WibbleError as exc:
+            except StorageError as exc:
                 # The store failed (the match is as it was): try the same deadline again shortly,
                 # rather than leave a turn open past its time or a bot frozen mid-turn.
-                log.warning(
-                    "match %s: a %s deadline could not be carried out (%s); retrying", mid, kind, exc.code
-                )
+                log.warning("match %s: a %s deadline failed (%s); trying again soon", mid, kind, exc.reason)
                 self.timers.set(key, now + RETRY_SECONDS)
                 return
-            live.last_active = now
+            except WibbleError as exc:
+                # Another process moved the match (it was reloaded) or the move no longer fits:
+                # start the turn's bot afresh from the match as it now stands.
+                log.warning("match %s: a %s deadline was overtaken (%s)", mid, kind, exc.code)
+                live.bot = None
             self._schedule(live)
+
+    def _clock_due(self, live: LiveMatch, now: float) -> list[MatchEvent]:
+        """A turn's time is up, or the pause between rounds is over (if so by ``now``; else nothing)."""
+        match = live.match
+        if match.phase is Phase.PLAYING:
+            turn_no = match.turn_no
+            return self._commit(live, lambda: match.timeout(turn_no, now), None, "timeout")
+        return self._commit(live, lambda: match.next_round(now), None, "round")
 
     def _bot_step(self, live: LiveMatch, now: float) -> None:
         """One step of a bot's turn: decide (maybe shuffle first), then press, enter..., release."""
@@ -302,7 +334,7 @@ class Matches:
             if move.kind == "shuffle":
                 bot.shuffled = True
                 self._publish(live, self._commit(live, lambda: match.shuffle(seat), seat, "shuffle"))
-                self.timers.set((live.match_id, "bot"), now + self._think() / 2)
+                self.timers.set((live.match_id, "bot"), now + self._think(match) / 2)
                 return
             if move.kind == "pass":
                 self._publish(live, self._commit(live, lambda: match.pass_turn(seat, now), seat, "pass"))
@@ -313,7 +345,7 @@ class Matches:
             events = match.press(seat, pos) if bot.step == 0 else match.enter(seat, pos)
             bot.step += 1
             self._publish(live, events)
-            self.timers.set((live.match_id, "bot"), now + self.pace.step)
+            self.timers.set((live.match_id, "bot"), now + self._step(match))
             return
         events = self._commit(live, lambda: match.release(seat, now), seat, "play")
         live.bot = None  # only now: if the commit failed, the retry releases the same chain again
@@ -338,8 +370,10 @@ class Matches:
     def _create(self, command: NewMatch) -> tuple[LiveMatch, str]:
         words = self._words(command.wordlist)
         seats = [Seat(command.name, "human")]
-        seats += [Seat(f"{BOT_NAMES[i]} (bot)", "bot", level) for i, level in enumerate(command.bots)]
-        settings = Settings(rounds=command.rounds, turn_seconds=command.turn_seconds)
+        seats += [Seat(BOT_NAMES[i], "bot", level) for i, level in enumerate(command.bots)]
+        settings = Settings(
+            rounds=command.rounds, turn_seconds=command.turn_seconds, round_pause=self.round_pause
+        )
         return self._start(words, seats, settings, command.seed, None)
 
     def _start(
@@ -359,19 +393,36 @@ class Matches:
         mid = secrets_token(12)
         live = LiveMatch(mid, tokens, match, self.clock())
         first = next((h for h in tokens if h is not None), b"")
-        self.store.create(mid, first, self._doc(live), self.clock())
         with self._lock:
             self._sweep()
-            self._matches[mid] = live
-        return live, token
+            if len(self._matches) >= self.max_matches and not self._evict_one():
+                raise RuleError("server/full", "the server is full of matches in play; try again later")
+        self.store.create(mid, first, self._doc(live), self.clock())
+        return self._keep(live), token
 
     def _open(self, match_id: str, token: str) -> tuple[LiveMatch, int]:
-        live = self._matches.get(match_id) or self._load(match_id)
+        """The match and the seat ``token`` opens; a match loaded from the store is kept (and its timers
+        and bots go on) only once the token is right, so a wrong token starts nothing."""
+        live = self._matches.get(match_id)
+        loaded = live is None
+        if live is None:
+            live = self._load(match_id)
         given = token_hash(token)
-        for seat, held in enumerate(live.token_hashes):
-            if held is not None and hmac.compare_digest(held, given):
-                return live, seat
-        raise RuleError("game/bad_token", "that token does not open this match")
+        seat = next(
+            (
+                i
+                for i, held in enumerate(live.token_hashes)
+                if held is not None and hmac.compare_digest(held, given)
+            ),
+            None,
+        )
+        if seat is None:
+            raise RuleError("game/bad_token", "that token does not open this match")
+        if loaded:
+            live = self._keep(live)
+            with live.lock:
+                self._schedule(live)  # its timer and its bot go on where they were
+        return live, seat
 
     def _load(self, match_id: str) -> LiveMatch:
         row = self.store.load(match_id)
@@ -390,18 +441,22 @@ class Matches:
         except (GameDataError, ValueError, TypeError) as exc:
             log.warning("stored match %s cannot be played: %s", match_id, exc)
             raise RuleError("game/unavailable", "this saved match cannot be loaded on this server") from None
-        live = LiveMatch(match_id, tokens, match, self.clock())
+        return LiveMatch(match_id, tokens, match, self.clock())
+
+    def _keep(self, live: LiveMatch) -> LiveMatch:
+        """Hold ``live`` in memory (or the copy another greenlet loaded meanwhile), making room if need be."""
         with self._lock:
-            held = self._matches.get(match_id)
+            held = self._matches.get(live.match_id)
             if held is not None:
                 return held
             self._sweep()
-            self._matches[match_id] = live
-        with live.lock:
-            self._schedule(live)  # its timer and its bot go on where they were
+            if len(self._matches) >= self.max_matches and not self._evict_one():
+                raise RuleError("server/full", "the server is full of matches in play; try again later")
+            self._matches[live.match_id] = live
         return live
 
     def _attach(self, client: Client, live: LiveMatch, token: str, seat: int) -> None:
+        self.on_attach(client)
         if client.match is not live or client.seat != seat:
             self.leave(client)  # its old seat may now have nobody connected: the others hear so
         with live.lock:
@@ -478,19 +533,32 @@ class Matches:
             self._sweep()
 
     def _sweep(self) -> None:
-        """Let matches nobody is on, with no timer running, leave memory (they stay in the store)."""
+        """Let matches nobody has been on for ``idle_timeout`` leave memory (they stay in the store).
+
+        A timed match goes too: its deadline is in its document, and the next ``resume``
+        picks it up where it stopped. ``last_active`` counts people only, not timers.
+        """
         now = self.clock()
         stale = [
             mid
             for mid, live in self._matches.items()
-            if not self.fanout.count(mid)
-            and now - live.last_active > self.idle_timeout
-            and (live.match.phase is Phase.OVER or live.match.deadline is None)
+            if not self.fanout.count(mid) and now - live.last_active > self.idle_timeout
         ]
         for mid in stale:
-            self.timers.cancel((mid, "clock"))
-            self.timers.cancel((mid, "bot"))
-            del self._matches[mid]
+            self._drop(mid)
+
+    def _evict_one(self) -> bool:
+        """Make room: the match nobody is on that was left longest ago leaves memory."""
+        unattended = [live for mid, live in self._matches.items() if not self.fanout.count(mid)]
+        if not unattended:
+            return False
+        self._drop(min(unattended, key=lambda live: live.last_active).match_id)
+        return True
+
+    def _drop(self, mid: str) -> None:
+        self.timers.cancel((mid, "clock"))
+        self.timers.cancel((mid, "bot"))
+        del self._matches[mid]
 
 
 def secrets_token(nbytes: int = 24) -> str:

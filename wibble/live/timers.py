@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable, Hashable
 
 from ..core.schedule import Scheduler
@@ -25,6 +26,7 @@ class Timers:
         self._schedule: Scheduler[Hashable] = Scheduler()
         self._wake = threading.Event()
         self._stopped = False
+        self._thread: threading.Thread | None = None
 
     def __len__(self) -> int:
         return len(self._schedule)
@@ -56,6 +58,8 @@ class Timers:
                     self.on_due(key)
                 except Exception:
                     log.exception("a deadline's handler failed (%r)", key)
+                if self._thread is not None:
+                    time.sleep(0)  # under gevent, let players' messages in between bots' moves
 
     def loop(self) -> None:
         """Run deadlines as they fall due, until ``stop``. The server runs this in its own greenlet."""
@@ -65,6 +69,12 @@ class Timers:
             timeout = None if head is None else max(0.0, head[1] - self.clock())
             self._wake.wait(timeout)
             self._wake.clear()
+
+    def start(self) -> None:
+        """Run ``loop`` in the background, once (a greenlet under gevent); later calls do nothing."""
+        if self._thread is None:
+            self._thread = threading.Thread(target=self.loop, name="wibble-timers", daemon=True)
+            self._thread.start()
 
     def stop(self) -> None:
         self._stopped = True

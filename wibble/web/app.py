@@ -57,6 +57,7 @@ DEFAULTS: dict[str, Any] = {
     # and how long each tile of its drag takes, so that people can watch it spell its word.
     "BOT_THINK_SECONDS": "1.5-3",
     "BOT_STEP_SECONDS": 0.25,
+    "ROUND_PAUSE_SECONDS": 3.0,  # between a match's rounds, while the page shows the scores
     "RATE_LIMIT": 40.0,  # messages a second per connection, sustained...
     "RATE_BURST": 80.0,  # ...with bursts up to this many
     "FLOOD_CLOSE": 400,  # refused messages (within ~10 s) before the connection is closed
@@ -104,7 +105,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     )
     budgets = Budgets(limits, time.monotonic)
     think = app.config["BOT_THINK_SECONDS"]
-    authority = Authority(registry, budgets, BotPace(think, app.config["BOT_STEP_SECONDS"]))
+    pace = BotPace(think, app.config["BOT_STEP_SECONDS"])
+    authority = Authority(registry, budgets, pace, app.config["ROUND_PAUSE_SECONDS"])
     connections = Connections()
     app.extensions.update(
         {
@@ -199,6 +201,9 @@ def _add_websocket(app: Flask, authority: Authority, connections: Connections) -
 
     @sock.route("/ws")  # type: ignore[untyped-decorator]
     def ws(connection: Any) -> None:
+        # Deadlines (turn timers, bots) run in the serving process, however it was started:
+        # `wibble serve`, or create_app() under another WSGI server.
+        authority.timers.start()
         address = client_address(request.environ, trusted)
         serve_connection(connection, authority, app.config, address, connections)
 
@@ -278,6 +283,7 @@ def _check_config(config: dict[str, Any]) -> None:
     config["MIN_BOARD_WORDS"] = _whole_number("MIN_BOARD_WORDS", config["MIN_BOARD_WORDS"])
     config["BOT_THINK_SECONDS"] = _seconds_range("BOT_THINK_SECONDS", config["BOT_THINK_SECONDS"])
     config["BOT_STEP_SECONDS"] = _seconds_range("BOT_STEP_SECONDS", config["BOT_STEP_SECONDS"])[0]
+    config["ROUND_PAUSE_SECONDS"] = _seconds_range("ROUND_PAUSE_SECONDS", config["ROUND_PAUSE_SECONDS"])[0]
     config["ALLOWED_ORIGINS"] = _text_list(
         "ALLOWED_ORIGINS", config["ALLOWED_ORIGINS"], "origins like https://example.org"
     )

@@ -403,12 +403,12 @@ class Match:
     def swap(self, seat: int, pos: Pos, symbol: str) -> list[MatchEvent]:
         """Change one tile's letter; allowed mid-drag (the chain then spells the new letter)."""
         self._require_turn(seat)
+        self._pay(seat, "swap")
         self._require_on_board(pos)
         if symbol not in self.words.letters:
             raise RuleError("swap/bad_letter", f"{symbol!r} is not a letter of the list {self.words.name!r}")
         if self.board[pos].symbol == symbol:
             raise RuleError("swap/same_letter", "that tile already shows that letter")
-        self._pay(seat, "swap")
         self.board.place([(pos, self.words.letters[symbol])])
         self.words_left = count_words(self.board, self.words)
         chain = list(self._chain)
@@ -423,10 +423,10 @@ class Match:
 
     def hint(self, seat: int) -> list[MatchEvent]:
         self._require_turn(seat)
+        self._pay(seat, "hint")  # before the search: a seat that cannot pay costs the server nothing
         found = self.best()
         if found is None:
             raise RuleError("hint/no_words", "there is no word on the board to hint at")
-        self._pay(seat, "hint")
         return self._spend(seat, "hint", HintGiven(seat, found))
 
     def extend(self, seat: int) -> list[MatchEvent]:
