@@ -53,6 +53,7 @@ class Authority:
             min_words=registry.min_words,
             idle_timeout=registry.idle_timeout,
             round_pause=round_pause,
+            max_matches=registry.max_games,
         )
         self.matches.on_attach = self.leave_game  # a match opened: the connection's game is left
 
