@@ -79,6 +79,15 @@ class Status(Enum):
     """A dead end: no word starts like this."""
 
 
+def chain_status(words: WordList, node: Node | None, tiles: int) -> Status:
+    """What a chain of ``tiles`` tiles that ended on trie ``node`` spells, for ``words``."""
+    if node is None or not tiles:
+        return Status.NONE
+    if words.trie.is_word(node) and tiles >= words.min_length:
+        return Status.WORD
+    return Status.PREFIX if words.trie.has_children(node) else Status.NONE
+
+
 class Result(Enum):
     """The verdict on a released chain."""
 
@@ -227,13 +236,7 @@ class Game:
 
     @property
     def status(self) -> Status:
-        node = self._nodes[-1]
-        if node is None or not self._chain:
-            return Status.NONE
-        trie = self.words.trie
-        if trie.is_word(node) and len(self._chain) >= self.words.min_length:
-            return Status.WORD
-        return Status.PREFIX if trie.has_children(node) else Status.NONE
+        return chain_status(self.words, self._nodes[-1], len(self._chain))
 
     @property
     def already_found(self) -> bool:

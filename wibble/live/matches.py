@@ -63,7 +63,7 @@ from ..wordlists import WordLists
 from .budgets import Budgets
 from .clients import Client
 from .fanout import Fanout
-from .registry import token_hash
+from .registry import token_hash, words_for_player
 from .timers import Timers
 
 log = logging.getLogger(__name__)
@@ -353,22 +353,8 @@ class Matches:
 
     # -- creating, opening, attaching ------------------------------------------------------
 
-    def _words(self, wordlist: str | None) -> WordList:
-        try:
-            return self.wordlists.get(wordlist)
-        except KeyError:
-            names = ", ".join(self.wordlists.names())
-            raise RuleError(
-                "game/unknown_wordlist", f"no word list named {wordlist!r} (have: {names})"
-            ) from None
-        except WordListError:
-            raise RuleError(
-                "game/wordlist_unavailable",
-                f"word list {wordlist!r} cannot be loaded; the server log says why",
-            ) from None
-
     def _create(self, command: NewMatch) -> tuple[LiveMatch, str]:
-        words = self._words(command.wordlist)
+        words = words_for_player(self.wordlists, command.wordlist)
         seats = [Seat(command.name, "human")]
         seats += [Seat(BOT_NAMES[i], "bot", level) for i, level in enumerate(command.bots)]
         settings = Settings(

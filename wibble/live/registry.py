@@ -25,6 +25,20 @@ from .fanout import Fanout
 log = logging.getLogger(__name__)
 
 
+def words_for_player(wordlists: WordLists, wordlist: str | None) -> WordList:
+    """The list a player asked for by name (None: the default), or a ``RuleError`` they can act on."""
+    try:
+        return wordlists.get(wordlist)
+    except KeyError:
+        names = ", ".join(wordlists.names())
+        raise RuleError("game/unknown_wordlist", f"no word list named {wordlist!r} (have: {names})") from None
+    except WordListError:
+        # The detail (file and line) is for the host's log (WordLists wrote it), not for players.
+        raise RuleError(
+            "game/wordlist_unavailable", f"word list {wordlist!r} cannot be loaded; the server log says why"
+        ) from None
+
+
 def token_hash(token: str) -> bytes:
     """What the store keeps instead of a token: a database that leaks lets nobody play."""
     return hashlib.sha256(token.encode()).digest()
@@ -129,19 +143,7 @@ class Registry:
         return secrets.token_urlsafe(nbytes)
 
     def _words(self, wordlist: str | None) -> WordList:
-        try:
-            return self.wordlists.get(wordlist)
-        except KeyError:
-            names = ", ".join(self.wordlists.names())
-            raise RuleError(
-                "game/unknown_wordlist", f"no word list named {wordlist!r} (have: {names})"
-            ) from None
-        except WordListError:
-            # The detail (file and line) is for the host's log (WordLists wrote it), not for players.
-            raise RuleError(
-                "game/wordlist_unavailable",
-                f"word list {wordlist!r} cannot be loaded; the server log says why",
-            ) from None
+        return words_for_player(self.wordlists, wordlist)
 
     def _load(self, game_id: str) -> LiveGame:
         try:

@@ -34,6 +34,7 @@ from ..board import Pos
 from ..dictionary import Node
 from ..draws import Draws
 from ..errors import RuleError
+from ..game import chain_status
 from ..scoring import Score, score
 from ..solver import Found, count_words, solve
 from ..turns import TICKS_PER_ROUND, TurnOrder, step
@@ -542,13 +543,7 @@ class Match:
 
     def chain_moved(self) -> ChainMoved:
         """The chain as everyone sees it: its tiles, word, points so far and status."""
-        node, trie = self._nodes[-1], self.words.trie
-        if node is None or not self._chain:
-            status = "none"
-        elif trie.is_word(node) and len(self._chain) >= self.words.min_length:
-            status = "word"
-        else:
-            status = "prefix" if trie.has_children(node) else "none"
+        status = chain_status(self.words, self._nodes[-1], len(self._chain)).value
         return ChainMoved(self.turn, self.chain, self.word, self.path_score(self._chain).points, status)
 
     # -- the state as data ------------------------------------------------------------------
