@@ -89,13 +89,21 @@ class Cancel(Request):
 
 
 @dataclass(frozen=True, slots=True)
+class BotSpec:
+    level: str
+    speed: int = 1
+    """Turns a round: a host gives a bot speed 2 as a handicap (for the others), and it plays twice."""
+
+
+@dataclass(frozen=True, slots=True)
 class NewMatch(Request):
     wordlist: str | None
     seed: int | None
     rounds: int
     turn_seconds: int | None
-    bots: tuple[str, ...]
+    bots: tuple[BotSpec, ...]
     name: str
+    speed: int = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -262,23 +270,27 @@ def _resume(data: dict[str, Any]) -> Resume | ResumeMatch:
 
 LEVELS = ("easy", "medium", "hard")
 MAX_BOTS = 5
+MAX_SPEED = 4
 
 
-def _bots(data: dict[str, Any]) -> tuple[str, ...]:
+def _bots(data: dict[str, Any]) -> tuple[BotSpec, ...]:
     bots = data.get("bots", [])
     if not isinstance(bots, list) or len(bots) > MAX_BOTS:
         raise ProtocolError("protocol/bad_field", f"field 'bots' must be a list of at most {MAX_BOTS}")
-    levels = []
+    specs = []
     for bot in bots:
         level = bot.get("level", "medium") if isinstance(bot, dict) else None
         if level not in LEVELS:
             raise ProtocolError("protocol/bad_field", 'each bot is {"level": "easy"|"medium"|"hard"}')
-        levels.append(level)
-    return tuple(levels)
+        assert isinstance(bot, dict)
+        speed = _int(bot, "speed", 1, MAX_SPEED, required=False)
+        specs.append(BotSpec(level, 1 if speed is None else speed))
+    return tuple(specs)
 
 
 def _new_match(data: dict[str, Any]) -> NewMatch:
     rounds = _int(data, "rounds", 1, 20, required=False)
+    speed = _int(data, "speed", 1, MAX_SPEED, required=False)
     return NewMatch(
         _str(data, "wordlist", MAX_NAME, required=False),
         _int(data, "seed", 0, MAX_SEED, required=False),
@@ -286,6 +298,7 @@ def _new_match(data: dict[str, Any]) -> NewMatch:
         _int(data, "turn_seconds", 5, 600, required=False),
         _bots(data),
         _name(data),
+        1 if speed is None else speed,
     )
 
 

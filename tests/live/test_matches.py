@@ -824,3 +824,25 @@ def test_matches_in_memory_are_capped_and_an_unattended_one_makes_room(start: St
     assert error["code"] == "server/full"
     third.leave()
     assert person(live).resume_match(first["match_id"], first["token"])["you"] == 0  # back from the store
+
+
+def test_a_bot_given_speed_two_plays_twice_a_round(start: Start) -> None:
+    live = start(pace=QUICK)
+    me = person(live)
+    snapshot = new_match(me, bots=[{"level": "easy", "speed": 2}], rounds=2)
+    assert [seat["speed"] for seat in snapshot["seats"]] == [1, 2]
+    for _ in range(2):
+        me.send(type="pass")
+        for _ in range(10):
+            tick(live, 1)
+    history = stored(live, snapshot["match_id"])["history"]
+    assert [(turn["round"], turn["seat"]) for turn in history] == [
+        (1, 0),
+        (1, 1),
+        (1, 1),
+        (2, 0),
+        (2, 1),
+        (2, 1),
+    ]
+    [error] = me.send(type="new_match", bots=[{"level": "easy", "speed": 5}])
+    assert error["code"] == "protocol/bad_field"

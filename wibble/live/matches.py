@@ -355,8 +355,8 @@ class Matches:
 
     def _create(self, command: NewMatch) -> tuple[LiveMatch, str]:
         words = words_for_player(self.wordlists, command.wordlist)
-        seats = [Seat(command.name, "human")]
-        seats += [Seat(BOT_NAMES[i], "bot", level) for i, level in enumerate(command.bots)]
+        seats = [Seat(command.name, "human", speed=command.speed)]
+        seats += [Seat(BOT_NAMES[i], "bot", bot.level, bot.speed) for i, bot in enumerate(command.bots)]
         settings = Settings(
             rounds=command.rounds, turn_seconds=command.turn_seconds, round_pause=self.round_pause
         )
