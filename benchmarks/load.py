@@ -26,6 +26,16 @@ Modes (one per run):
   presses and cancels once to show it is still held. Reports the server's RSS before
   (after one warm-up game) and after, and the difference divided by N: the memory of
   one idle game and its connection.
+- ``--bot-matches N``: paced players (default 300) as above, plus N connections
+  that each play a match against bots (``--bots`` of ``--bot-level``,
+  ``--match-rounds`` rounds) and ``pass`` whenever their turn comes, so the bots
+  play on and on. The bots run on the server's one event loop: they think
+  (``--bot-think``, the server's BOT_THINK_SECONDS), drag their word tile by tile
+  (``--bot-step``, BOT_STEP_SECONDS) and release it, and every turn's end solves
+  the board for its best word. One server; ``--bot-rounds`` rounds of a phase
+  without bots (the matches held idle on the person's turn) and one with them, the
+  order turned each round. Reports the paced players' round trips in each phase and
+  the p99 ratio with / without, pooled and per round. No echo floor.
 
 Errors are ``error`` messages, failed connects, replies slower than 5 s, closed
 connections and replies that contradict the player's board. Client and server
@@ -38,6 +48,7 @@ are reported (100% = one core) so a saturated client shows.
     .venv/bin/python -m benchmarks.load --gunicorn   # also gunicorn's gevent worker (pip install gunicorn)
     .venv/bin/python -m benchmarks.load --url ws://HOST:PORT/ws [--server-pid PID] [--no-echo]
     .venv/bin/python -m benchmarks.load --data-dir DIR   # the server saves games in DIR ('' = memory only)
+    .venv/bin/python -m benchmarks.load --bot-matches 50 [--bot-think 1.5-3] [--bot-step 0.25]
 """
 
 from __future__ import annotations
@@ -50,6 +61,7 @@ import os
 import random
 import re
 import resource
+import statistics
 import subprocess
 import sys
 import threading
@@ -95,11 +107,11 @@ class Target:
     echo: bool = False  # an echo server: the players play their games locally
 
 
-def start_wibble(saturate: bool, data_dir: str | None = None) -> Target:
+def start_wibble(saturate: bool, data_dir: str | None = None, env: dict[str, str] | None = None) -> Target:
     from tests.support import LiveServer
 
     options = () if data_dir is None else ("--data-dir", data_dir)
-    server = LiveServer(*options, env=UNLIMITED if saturate else None)
+    server = LiveServer(*options, env={**(UNLIMITED if saturate else {}), **(env or {})})
     return Target("wibble", server.ws_url, server.process.pid, server.stop)
 
 
@@ -209,6 +221,7 @@ class Tally:
     start: float = float("inf")
     stop: float = float("inf")
     times: list[float] = field(default_factory=list)
+    sent: list[float] = field(default_factory=list)  # when each of ``times`` was sent
     errors: Counter[str] = field(default_factory=Counter)
     failed: set[int] = field(default_factory=set)  # players (by seed) that saw an error
     ready: int = 0  # players connected and holding a game
@@ -221,6 +234,11 @@ class Tally:
     def record(self, sent: float, elapsed: float) -> None:
         if self.start <= sent < self.stop:
             self.times.append(elapsed)
+            self.sent.append(sent)
+
+    def between(self, start: float, stop: float) -> list[float]:
+        """The round trips of the events sent from ``start`` until ``stop``."""
+        return [t for t, sent in zip(self.times, self.sent, strict=True) if start <= sent < stop]
 
 
 class Wrong(Exception):
@@ -437,6 +455,139 @@ async def run_player(player: Player, body: Callable[[], Any]) -> None:
                 pass
 
 
+# -- a match against bots ---------------------------------------------------------------
+
+
+QUIET = 30.0  # seconds to wait for every bot to finish its turn once the matches are paused
+SILENCE = 30.0  # seconds without a message before a playing match client gives up
+NEW_MATCHES_PER_S = 10  # how fast the match clients start: their bots must not move in step
+
+
+@dataclass(frozen=True)
+class BotPlan:
+    """The bot matches of a run: how many, who sits at them, and how the server paces its bots."""
+
+    matches: int
+    bots: int = 3
+    level: str = "hard"
+    rounds: int = 20
+    think: str = "1.5-3"  # the server's BOT_THINK_SECONDS: seconds, or a range "low-high"
+    step: str = "0.25"  # BOT_STEP_SECONDS: seconds per tile of a bot's drag
+    wordlist: str | None = None  # None: the server's default list
+
+    def env(self) -> dict[str, str]:
+        return {"WIBBLE_BOT_THINK_SECONDS": self.think, "WIBBLE_BOT_STEP_SECONDS": self.step}
+
+    def longest_think(self) -> float:
+        return float(self.think.split("-")[-1])
+
+
+@dataclass
+class BotTally:
+    """What the match clients saw, all of them together; ``paused``: they stop passing."""
+
+    paused: bool = True
+    connected: int = 0  # clients holding a match
+    failed: int = 0  # clients that could not connect or start, or gave up
+    started: int = 0  # matches started (new ones after a match ended included)
+    bot_words: int = 0  # words the bots played
+    shuffles: int = 0
+    passes: int = 0  # the clients' own passes
+    finished: int = 0  # matches played to the end
+    errors: Counter[str] = field(default_factory=Counter)
+
+
+class MatchClient:
+    """A person in a match against bots who passes whenever their turn comes, so the bots play on.
+
+    While the tally is ``paused`` the client does not pass: once its turn comes, every
+    bot at its match has played and the match is idle (it ``waits``); ``resume``
+    passes, and the bots play on. A match that ends is followed by a new one.
+    """
+
+    def __init__(self, url: str, seed: int, plan: BotPlan, tally: BotTally) -> None:
+        self.url = url
+        self.seed = seed
+        self.plan = plan
+        self.tally = tally
+        self.ws: ClientConnection | None = None
+        self.seat = 0
+        self.matches = 0  # matches this client started
+        self.waiting: dict[str, Any] | None = None  # what it will send on ``resume``; None: not waiting
+        self.closing = False
+
+    @property
+    def idle(self) -> bool:
+        """Its match is idle (the client's turn, or over) or the client is gone."""
+        return self.waiting is not None or self.ws is None or self.ws.state.name != "OPEN"
+
+    def new_match(self) -> dict[str, Any]:
+        message: dict[str, Any] = {
+            "type": "new_match",
+            "bots": [{"level": self.plan.level}] * self.plan.bots,
+            "rounds": self.plan.rounds,
+            "seed": self.seed,
+        }
+        if self.plan.wordlist:
+            message["wordlist"] = self.plan.wordlist
+        self.seed += 1_000_000  # the next match gets a board of its own
+        return message
+
+    async def act(self, message: dict[str, Any]) -> None:
+        """Send ``message`` (a pass or a new match) now, or once resumed."""
+        if self.tally.paused:
+            self.waiting = message
+            return
+        assert self.ws is not None
+        await self.ws.send(encode(message))
+        self.tally.passes += message["type"] == "pass"
+
+    async def resume(self) -> None:
+        message, self.waiting = self.waiting, None
+        if message is not None:
+            await self.act(message)
+
+    async def run(self) -> None:
+        tally = self.tally
+        try:
+            self.ws = await connect(
+                self.url, compression=None, proxy=None, ping_interval=None, open_timeout=None, close_timeout=2
+            )
+            await self.ws.send(encode(self.new_match()))
+            while True:
+                async with asyncio.timeout(None if self.waiting else SILENCE):  # paused: silence is right
+                    await self.follow(json.loads(await self.ws.recv()))
+        except (OSError, TimeoutError, ConnectionClosed) as exc:
+            if not self.closing:
+                tally.errors[f"{type(exc).__name__}"] += 1
+                tally.failed += 1
+
+    async def follow(self, message: dict[str, Any]) -> None:
+        """Note what happened, and pass if it is this seat's turn (a new match if it is over)."""
+        tally, kind = self.tally, message.get("type")
+        if kind == "match":
+            self.seat = message["you"]
+            self.matches += 1
+            tally.started += 1
+            tally.connected += self.matches == 1
+        elif kind == "played" and message["seat"] != self.seat:
+            tally.bot_words += 1
+        elif kind == "board" and message["reason"] == "shuffle":
+            tally.shuffles += 1
+        elif kind == "error":
+            tally.errors[f"error {message.get('code')}"] += 1
+        elif kind == "match_over":
+            tally.finished += 1
+            await self.act(self.new_match())
+        if kind in ("match", "turn") and message["phase"] == "playing" and message["turn"] == self.seat:
+            await self.act({"type": "pass"})
+
+    async def close(self) -> None:
+        self.closing = True
+        if self.ws is not None:
+            await self.ws.close()
+
+
 # -- runs ------------------------------------------------------------------------------
 
 
@@ -452,6 +603,7 @@ class Result:
     client_cpu: float
     other_cpu: float  # everything else on the machine meanwhile (other people's tests skew a run)
     extra: dict[str, float] = field(default_factory=dict)
+    times: list[float] = field(default_factory=list, repr=False)  # the round trips (seconds), if kept
 
 
 def percentile(times: list[float], share: float) -> float:
@@ -480,15 +632,33 @@ async def settle(tally: Tally, count: int, limit: float) -> None:
         await asyncio.sleep(0.1)
 
 
-async def play_run(
-    target: Target,
-    words: WordList,
-    players: int,
-    seconds: float,
-    pace: tuple[float, float] | None,
-    rate: float,
-) -> Result:
-    tally = Tally()
+async def measure(target: Target, tally: Tally, seconds: float, name: str) -> Result:
+    """The players' round trips over the next ``seconds``, and what the server and machine used meanwhile."""
+    errors = Counter(tally.errors)
+    client0, server0, machine0 = client_cpu_seconds(), cpu_seconds(target.pid), machine_cpu_seconds()
+    start = time.perf_counter()
+    await asyncio.sleep(seconds)
+    stop = time.perf_counter()
+    client1, server1, machine1 = client_cpu_seconds(), cpu_seconds(target.pid), machine_cpu_seconds()
+    times = tally.between(start, stop)
+    return Result(
+        name,
+        len(times) / seconds,
+        percentile(times, 0.5),
+        percentile(times, 0.99),
+        tally.errors - errors,
+        rss_mb(target.pid),
+        (server1 - server0) / seconds,
+        (client1 - client0) / seconds,
+        max(0.0, machine1 - machine0 - (server1 - server0) - (client1 - client0)) / seconds,
+        times=times,
+    )
+
+
+def paced_players(
+    target: Target, words: WordList, players: int, tally: Tally, pace: tuple[float, float] | None
+) -> tuple[list[Player], Callable[[Player], Callable[[], Any]]]:
+    """The crowd, and what each of them does: play chains until the tally's ``stop``."""
     crowd = [Player(target.url, seed, words, tally, target.echo) for seed in range(players)]
 
     def body(player: Player) -> Callable[[], Any]:
@@ -498,28 +668,86 @@ async def play_run(
 
         return play
 
+    return crowd, body
+
+
+async def play_run(
+    target: Target,
+    words: WordList,
+    players: int,
+    seconds: float,
+    pace: tuple[float, float] | None,
+    rate: float,
+) -> Result:
+    tally = Tally()
+    crowd, body = paced_players(target, words, players, tally, pace)
     tasks = await ramp(crowd, rate, body)
     await settle(tally, players, 60)
     await asyncio.sleep(1.0)  # let the last ones get going
     freeze()
-    client0, server0, machine0 = client_cpu_seconds(), cpu_seconds(target.pid), machine_cpu_seconds()
     tally.start = time.perf_counter()
     tally.stop = tally.start + seconds
-    await asyncio.sleep(seconds)
-    client1, server1, machine1 = client_cpu_seconds(), cpu_seconds(target.pid), machine_cpu_seconds()
-    memory = rss_mb(target.pid)
+    result = await measure(target, tally, seconds, target.name)
     await asyncio.gather(*tasks)
-    return Result(
-        target.name,
-        len(tally.times) / seconds,
-        percentile(tally.times, 0.5),
-        percentile(tally.times, 0.99),
-        tally.errors,
-        memory,
-        (server1 - server0) / seconds,
-        (client1 - client0) / seconds,
-        max(0.0, machine1 - machine0 - (server1 - server0) - (client1 - client0)) / seconds,
-    )
+    return result
+
+
+async def bots_run(
+    target: Target, words: WordList, players: int, seconds: float, rate: float, plan: BotPlan, rounds: int
+) -> tuple[list[Result], BotTally]:
+    """Paced players measured with and without ``plan.matches`` bot matches playing, ``rounds`` times.
+
+    The match clients connect first and hold their matches paused (idle, the
+    person's turn), so the two kinds of phase differ only in the bots playing.
+    Each round measures a phase without bots and one with them, the order turned
+    every round. A result's ``extra`` says whether the bots played, and their words a second."""
+    tally = Tally()
+    crowd, body = paced_players(target, words, players, tally, PACE)
+    tasks = await ramp(crowd, rate, body)
+    bots = BotTally()
+    clients = [MatchClient(target.url, 10**6 + i, plan, bots) for i in range(plan.matches)]
+    bot_tasks = [asyncio.create_task(client.run()) for client in clients]
+    deadline = time.perf_counter() + 60
+    while time.perf_counter() < deadline and (
+        tally.ready + tally.done < players
+        or bots.connected + bots.failed < plan.matches
+        or not all(client.idle for client in clients)
+    ):
+        await asyncio.sleep(0.1)
+    await asyncio.sleep(1.0)  # let the last ones get going
+    freeze()
+    tally.start = time.perf_counter()  # from here on every round trip counts; each phase takes its own
+
+    results = []
+    for round_no in range(rounds):
+        for playing in (False, True) if round_no % 2 == 0 else (True, False):
+            if playing:
+                bots.paused = False
+                started = time.perf_counter()
+                for i, client in enumerate(clients):  # paced, so that their bots do not move in step
+                    await client.resume()
+                    await asyncio.sleep(max(0.0, started + (i + 1) / NEW_MATCHES_PER_S - time.perf_counter()))
+                await asyncio.sleep(plan.longest_think() + 3)  # every bot past its first think
+            else:
+                bots.paused = True
+                deadline = time.perf_counter() + QUIET
+                while not all(client.idle for client in clients) and time.perf_counter() < deadline:
+                    await asyncio.sleep(0.1)
+                busy = sum(not client.idle for client in clients)
+                if busy:
+                    bots.errors[f"still playing {QUIET:.0f} s after the pause"] += busy
+            words_before = bots.bot_words
+            name = f"{plan.matches} bot matches" if playing else "no bots"
+            result = await measure(target, tally, seconds, f"round {round_no + 1}: {name}")
+            result.extra["bots_playing"] = float(playing)
+            result.extra["bot_words_per_s"] = (bots.bot_words - words_before) / seconds
+            results.append(result)
+    tally.stop = time.perf_counter()
+    await asyncio.gather(*tasks)
+    for client in clients:
+        await client.close()
+    await asyncio.gather(*bot_tasks, return_exceptions=True)
+    return results, bots
 
 
 async def idle_run(target: Target, words: WordList, players: int, seconds: float, rate: float) -> Result:
@@ -623,6 +851,79 @@ def report(results: list[Result], idle: bool) -> None:
             print(f"{r.name} errors: " + ", ".join(f"{kind} x{n}" for kind, n in r.errors.most_common(6)))
 
 
+def report_bots(results: list[Result], bots: BotTally, plan: BotPlan) -> None:
+    w = max(len(r.name) for r in results)
+    print(
+        f"{'phase':{w}} {'events/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'errors':>6} {'server RSS':>11} "
+        f"{'server CPU':>11} {'client CPU':>11} {'others CPU':>11} {'bot words/s':>12}"
+    )
+    for r in results:
+        print(
+            f"{r.name:{w}} {r.events_per_s:>9.0f} {r.p50_ms:>8.2f} {r.p99_ms:>8.2f} "
+            f"{sum(r.errors.values()):>6} {r.rss_mb:>8.0f} MB {r.server_cpu:>11.0%} {r.client_cpu:>11.0%} "
+            f"{r.other_cpu:>11.0%} {r.extra['bot_words_per_s']:>12.1f}"
+        )
+    with_bots = [r for r in results if r.extra["bots_playing"]]  # one of each a round, in round order
+    without = [r for r in results if not r.extra["bots_playing"]]
+    p99 = [a.p99_ms / b.p99_ms for a, b in zip(with_bots, without, strict=True)]
+    p50 = [a.p50_ms / b.p50_ms for a, b in zip(with_bots, without, strict=True)]
+    cpu = [a.server_cpu - b.server_cpu for a, b in zip(with_bots, without, strict=True)]
+    pooled = [percentile([t for r in kind for t in r.times], 0.99) for kind in (with_bots, without)]
+    print(
+        f"with / without bots, all rounds pooled: p99 {pooled[0]:.2f} / {pooled[1]:.2f} ms = "
+        f"{ratio(pooled[0], pooled[1])}"
+    )
+    print(
+        "with / without bots, per round: p99 "
+        + ", ".join(f"{x:.2f}x" for x in p99)
+        + f" (median {statistics.median(p99):.2f}x); p50 "
+        + ", ".join(f"{x:.2f}x" for x in p50)
+        + "; server CPU "
+        + ", ".join(f"{x:+.0%}" for x in cpu)
+    )
+    print(
+        f"bot matches: {bots.connected} of {plan.matches} connected, {bots.failed} failed; "
+        f"{bots.started} matches started, {bots.finished} finished; {bots.bot_words} bot words, "
+        f"{bots.shuffles} shuffles, {bots.passes} passes in all"
+    )
+    errors = sum((r.errors for r in results), Counter[str]())
+    if errors:
+        print("players' errors: " + ", ".join(f"{kind} x{n}" for kind, n in errors.most_common(6)))
+    if bots.errors:
+        print("bot match errors: " + ", ".join(f"{kind} x{n}" for kind, n in bots.errors.most_common(6)))
+
+
+def run_bots(args: argparse.Namespace, words: WordList, players: int, seconds: float) -> None:
+    """``--bot-matches``: paced players with and without bot matches beside them, on one server."""
+    plan = BotPlan(
+        args.bot_matches,
+        args.bots,
+        args.bot_level,
+        args.match_rounds,
+        args.bot_think,
+        args.bot_step,
+        args.match_wordlist,
+    )
+    pace = f"bots think {plan.think} s, {plan.step} s a tile" if not args.url else "the server's bot pace"
+    print(
+        f"bot matches: {plan.matches}, each 1 passing person + {plan.bots} {plan.level} bots, "
+        f"{plan.rounds} rounds, list {plan.wordlist or 'default'}; {pace}; one server, "
+        f"{args.bot_rounds} rounds of {seconds:.0f} s without bots and with them (order turned each round)",
+        flush=True,
+    )
+    if args.url:  # a running server: its bots think and step at its own pace
+        target = Target(args.name, args.url, args.server_pid)
+    else:
+        target = start_wibble(False, args.data_dir, plan.env())
+    try:
+        results, bots = asyncio.run(
+            bots_run(target, words, players, seconds, args.ramp, plan, args.bot_rounds)
+        )
+    finally:
+        target.stop()
+    report_bots(results, bots, plan)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=None, help="default 1000 (paced) or 100 (--saturate)")
@@ -646,11 +947,28 @@ def main() -> None:
         "--gunicorn", action="store_true", help="also measure the app under gunicorn's gevent worker"
     )
     parser.add_argument("--only-echo", action="store_true", help="measure only the echo server floor")
+    bots = parser.add_argument_group("bot matches (paced players measured with and without them, in rounds)")
+    bots.add_argument(
+        "--bot-matches", type=int, default=0, metavar="N", help="matches against bots beside them"
+    )
+    bots.add_argument("--bots", type=int, default=3, help="bots at each match (default 3)")
+    bots.add_argument("--bot-level", default="hard", choices=("easy", "medium", "hard"))
+    bots.add_argument("--match-rounds", type=int, default=20, help="rounds of each match (default 20)")
+    bots.add_argument("--match-wordlist", default=None, help="the matches' word list (default: the server's)")
+    bots.add_argument(
+        "--bot-think", default="1.5-3", metavar="S", help="the server's BOT_THINK_SECONDS (default 1.5-3)"
+    )
+    bots.add_argument("--bot-step", default="0.25", metavar="S", help="BOT_STEP_SECONDS (default 0.25)")
+    bots.add_argument(
+        "--bot-rounds", type=int, default=2, help="rounds of a phase without and one with bots (default 2)"
+    )
     args = parser.parse_args()
+    if args.bot_matches and (args.saturate or args.idle or args.gunicorn or args.only_echo):
+        parser.error("--bot-matches is a paced run: not with --saturate, --idle, --gunicorn, --only-echo")
     raise_open_file_limit()
     words = load(ROOT / "words" / "en.txt")
     gc.freeze()  # the word list's millions of objects never need collecting: keep GC pauses short
-    players = args.players or (100 if args.saturate else 1000)
+    players = args.players or (100 if args.saturate else 300 if args.bot_matches else 1000)
     seconds = args.seconds or (40.0 if args.idle else 20.0)
     pace = None if args.saturate else PACE
     if args.idle:
@@ -662,6 +980,9 @@ def main() -> None:
     else:
         title = f"paced: {players} players, {PACE[0]}-{PACE[1]} s before each event, {seconds:.0f} s measured"
     print(title + " (client: one asyncio process, same 2 cores)", flush=True)
+    if args.bot_matches:
+        run_bots(args, words, players, seconds)
+        return
 
     starts: list[Callable[[], Target]] = []
     if not args.only_echo:
