@@ -1010,3 +1010,26 @@ def test_a_document_with_damaged_settings_or_history_is_refused(
 
     with pytest.raises(GameDataError):
         Match.from_doc(doc, english)
+
+
+def test_the_kept_search_always_answers_for_the_board_as_it_is_now() -> None:
+    """solve() keeps its last answer; every change to letters or multipliers must be seen."""
+    from wibble.core.solver import solve as fresh_solve
+
+    match = new_match(SEED, start_gems=10)
+
+    def fresh() -> list[Any]:
+        values = [match.specials.value(P(r, c), match.board[P(r, c)]) for r in range(5) for c in range(5)]
+        return fresh_solve(match.board, match.words, values, match.settings.scoring)
+
+    assert match.solve() == fresh()
+    match.shuffle(0)
+    assert match.solve() == fresh()
+    match.swap(0, P(2, 2), other_letter(match, P(2, 2)))
+    assert match.solve() == fresh()
+    best = match.solve()[0]
+    match.press(0, best.path[0])
+    for pos in best.path[1:]:
+        match.enter(0, pos)
+    match.release(0, NOW)  # a refill, and the multipliers it used move
+    assert match.solve() == fresh()

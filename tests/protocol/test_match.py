@@ -34,23 +34,6 @@ def slow() -> Iterator[LiveServer]:
     server.stop()
 
 
-@pytest.fixture
-def clients() -> Iterator[Callable[[LiveServer], Client]]:
-    opened: list[Client] = []
-
-    def open_client(server: LiveServer) -> Client:
-        client = Client(server.ws_url)
-        opened.append(client)
-        return client
-
-    yield open_client
-    for client in opened:
-        try:
-            client.close()
-        except Exception:
-            pass
-
-
 def new_match(client: Client, **fields: Any) -> Message:
     message = client.ask({"type": "new_match", "bots": [{"level": "easy"}], **fields})
     assert message["type"] == "match", message

@@ -10,7 +10,7 @@ import sys
 import threading
 import time
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -28,23 +28,6 @@ COMMITTED = ("board", "found", "total", "version", "words_left", "seed", "wordli
 @pytest.fixture(scope="module")
 def english() -> Trie:
     return shipped_list("en").trie
-
-
-@pytest.fixture
-def clients() -> Iterator[Callable[[LiveServer], Client]]:
-    opened: list[Client] = []
-
-    def open_client(server: LiveServer) -> Client:
-        client = Client(server.ws_url)
-        opened.append(client)
-        return client
-
-    yield open_client
-    for client in opened:
-        try:
-            client.close()
-        except Exception:
-            pass
 
 
 class Player:

@@ -63,7 +63,7 @@ from ..wordlists import WordLists
 from .budgets import Budgets
 from .clients import Client
 from .fanout import Fanout
-from .registry import token_hash, words_for_player
+from .registry import new_token, token_hash, words_for_player
 from .timers import Timers
 
 log = logging.getLogger(__name__)
@@ -373,16 +373,14 @@ class Matches:
         if seed is None:
             seed = self._entropy.randrange(protocol.MAX_SEED + 1)
         match = Match(words, seed, seats, self.clock(), settings, min_words=self.min_words)
-        token = secrets_token()
+        token = new_token()
         if tokens is None:
             tokens = [token_hash(token) if seat.kind == "human" else None for seat in seats]
-        mid = secrets_token(12)
+        mid = new_token(12)
         live = LiveMatch(mid, tokens, match, self.clock())
         first = next((h for h in tokens if h is not None), b"")
         with self._lock:
-            self._sweep()
-            if len(self._matches) >= self.max_matches and not self._evict_one():
-                raise RuleError("server/full", "the server is full of matches in play; try again later")
+            self._make_room()  # before saving: a refused match leaves nothing in the store
         self.store.create(mid, first, self._doc(live), self.clock())
         return self._keep(live), token
 
@@ -435,11 +433,18 @@ class Matches:
             held = self._matches.get(live.match_id)
             if held is not None:
                 return held
-            self._sweep()
-            if len(self._matches) >= self.max_matches and not self._evict_one():
-                raise RuleError("server/full", "the server is full of matches in play; try again later")
+            self._make_room()
             self._matches[live.match_id] = live
         return live
+
+    def _make_room(self) -> None:
+        """At ``max_matches``, the longest-unattended match leaves memory; ``server/full`` if none can.
+
+        Idle matches are let go by housekeeping (``sweep``), not here: a scan of every
+        match on every new one would cost O(matches) on the path of a player's message.
+        """
+        if len(self._matches) >= self.max_matches and not self._evict_one():
+            raise RuleError("server/full", "the server is full of matches in play; try again later")
 
     def _attach(self, client: Client, live: LiveMatch, token: str, seat: int) -> None:
         self.on_attach(client)
@@ -545,12 +550,6 @@ class Matches:
         self.timers.cancel((mid, "clock"))
         self.timers.cancel((mid, "bot"))
         del self._matches[mid]
-
-
-def secrets_token(nbytes: int = 24) -> str:
-    import secrets
-
-    return secrets.token_urlsafe(nbytes)
 
 
 _ACTIONS: dict[type, str] = {

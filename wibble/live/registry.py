@@ -39,6 +39,12 @@ def words_for_player(wordlists: WordLists, wordlist: str | None) -> WordList:
         ) from None
 
 
+def new_token(nbytes: int = 24) -> str:
+    """A secret (an id or a token) from the OS: never from an injected, seeded entropy, which a
+    test may make guessable."""
+    return secrets.token_urlsafe(nbytes)
+
+
 def token_hash(token: str) -> bytes:
     """What the store keeps instead of a token: a database that leaks lets nobody play."""
     return hashlib.sha256(token.encode()).digest()
@@ -139,8 +145,7 @@ class Registry:
     # -- helpers ----------------------------------------------------------------------
 
     def _token(self, nbytes: int) -> str:
-        # secrets, not self._entropy: an injected, seeded entropy must never make guessable tokens.
-        return secrets.token_urlsafe(nbytes)
+        return new_token(nbytes)
 
     def _words(self, wordlist: str | None) -> WordList:
         return words_for_player(self.wordlists, wordlist)

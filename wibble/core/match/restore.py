@@ -66,6 +66,7 @@ def restore(cls: type[Match], doc: Mapping[str, Any], words: WordList) -> Match:
     for index, seat in enumerate(match.seats):
         if index != match.turn or phase is not Phase.PLAYING:
             match.order.push(index, seat.key)
+    match._solved = None
     match._chain = []
     match._nodes = [words.trie.root]
     chain = field_of(doc, "chain", list)

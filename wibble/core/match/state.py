@@ -201,6 +201,7 @@ class Match:
         self.deadline: float | None = None
         self.version = 0
         self.history: list[dict[str, Any]] = []
+        self._solved: tuple[Any, tuple[Found, ...]] | None = None
         self._chain: list[Pos] = []
         self._nodes: list[Node | None] = [words.trie.root]
         self._begin_turn(now)
@@ -225,13 +226,28 @@ class Match:
         return [[tile_wire(self.board, self.specials, Pos(r, c)) for c in range(size)] for r in range(size)]
 
     def solve(self) -> list[Found]:
-        """Every word on the board now, each with its best-scoring path, best first."""
+        """Every word on the board now, each with its best-scoring path, best first.
+
+        The last answer is kept with the board it was for: a bot's decision, the hint and
+        the turn's best word often ask about the same board, and a search costs milliseconds
+        on the one thread every player shares. Any change to letters or multipliers misses.
+        """
+        key = (
+            "".join(letter.symbol for row in self.board.rows() for letter in row),
+            self.specials.letter_mult,
+            self.specials.word_mult,
+        )
+        cached = self._solved
+        if cached is not None and cached[0] == key:
+            return list(cached[1])
         values = [
             self.specials.value(Pos(r, c), letter)
             for r, row in enumerate(self.board.rows())
             for c, letter in enumerate(row)
         ]
-        return solve(self.board, self.words, values, self.settings.scoring)
+        found = solve(self.board, self.words, values, self.settings.scoring)
+        self._solved = (key, tuple(found))
+        return found
 
     def best(self) -> Found | None:
         found = self.solve()
