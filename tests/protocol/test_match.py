@@ -141,9 +141,11 @@ def test_spending_more_gems_than_you_hold_is_refused(
     expect_error(you, "gems/not_enough")
 
 
-def test_a_hint_goes_to_the_seat_that_paid_and_to_nobody_else(
+def test_a_hint_answers_the_seat_that_paid_and_takes_four_gems(
     quick: LiveServer, clients: Callable[[LiveServer], Client]
 ) -> None:
+    """Over the wire; that no other seat hears it is shown in-process with two human seats
+    (tests/live/test_matches.py), since new_match seats one person."""
     you = clients(quick)
     match = new_match(you, rounds=5)
     # Earn a fourth gem: play words over gem tiles until the seat holds four.
