@@ -134,6 +134,15 @@ def _add_pages(app: Flask, wordlists: WordLists, registry: Registry, store: Stor
             config={"wordlists": lists, "default_wordlist": wordlists.default},
         )
 
+    @app.get("/r/<code>")
+    def room_page(code: str) -> str:
+        """A room's link: the same page, told which room to join (the server checks the code on join)."""
+        lists = [{"name": i.name, "title": i.title, "language": i.language} for i in wordlists.info()]
+        return render_template(
+            "index.html",
+            config={"wordlists": lists, "default_wordlist": wordlists.default, "room": code.upper()[:16]},
+        )
+
     @app.get("/healthz")
     def health() -> dict[str, Any]:
         return {"ok": True, "games": len(registry), "store": store.description}
