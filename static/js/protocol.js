@@ -66,6 +66,61 @@ export const hint = () => ({ type: "hint" });
 export const extend = () => ({ type: "extend" });
 export const rematch = () => ({ type: "rematch" });
 
+// -- rooms (docs/protocol.md, "Rooms: playing with friends") --
+
+export const ROOM_SEATS = 6; // a room's table: always six seats, free or taken
+export const NAME_MAX = 20; // a display name, once trimmed
+export const SPEEDS = Object.freeze([1, 2, 3, 4]); // turns a seat plays a round (a handicap)
+/** The letters of a room code: no 0/O, 1/I/L look-alikes. */
+export const CODE_LETTERS = "23456789ABCDEFGHJKMNPQRSTUVWXYZ";
+const CODE = new RegExp(`^[${CODE_LETTERS}]{6}$`);
+
+/** A typed or linked code as the server knows it (read case-blind), or null if it cannot be one. */
+export function roomCodeOf(text) {
+  const code = String(text ?? "").trim().toUpperCase();
+  return CODE.test(code) ? code : null;
+}
+
+/**
+ * A display name as sent: trimmed, and `null` when the server would refuse its length
+ * (1-20 characters). Characters are counted as the server counts them, by code point.
+ * Control and invisible characters are the server's to refuse (protocol/bad_field).
+ */
+export function nameOf(text) {
+  const name = String(text ?? "").trim();
+  const length = [...name].length;
+  return length >= 1 && length <= NAME_MAX ? name : null;
+}
+
+/** `create_room`: you host it, in seat 0; `rules` as in `set_rules`, optional. */
+export function createRoom(name, rules = null) {
+  const message = { type: "create_room", name };
+  if (rules) message.rules = rules;
+  return message;
+}
+
+/** `join_room`: with a seat's token, back in that seat; without, as a spectator. */
+export function joinRoom(code, name, token = null) {
+  const message = { type: "join_room", code, name };
+  if (token) message.token = token;
+  return message;
+}
+
+export const takeSeat = (seat) => ({ type: "take_seat", seat });
+export const leaveSeat = () => ({ type: "leave_seat" });
+export const leaveRoom = () => ({ type: "leave_room" });
+/** `set_rules`: any of `rounds`, `turn_seconds`, `wordlist`, `stand_in` (host only). */
+export const setRules = (rules) => ({ type: "set_rules", ...rules });
+/** `set_seat`: `bot` (a level) and/or `speed` (1-4) for one seat (host only). */
+export const setSeat = (seat, { bot = null, speed = null } = {}) => {
+  const message = { type: "set_seat", seat };
+  if (bot) message.bot = bot;
+  if (speed !== null) message.speed = speed;
+  return message;
+};
+export const removeSeat = (seat) => ({ type: "remove", seat });
+export const startRoomMatch = () => ({ type: "start_match" });
+
 /** The message with its move number (docs/protocol.md, "Move numbers"). */
 export const withSeq = (message, seq) => ({ ...message, seq });
 
@@ -84,6 +139,7 @@ export function parseSeed(text) {
 const KNOWN = new Set([
   "game", "chain", "word", "board", "error",
   "match", "played", "turn", "gems", "presence", "hint", "match_over", "rematch",
+  "room", "spectators", "removed",
 ]);
 
 /** A server frame as an object with a known `type`, or null for anything else. */

@@ -113,3 +113,70 @@ export function savedGames(local, session, { key = GAMES_KEY, now = () => Date.n
     },
   };
 }
+
+// -- rooms ---------------------------------------------------------------------------------
+
+/** The storage key of this browser's rooms: `{CODE: {token, at}}`; `token` is null once the seat is gone. */
+export const ROOMS_KEY = "wibble.rooms";
+/** The display name this browser last used in a room, offered again next time. */
+export const NAME_KEY = "wibble.name";
+/** How many rooms are remembered (the oldest are forgotten here; rooms close when left empty anyway). */
+export const MAX_SAVED_ROOMS = 20;
+
+/**
+ * The rooms this browser joined, and the seat token of each it holds a seat in, in
+ * `local` storage: a room's link opened in any tab, or after a reload or a restart,
+ * takes the same seat back. An entry without a token means "been here, watching": the
+ * page joins again without asking for a name. Quiet when storage is unavailable.
+ */
+export function savedRooms(local, { key = ROOMS_KEY, nameKey = NAME_KEY, now = () => Date.now() } = {}) {
+  const all = () => {
+    try {
+      const rooms = JSON.parse(local?.getItem(key) ?? "null");
+      return rooms !== null && typeof rooms === "object" && !Array.isArray(rooms) ? rooms : {};
+    } catch {
+      return {};
+    }
+  };
+  const write = (name, value) => {
+    try {
+      local.setItem(name, value);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  return {
+    /** `{token}` (a string, or null when watching) for a room joined before, else null. */
+    get(code) {
+      const entry = all()[code];
+      if (entry === null || typeof entry !== "object") return null;
+      return { token: typeof entry.token === "string" && entry.token ? entry.token : null };
+    },
+    /** Remember a room, with the token of the seat held in it (null: watching). */
+    save(code, token) {
+      const rooms = { ...all(), [code]: { token: token || null, at: now() } };
+      const kept = Object.entries(rooms)
+        .sort(([, a], [, b]) => (Number(b?.at) || 0) - (Number(a?.at) || 0))
+        .slice(0, MAX_SAVED_ROOMS);
+      return write(key, JSON.stringify(Object.fromEntries(kept)));
+    },
+    forget(code) {
+      const rooms = all();
+      delete rooms[code];
+      return write(key, JSON.stringify(rooms));
+    },
+    /** The name last used, or "". */
+    name() {
+      try {
+        const name = local?.getItem(nameKey);
+        return typeof name === "string" ? name : "";
+      } catch {
+        return "";
+      }
+    },
+    setName(name) {
+      return write(nameKey, name);
+    },
+  };
+}

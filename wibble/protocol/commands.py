@@ -1,0 +1,225 @@
+"""What a client may ask for: one frozen dataclass per message type, already checked.
+
+``wibble.protocol.parse`` builds these from JSON; nothing else in the server ever
+sees a client's raw message. Limits on sizes and ranges live here beside them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..core import Pos
+
+MAX_FRAME_BYTES = 4096
+"""Larger frames are refused with close code 1009 before they are read whole."""
+
+MAX_COORD = 1 << 31
+MAX_SEED = (1 << 53) - 1  # JavaScript numbers stay exact up to here
+MAX_NAME = 64
+MAX_ID = 128
+MAX_SEQ = (1 << 53) - 1
+MAX_PLAYER_NAME = 24
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    """What every command carries: the client's own number for it, echoed in its replies."""
+
+    seq: int | None = field(default=None, kw_only=True)
+
+
+@dataclass(frozen=True, slots=True)
+class NewGame(Request):
+    wordlist: str | None
+    seed: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Resume(Request):
+    game_id: str
+    token: str
+
+
+@dataclass(frozen=True, slots=True)
+class Press(Request):
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class Enter(Request):
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class Release(Request):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Cancel(Request):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class BotSpec:
+    level: str
+    speed: int = 1
+    """Turns a round: a host gives a bot speed 2 as a handicap (for the others), and it plays twice."""
+
+
+@dataclass(frozen=True, slots=True)
+class NewMatch(Request):
+    wordlist: str | None
+    seed: int | None
+    rounds: int
+    turn_seconds: int | None
+    bots: tuple[BotSpec, ...]
+    name: str
+    speed: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class ResumeMatch(Request):
+    match_id: str
+    token: str
+
+
+@dataclass(frozen=True, slots=True)
+class Pass(Request):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Shuffle(Request):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Swap(Request):
+    pos: Pos
+    letter: str
+
+
+@dataclass(frozen=True, slots=True)
+class Hint(Request):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Extend(Request):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Rematch(Request):
+    pass
+
+
+# -- rooms -----------------------------------------------------------------------------
+
+MAX_ROOM_SEATS = 6
+MAX_DISPLAY_NAME = 20
+
+
+class Unset:
+    """A field the message left out, where None has a meaning of its own (``turn_seconds``: untimed)."""
+
+    def __repr__(self) -> str:
+        return "UNSET"
+
+
+UNSET = Unset()
+
+
+@dataclass(frozen=True, slots=True)
+class RulesPatch:
+    """Rules a host changes; a field left out (None, or ``UNSET`` for ``turn_seconds``) keeps its value."""
+
+    rounds: int | None = None
+    turn_seconds: int | None | Unset = UNSET
+    wordlist: str | None = None
+    stand_in: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CreateRoom(Request):
+    name: str
+    rules: RulesPatch = RulesPatch()
+
+
+@dataclass(frozen=True, slots=True)
+class JoinRoom(Request):
+    code: str
+    name: str
+    token: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TakeSeat(Request):
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class LeaveSeat(Request):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class LeaveRoom(Request):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class SetRules(Request):
+    rules: RulesPatch
+
+
+@dataclass(frozen=True, slots=True)
+class SetSeat(Request):
+    seat: int
+    bot: str | None = None
+    """A bot's level: put a bot in a free seat, or change a bot's level."""
+    speed: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Remove(Request):
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class StartMatch(Request):
+    pass
+
+
+Command = (
+    NewGame
+    | Resume
+    | Press
+    | Enter
+    | Release
+    | Cancel
+    | NewMatch
+    | ResumeMatch
+    | Pass
+    | Shuffle
+    | Swap
+    | Hint
+    | Extend
+    | Rematch
+    | CreateRoom
+    | JoinRoom
+    | TakeSeat
+    | LeaveSeat
+    | LeaveRoom
+    | SetRules
+    | SetSeat
+    | Remove
+    | StartMatch
+)
+MatchCommand = NewMatch | ResumeMatch | Pass | Shuffle | Swap | Hint | Extend | Rematch
+"""Commands that only make sense in a match (the drag commands serve both modes)."""
+RoomCommand = (
+    CreateRoom | JoinRoom | TakeSeat | LeaveSeat | LeaveRoom | SetRules | SetSeat | Remove | StartMatch
+)
+"""Commands about a room itself (a room's match takes the match commands)."""

@@ -1,0 +1,90 @@
+"""Reading one field of a client's message: whole numbers in range, bounded text, a tile, a name.
+
+Each reader raises ``ProtocolError`` naming the field, so every refusal tells the
+client exactly what to fix.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Any
+
+from ..core import Pos, ProtocolError
+from .commands import MAX_COORD, MAX_DISPLAY_NAME
+
+
+def reject_constant(name: str) -> float:
+    raise ProtocolError("protocol/bad_json", f"{name} is not valid JSON")
+
+
+def int_field(data: dict[str, Any], name: str, low: int, high: int, required: bool = True) -> int | None:
+    if name not in data or (not required and data[name] is None):
+        if required:
+            raise ProtocolError("protocol/missing_field", f"field {name!r} is required")
+        return None
+    value = data[name]
+    # bool is a subclass of int in Python; true must not mean row 1.
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ProtocolError("protocol/bad_field", f"field {name!r} must be a whole number")
+    if not low <= value <= high:
+        raise ProtocolError("protocol/bad_field", f"field {name!r} is out of range")
+    return value
+
+
+def text_field(data: dict[str, Any], name: str, limit: int, required: bool = True) -> str | None:
+    if name not in data or (not required and data[name] is None):
+        if required:
+            raise ProtocolError("protocol/missing_field", f"field {name!r} is required")
+        return None
+    value = data[name]
+    if not isinstance(value, str) or not value or len(value) > limit or not is_text(value):
+        raise ProtocolError("protocol/bad_field", f"field {name!r} must be text of 1-{limit} characters")
+    return value
+
+
+def pos_field(data: dict[str, Any]) -> Pos:
+    row = int_field(data, "row", -MAX_COORD, MAX_COORD)
+    col = int_field(data, "col", -MAX_COORD, MAX_COORD)
+    assert row is not None
+    assert col is not None
+    return Pos(row, col)
+
+
+def is_text(value: str) -> bool:
+    """False for strings holding half a UTF-16 surrogate pair (JSON can escape one; UTF-8 cannot)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+# Letters that draw nothing although Unicode calls them printable: fillers a name made of
+# them would be an invisible player.
+_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u034f\u17b4\u17b5")
+_MAX_MARKS = 2
+"""Combining marks allowed on one letter: enough for any script, not for a name that covers its neighbours."""
+
+
+def display_name(data: dict[str, Any], name: str = "name") -> str:
+    """A player's display name: 1-20 characters once trimmed, none of them control or invisible."""
+    value = text_field(data, name, 4 * MAX_DISPLAY_NAME)
+    assert value is not None
+    text = unicodedata.normalize("NFC", value).strip()
+    problem = None
+    if not 1 <= len(text) <= MAX_DISPLAY_NAME:
+        problem = f"must be 1-{MAX_DISPLAY_NAME} characters once trimmed"
+    elif not text.isprintable() or any(ch in _BLANK_LETTERS for ch in text):
+        problem = "may not hold control or invisible characters"
+    else:
+        marks = 0
+        for ch in text:
+            marks = marks + 1 if unicodedata.category(ch).startswith("M") else 0
+            if marks > _MAX_MARKS:
+                problem = "has too many accents on one letter"
+                break
+        if all(unicodedata.category(ch).startswith(("M", "Z")) for ch in text):
+            problem = "needs a visible letter"
+    if problem:
+        raise ProtocolError("protocol/bad_field", f"field {name!r} {problem}")
+    return text

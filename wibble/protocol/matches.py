@@ -1,0 +1,177 @@
+"""A match's messages: the full snapshot for one seat (or a spectator), each event, the end."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core.letters import LetterTable
+from ..core.match import (
+    BoardChanged,
+    ChainMoved,
+    GemsChanged,
+    HintGiven,
+    Match,
+    MatchEvent,
+    MatchOver,
+    Played,
+    TurnChanged,
+    WordRefused,
+)
+from ..core.match import Phase as MatchPhase
+from ..core.solver import Found
+from .messages import _chain, _faces
+
+
+def _found(found: Found | None, letters: LetterTable) -> dict[str, Any] | None:
+    if found is None:
+        return None
+    return {"word": _faces(found.word, letters), "path": _chain(found.path), "points": found.score}
+
+
+def _turn_doc(turn: dict[str, Any] | None, letters: LetterTable) -> dict[str, Any] | None:
+    """A played or best word from a match's history, its word as the tiles read."""
+    if turn is None:
+        return None
+    return {**turn, "word": _faces(turn["word"], letters)}
+
+
+def match_summary(summary: dict[str, Any], letters: LetterTable) -> dict[str, Any]:
+    return {
+        "ranking": summary["ranking"],
+        "best_words": [
+            {"seat": entry["seat"], "word": _turn_doc(entry["word"], letters)}
+            for entry in summary["best_words"]
+        ],
+        "turns": [
+            {**turn, "played": _turn_doc(turn["played"], letters), "best": _turn_doc(turn["best"], letters)}
+            for turn in summary["turns"]
+        ],
+    }
+
+
+def _remaining(deadline: float | None, now: float) -> float | None:
+    return None if deadline is None else round(max(0.0, deadline - now), 3)
+
+
+def match_snapshot(
+    match: Match, match_id: str, token: str, you: int, connected: list[bool], now: float
+) -> dict[str, Any]:
+    """The full ``match`` message for seat ``you``: everything needed to draw the match from scratch."""
+    words = match.words
+    letters = words.letters
+    chain = match.chain
+    moved = match.chain_moved()
+    settings = match.settings
+    message: dict[str, Any] = {
+        "type": "match",
+        "match_id": match_id,
+        "token": token,
+        "you": you,
+        "seed": match.draws.seed,
+        "wordlist": words.name,
+        "wordlist_title": words.title,
+        "language": words.language,
+        "min_length": words.min_length,
+        "letters": {letter.face: {"score": letter.score, "weight": letter.weight} for letter in letters},
+        "size": match.board.size,
+        "seats": [
+            {
+                "name": seat.name,
+                "kind": seat.kind,
+                "level": seat.level,
+                "score": seat.score,
+                "gems": seat.gems,
+                "speed": seat.speed,
+                "connected": seat.kind == "bot" or connected[i],
+            }
+            for i, seat in enumerate(match.seats)
+        ],
+        "round": match.round,
+        "rounds": settings.rounds,
+        "turn": match.turn,
+        "turn_no": match.turn_no,
+        "deadline": match.deadline,
+        "remaining": _remaining(match.deadline, now),
+        "phase": match.phase.value,
+        "board": match.tiles(),
+        "chain": _chain(chain),
+        "word": _faces(moved.word, letters),
+        "points": moved.points,
+        "status": moved.status,
+        "words_left": match.words_left,
+        "history": [
+            {**turn, "played": _turn_doc(turn["played"], letters), "best": _turn_doc(turn["best"], letters)}
+            for turn in match.history
+        ],
+        "costs": {
+            "shuffle": settings.costs.shuffle,
+            "swap": settings.costs.swap,
+            "hint": settings.costs.hint,
+            "extend": settings.costs.extend,
+        },
+        "gem_cap": settings.gem_cap,
+        "settings": {
+            "rounds": settings.rounds,
+            "turn_seconds": settings.turn_seconds,
+            "extend_seconds": settings.extend_seconds,
+            "scoring": list(settings.scoring),
+        },
+        "version": match.version,
+    }
+    if match.phase is MatchPhase.OVER:
+        message["summary"] = match_summary(match.summary(), letters)
+    return message
+
+
+def match_event(ev: MatchEvent, letters: LetterTable, now: float) -> dict[str, Any]:
+    """The message for one event of a match played with ``letters``."""
+    if isinstance(ev, ChainMoved):
+        return {
+            "type": "chain",
+            "seat": ev.seat,
+            "chain": _chain(ev.chain),
+            "word": _faces(ev.word, letters),
+            "points": ev.points,
+            "status": ev.status,
+        }
+    if isinstance(ev, Played):
+        return {
+            "type": "played",
+            "seat": ev.seat,
+            "word": _faces(ev.word, letters),
+            "path": _chain(ev.path),
+            "points": ev.score.points,
+            "breakdown": ev.score.to_doc(),
+            "gems_earned": ev.gems_earned,
+            "score": ev.total,
+            "version": ev.version,
+        }
+    if isinstance(ev, WordRefused):
+        return {"type": "word", "seat": ev.seat, "word": _faces(ev.word, letters), "result": ev.result}
+    if isinstance(ev, BoardChanged):
+        return {
+            "type": "board",
+            "changed": list(ev.changed),
+            "reason": ev.reason,
+            "words_left": ev.words_left,
+            "version": ev.version,
+        }
+    if isinstance(ev, GemsChanged):
+        return {"type": "gems", "seat": ev.seat, "gems": ev.gems}
+    if isinstance(ev, TurnChanged):
+        return {
+            "type": "turn",
+            "turn": ev.turn,
+            "round": ev.round,
+            "turn_no": ev.turn_no,
+            "deadline": ev.deadline,
+            "remaining": _remaining(ev.deadline, now),
+            "phase": ev.phase,
+            "passed": ev.passed,
+            "version": ev.version,
+        }
+    if isinstance(ev, HintGiven):
+        return {"type": "hint", **(_found(ev.found, letters) or {"word": None, "path": [], "points": 0})}
+    if isinstance(ev, MatchOver):
+        return {"type": "match_over", **match_summary(ev.summary, letters), "version": ev.version}
+    raise TypeError(f"no message for {ev!r}")

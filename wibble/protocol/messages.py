@@ -1,0 +1,114 @@
+"""Events in, JSON out: the endless game's messages, errors, and the encoder every message goes through."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..core import ChainChanged, Event, Game, Move, Pos, TilesReplaced, WibbleError, WordJudged
+from ..core.letters import Letter, LetterTable
+
+
+def encode(message: dict[str, Any]) -> str:
+    text = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:  # half a surrogate pair echoed back: escape it instead
+            text = json.dumps(message, separators=(",", ":"))
+    return text
+
+
+def _tile(letter: Letter) -> dict[str, Any]:
+    return {"letter": letter.face, "score": letter.score}
+
+
+def _faces(word: str, letters: LetterTable) -> str:
+    """A word as its tiles show it (upper case, except letters that would look alike)."""
+    return "".join(letters[ch].face if ch in letters else ch.upper() for ch in word)
+
+
+def _chain(chain: tuple[Pos, ...]) -> list[list[int]]:
+    return [[pos.row, pos.col] for pos in chain]
+
+
+def board(game: Game) -> list[list[dict[str, Any]]]:
+    """The board as rows of ``{letter, score}`` tiles."""
+    return [[_tile(letter) for letter in row] for row in game.board.rows()]
+
+
+def move(move: Move, letters: LetterTable) -> dict[str, Any]:
+    """A committed move as the record and the replay page show it (the word as its tiles read)."""
+    return {**move.to_doc(), "word": _faces(move.word, letters)}
+
+
+def snapshot(game: Game, game_id: str, token: str) -> dict[str, Any]:
+    """The full ``game`` message: everything a client needs to draw the game from scratch."""
+    words = game.words
+    return {
+        "type": "game",
+        "game_id": game_id,
+        "token": token,
+        "seed": game.draws.seed,
+        "wordlist": words.name,
+        "wordlist_title": words.title,
+        "language": words.language,
+        "min_length": words.min_length,
+        "letters": {
+            letter.face: {"score": letter.score, "weight": letter.weight} for letter in words.letters
+        },
+        "size": game.board.size,
+        "board": board(game),
+        "phase": game.phase.value,
+        "chain": _chain(game.chain),
+        "word": _faces(game.word, words.letters),
+        "points": game.points,
+        "status": game.status.value,
+        "already_found": game.already_found,
+        "total": game.total,
+        "found": [
+            {"word": _faces(word, words.letters), "points": points} for word, points in game.found.in_order
+        ],
+        "words_left": game.words_left,
+        "version": game.version,
+    }
+
+
+def event(ev: Event, letters: LetterTable) -> dict[str, Any]:
+    """The message for one core event of a game played with ``letters``."""
+    if isinstance(ev, ChainChanged):
+        return {
+            "type": "chain",
+            "chain": _chain(ev.chain),
+            "word": _faces(ev.word, letters),
+            "points": ev.points,
+            "status": ev.status.value,
+            "already_found": ev.found,
+            "version": ev.version,
+        }
+    if isinstance(ev, WordJudged):
+        return {
+            "type": "word",
+            "word": _faces(ev.word, letters),
+            "result": ev.result.value,
+            "points": ev.points,
+            "total": ev.total,
+            "version": ev.version,
+        }
+    if isinstance(ev, TilesReplaced):
+        return {
+            "type": "board",
+            "changed": [{"row": p.row, "col": p.col, **_tile(letter)} for p, letter in ev.changed],
+            "words_left": ev.words_left,
+            "version": ev.version,
+        }
+    raise TypeError(f"no message for {ev!r}")
+
+
+def error(exc: WibbleError, seq: int | None = None) -> dict[str, Any]:
+    message: dict[str, Any] = {"type": "error", "code": exc.code, "message": exc.message}
+    if exc.request is not None:
+        message["request"] = exc.request
+    if seq is not None:
+        message["seq"] = seq
+    return message

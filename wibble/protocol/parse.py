@@ -1,0 +1,257 @@
+"""JSON text frames in, typed commands out: every field checked before any game sees it."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+from ..core import ProtocolError
+from .commands import (
+    MAX_ID,
+    MAX_NAME,
+    MAX_PLAYER_NAME,
+    MAX_ROOM_SEATS,
+    MAX_SEED,
+    MAX_SEQ,
+    UNSET,
+    BotSpec,
+    Cancel,
+    Command,
+    CreateRoom,
+    Enter,
+    Extend,
+    Hint,
+    JoinRoom,
+    LeaveRoom,
+    LeaveSeat,
+    NewGame,
+    NewMatch,
+    Pass,
+    Press,
+    Release,
+    Rematch,
+    Remove,
+    Resume,
+    ResumeMatch,
+    RulesPatch,
+    SetRules,
+    SetSeat,
+    Shuffle,
+    StartMatch,
+    Swap,
+    TakeSeat,
+    Unset,
+)
+from .fields import display_name, int_field, pos_field, reject_constant, text_field
+
+LEVELS = ("easy", "medium", "hard")
+MAX_BOTS = 5
+MAX_SPEED = 4
+MAX_CODE = 16
+
+
+def parse(frame: str | bytes) -> Command:
+    """Turn one frame into a command, or raise ``ProtocolError`` saying what is wrong."""
+    if isinstance(frame, bytes | bytearray):
+        raise ProtocolError("protocol/binary_frame", "send JSON as text frames, not binary")
+    try:
+        data = json.loads(frame, parse_constant=reject_constant)
+    except ProtocolError:
+        raise
+    except RecursionError:
+        raise ProtocolError("protocol/bad_json", "JSON nested too deeply") from None
+    except ValueError as exc:  # JSONDecodeError, and ints longer than Python will parse
+        raise ProtocolError("protocol/bad_json", f"not valid JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("protocol/not_object", "a message must be a JSON object with a 'type'")
+    if "type" not in data:
+        raise ProtocolError("protocol/missing_field", "a message needs a string field 'type'")
+    kind = data["type"]
+    if not isinstance(kind, str):
+        raise ProtocolError("protocol/bad_field", "field 'type' must be a string")
+    parser = _PARSERS.get(kind)
+    if parser is None:
+        known = ", ".join(sorted(_PARSERS))
+        raise ProtocolError(
+            "protocol/unknown_type", f"unknown message type {kind[:40]!r} (known: {known})"
+        ).about(kind[:40])
+    try:
+        command = parser(data)
+        seq = int_field(data, "seq", 0, MAX_SEQ, required=False)
+    except ProtocolError as exc:
+        raise exc.about(kind) from None
+    return command if seq is None else replace(command, seq=seq)
+
+
+def seq_of(frame: str | bytes) -> int | None:
+    """The ``seq`` of a frame that could not be parsed as a command, if it has a valid one (for its error)."""
+    try:
+        data = json.loads(frame, parse_constant=reject_constant)
+        return int_field(data, "seq", 0, MAX_SEQ, required=False) if isinstance(data, dict) else None
+    except (ProtocolError, ValueError, RecursionError, TypeError):
+        return None
+
+
+def request_name(command: Command) -> str:
+    """The ``type`` a command arrived as, for an error's ``request`` field."""
+    return _NAMES[type(command)]
+
+
+def _new_game(data: dict[str, Any]) -> NewGame:
+    return NewGame(
+        text_field(data, "wordlist", MAX_NAME, required=False),
+        int_field(data, "seed", 0, MAX_SEED, required=False),
+    )
+
+
+def _resume(data: dict[str, Any]) -> Resume | ResumeMatch:
+    token = text_field(data, "token", MAX_ID)
+    assert token is not None
+    if "match_id" in data:
+        match_id = text_field(data, "match_id", MAX_ID)
+        assert match_id is not None
+        return ResumeMatch(match_id, token)
+    game_id = text_field(data, "game_id", MAX_ID)
+    assert game_id is not None
+    return Resume(game_id, token)
+
+
+def _bots(data: dict[str, Any]) -> tuple[BotSpec, ...]:
+    bots = data.get("bots", [])
+    if not isinstance(bots, list) or len(bots) > MAX_BOTS:
+        raise ProtocolError("protocol/bad_field", f"field 'bots' must be a list of at most {MAX_BOTS}")
+    specs = []
+    for bot in bots:
+        level = bot.get("level", "medium") if isinstance(bot, dict) else None
+        if level not in LEVELS:
+            raise ProtocolError("protocol/bad_field", 'each bot is {"level": "easy"|"medium"|"hard"}')
+        assert isinstance(bot, dict)
+        speed = int_field(bot, "speed", 1, MAX_SPEED, required=False)
+        specs.append(BotSpec(level, 1 if speed is None else speed))
+    return tuple(specs)
+
+
+def _new_match(data: dict[str, Any]) -> NewMatch:
+    rounds = int_field(data, "rounds", 1, 20, required=False)
+    speed = int_field(data, "speed", 1, MAX_SPEED, required=False)
+    return NewMatch(
+        text_field(data, "wordlist", MAX_NAME, required=False),
+        int_field(data, "seed", 0, MAX_SEED, required=False),
+        5 if rounds is None else rounds,
+        int_field(data, "turn_seconds", 5, 600, required=False),
+        _bots(data),
+        _name(data),
+        1 if speed is None else speed,
+    )
+
+
+def _name(data: dict[str, Any]) -> str:
+    """A seat's name: printable text (no control or direction-override characters), or "You"."""
+    name = text_field(data, "name", MAX_PLAYER_NAME, required=False)
+    if name is None:
+        return "You"
+    if not name.isprintable() or not name.strip():
+        raise ProtocolError("protocol/bad_field", "field 'name' must be printable text")
+    return name.strip()
+
+
+def _swap(data: dict[str, Any]) -> Swap:
+    letter = text_field(data, "letter", 8)
+    assert letter is not None
+    return Swap(pos_field(data), letter)
+
+
+def _rules(data: dict[str, Any]) -> RulesPatch:
+    """The rules a message sets; fields it leaves out keep their values."""
+    rounds = int_field(data, "rounds", 1, 20, required=False)
+    turn_seconds: int | None | Unset = UNSET
+    if "turn_seconds" in data:
+        turn_seconds = int_field(data, "turn_seconds", 5, 600, required=False)
+    stand_in = data.get("stand_in")
+    if stand_in is not None and stand_in not in LEVELS:
+        raise ProtocolError("protocol/bad_field", "field 'stand_in' must be easy, medium or hard")
+    return RulesPatch(rounds, turn_seconds, text_field(data, "wordlist", MAX_NAME, required=False), stand_in)
+
+
+def _create_room(data: dict[str, Any]) -> CreateRoom:
+    rules = data.get("rules", {})
+    if not isinstance(rules, dict):
+        raise ProtocolError("protocol/bad_field", "field 'rules' must be an object")
+    return CreateRoom(display_name(data), _rules(rules))
+
+
+def _join_room(data: dict[str, Any]) -> JoinRoom:
+    code = text_field(data, "code", MAX_CODE)
+    assert code is not None
+    token = text_field(data, "token", MAX_ID, required=False)
+    return JoinRoom(code.strip().upper(), display_name(data), token)
+
+
+def _seat(data: dict[str, Any]) -> int:
+    seat = int_field(data, "seat", 0, MAX_ROOM_SEATS - 1)
+    assert seat is not None
+    return seat
+
+
+def _set_seat(data: dict[str, Any]) -> SetSeat:
+    bot = data.get("bot")
+    if bot is not None and bot not in LEVELS:
+        raise ProtocolError("protocol/bad_field", "field 'bot' must be easy, medium or hard")
+    speed = int_field(data, "speed", 1, MAX_SPEED, required=False)
+    if bot is None and speed is None:
+        raise ProtocolError("protocol/missing_field", "set_seat needs 'bot' or 'speed'")
+    return SetSeat(_seat(data), bot, speed)
+
+
+_PARSERS: dict[str, Callable[[dict[str, Any]], Command]] = {
+    "new_game": _new_game,
+    "resume": _resume,
+    "press": lambda data: Press(pos_field(data)),
+    "enter": lambda data: Enter(pos_field(data)),
+    "release": lambda data: Release(),
+    "cancel": lambda data: Cancel(),
+    "new_match": _new_match,
+    "pass": lambda data: Pass(),
+    "shuffle": lambda data: Shuffle(),
+    "swap": _swap,
+    "hint": lambda data: Hint(),
+    "extend": lambda data: Extend(),
+    "rematch": lambda data: Rematch(),
+    "create_room": _create_room,
+    "join_room": _join_room,
+    "take_seat": lambda data: TakeSeat(_seat(data)),
+    "leave_seat": lambda data: LeaveSeat(),
+    "leave_room": lambda data: LeaveRoom(),
+    "set_rules": lambda data: SetRules(_rules(data)),
+    "set_seat": _set_seat,
+    "remove": lambda data: Remove(_seat(data)),
+    "start_match": lambda data: StartMatch(),
+}
+
+_NAMES: dict[type, str] = {
+    NewGame: "new_game",
+    Resume: "resume",
+    ResumeMatch: "resume",
+    Press: "press",
+    Enter: "enter",
+    Release: "release",
+    Cancel: "cancel",
+    NewMatch: "new_match",
+    Pass: "pass",
+    Shuffle: "shuffle",
+    Swap: "swap",
+    Hint: "hint",
+    Extend: "extend",
+    Rematch: "rematch",
+    CreateRoom: "create_room",
+    JoinRoom: "join_room",
+    TakeSeat: "take_seat",
+    LeaveSeat: "leave_seat",
+    LeaveRoom: "leave_room",
+    SetRules: "set_rules",
+    SetSeat: "set_seat",
+    Remove: "remove",
+    StartMatch: "start_match",
+}
