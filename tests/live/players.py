@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 from typing import Any
 
 from tests.support import find_paths
@@ -17,6 +18,7 @@ from wibble import protocol
 from wibble.core import Game, Pos, WibbleError
 from wibble.live import Authority, Client, Registry
 from wibble.store import MemoryStore, StorageError, Store
+from wibble.web.connection import Outbox, _handle
 
 LIST = "en-easy"  # a real list that loads in a fraction of a second
 Message = dict[str, Any]
@@ -123,6 +125,48 @@ class Player:
 
 def errors(frames: list[Message]) -> list[str]:
     return [frame["code"] for frame in frames if frame["type"] == "error"]
+
+
+class Person(Player):
+    """A connection as the websocket handler drives it: ``_handle`` for each message, a real ``Outbox``.
+
+    So a refusal comes back exactly as a browser gets it, with the ``seq`` of the message it refuses.
+    """
+
+    def __init__(self, authority: Authority, address: str = "192.0.2.1") -> None:
+        super().__init__(authority, address)
+        socket = SimpleNamespace(send=self._deliver)
+        self.outbox = Outbox(socket, 100_000, lambda: self.outbox.flush(), lambda: None)
+        self.client = Client(self.outbox.put, address)
+
+    def send(self, **message: Any) -> list[Message]:
+        start = len(self.frames)
+        _handle(json.dumps(message), self.authority, self.client, self.outbox)
+        return self.frames[start:]
+
+    def resume_match(self, match_id: str, token: str) -> Message:
+        frames = self.send(type="resume", match_id=match_id, token=token)
+        assert [f["type"] for f in frames] == ["match"], frames
+        return frames[0]
+
+    def drag_path(self, path: tuple[Pos, ...] | list[Pos]) -> None:
+        first, *rest = path
+        assert types(self.send(type="press", row=first.row, col=first.col)) == ["chain"]
+        for pos in rest:
+            assert types(self.send(type="enter", row=pos.row, col=pos.col)) == ["chain"]
+
+    def since(self, mark: int) -> list[Message]:
+        return self.frames[mark:]
+
+
+def types(frames: list[Message]) -> list[str]:
+    return [frame["type"] for frame in frames]
+
+
+def tick(live: Live, seconds: float) -> int:
+    """Let ``seconds`` pass, then run whatever deadlines fell due; returns how many ran."""
+    live.clock.advance(seconds)
+    return live.authority.timers.run_due()
 
 
 @dataclass

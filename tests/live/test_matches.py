@@ -11,20 +11,18 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
-from tests.live.players import LIST, FakeClock, FlakyStore, Live, Message, Player, errors
+from tests.live.players import LIST, FakeClock, FlakyStore, Live, Message, Person, errors, tick, types
 from wibble.core import Pos
 from wibble.core.match import Seat, Settings
 from wibble.core.solver import Found
-from wibble.live import Authority, Client, Fanout, Registry
+from wibble.live import Authority, Fanout, Registry
 from wibble.live.matches import BotPace, LiveMatch
 from wibble.live.registry import token_hash
 from wibble.store import MemoryStore, Store
-from wibble.web.connection import Outbox, _handle
 from wibble.wordlists import WordLists
 
 # Binary fractions only, so that the fake clock lands exactly on every deadline.
@@ -38,38 +36,6 @@ TURN = 30
 TOKENS = ("seat-zero-secret-token", "seat-one-secret-token")
 
 Start = Callable[..., Live]
-
-
-class Person(Player):
-    """A connection as the websocket handler drives it: ``_handle`` for each message, a real ``Outbox``.
-
-    So a refusal comes back exactly as a browser gets it, with the ``seq`` of the message it refuses.
-    """
-
-    def __init__(self, authority: Authority, address: str = "192.0.2.1") -> None:
-        super().__init__(authority, address)
-        socket = SimpleNamespace(send=self._deliver)
-        self.outbox = Outbox(socket, 100_000, lambda: self.outbox.flush(), lambda: None)
-        self.client = Client(self.outbox.put, address)
-
-    def send(self, **message: Any) -> list[Message]:
-        start = len(self.frames)
-        _handle(json.dumps(message), self.authority, self.client, self.outbox)
-        return self.frames[start:]
-
-    def resume_match(self, match_id: str, token: str) -> Message:
-        frames = self.send(type="resume", match_id=match_id, token=token)
-        assert [f["type"] for f in frames] == ["match"], frames
-        return frames[0]
-
-    def drag_path(self, path: tuple[Pos, ...] | list[Pos]) -> None:
-        first, *rest = path
-        assert types(self.send(type="press", row=first.row, col=first.col)) == ["chain"]
-        for pos in rest:
-            assert types(self.send(type="enter", row=pos.row, col=pos.col)) == ["chain"]
-
-    def since(self, mark: int) -> list[Message]:
-        return self.frames[mark:]
 
 
 @pytest.fixture
@@ -91,20 +57,10 @@ def start(wordlists: WordLists, clock: FakeClock) -> Start:
 # -- helpers ---------------------------------------------------------------------------------
 
 
-def types(frames: list[Message]) -> list[str]:
-    return [frame["type"] for frame in frames]
-
-
 def person(live: Live, address: str = "192.0.2.1") -> Person:
     player = Person(live.authority, address)
     live.players.append(player)
     return player
-
-
-def tick(live: Live, seconds: float) -> int:
-    """Let ``seconds`` pass, then run whatever deadlines fell due; returns how many ran."""
-    live.clock.advance(seconds)
-    return live.authority.timers.run_due()
 
 
 def held(live: Live, match_id: str) -> LiveMatch:
@@ -418,15 +374,15 @@ def test_a_timer_taken_as_due_just_before_a_release_changes_nothing_after_it(sta
     zero.drag_path(words_now(live, mid)[-1].path)
     live.clock.advance(TURN)
     timers = live.authority.timers
-    handler = timers.on_due
+    handler = live.authority.matches._due
     released: list[Message] = []
 
     def release_first(key: Any) -> None:
-        timers.on_due = handler
+        timers.route("clock", handler)
         released.extend(zero.send(type="release"))
         handler(key)
 
-    timers.on_due = release_first
+    timers.route("clock", release_first)
     heard = len(one.frames)
     assert timers.run_due() == 1
 

@@ -228,7 +228,8 @@ def test_a_game_whose_stored_document_is_damaged_is_unavailable_and_never_a_serv
 
 
 def test_a_matchs_record_has_its_moves_and_never_a_token(client: FlaskClient, app: Flask) -> None:
-    """A match is saved like a game: its record lists every committed move; its replay is not built yet."""
+    """A match is saved like a game: its record lists every committed move; its replay is not built yet.
+    Until it is over, the record keeps the seed and the draw counts secret: they tell every tile to come."""
     player = Player(app.extensions["wibble.authority"])
     [snapshot] = player.send(type="new_match", bots=[{"level": "easy"}], seed=5)
     player.send(type="pass")
@@ -237,7 +238,8 @@ def test_a_matchs_record_has_its_moves_and_never_a_token(client: FlaskClient, ap
     assert record.status_code == 200
     doc = record.get_json()
     assert doc["kind"] == "match"
-    assert doc["seed"] == 5
+    assert doc["seed"] is None
+    assert not {"seed", "draws", "bot_draws"} & set(doc["final"])
     assert [move["action"] for move in doc["moves"]] == ["pass"]
     assert [seat["kind"] for seat in doc["seats"]] == ["human", "bot"]
     assert snapshot["token"] not in record.get_data(as_text=True)

@@ -8,7 +8,8 @@
 - ``fanout``: who hears about which game, with each message encoded once;
 - ``budgets``: what one client address may cost the server;
 - ``matches``: matches in play, their seats, bots and deadlines; ``timers``: every
-  deadline of the process in one priority queue.
+  deadline of the process in one priority queue;
+- ``rooms``: rooms people join by code, their seats, host, away seats and matches.
 
 No sockets and no Flask here: a client is anything with a ``deliver(frame)``, so
 the same code runs under the websocket handler and in tests, with an injected clock.
@@ -20,6 +21,7 @@ from .clients import Client
 from .fanout import Fanout
 from .matches import BotPace, LiveMatch, Matches
 from .registry import LiveGame, Registry
+from .rooms import LiveRoom, RoomLimits, Rooms
 from .timers import Timers
 
 __all__ = [
@@ -31,6 +33,9 @@ __all__ = [
     "LiveGame",
     "LiveMatch",
     "Matches",
+    "LiveRoom",
     "Registry",
+    "RoomLimits",
+    "Rooms",
     "Timers",
 ]

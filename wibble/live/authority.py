@@ -14,13 +14,26 @@ import logging
 
 from .. import protocol
 from ..core import Event, Game, Move, Phase, RuleError, WordJudged
-from ..protocol import Cancel, Command, Enter, MatchCommand, NewGame, Press, Release, Resume
+from ..protocol import (
+    Cancel,
+    Command,
+    Enter,
+    MatchCommand,
+    NewGame,
+    NewMatch,
+    Press,
+    Release,
+    Resume,
+    ResumeMatch,
+    RoomCommand,
+)
 from ..store import StorageError, VersionConflict
 from .budgets import Budgets
 from .clients import Client
 from .fanout import Fanout
 from .matches import BotPace, Matches
 from .registry import LiveGame, Registry
+from .rooms import RoomLimits, Rooms
 from .timers import Timers
 
 log = logging.getLogger(__name__)
@@ -35,6 +48,7 @@ class Authority:
         budgets: Budgets | None = None,
         pace: BotPace | None = None,
         round_pause: float = 3.0,
+        room_limits: RoomLimits | None = None,
     ) -> None:
         self.registry = registry
         self.store = registry.store
@@ -55,7 +69,20 @@ class Authority:
             round_pause=round_pause,
             max_matches=registry.max_games,
         )
-        self.matches.on_attach = self.leave_game  # a match opened: the connection's game is left
+        self.rooms = Rooms(
+            registry.store,
+            registry.wordlists,
+            registry.fanout,
+            self.matches,
+            self.timers,
+            registry.wall_clock,
+            self.budgets,
+            room_limits,
+            round_pause=round_pause,
+        )
+        # Whatever a connection opens, it first leaves what it had (which stays saved).
+        self.matches.on_attach = self._leave_for_match
+        self.rooms.on_attach = self._leave_for_room
 
     def handle(self, client: Client, command: Command) -> None:
         """Apply one command; a ``WibbleError`` means nothing changed and only ``client`` hears.
@@ -63,6 +90,13 @@ class Authority:
         A connection leaves its game or match only once the one it asked for is open:
         a refused ``resume`` or ``new_match`` leaves it where it was.
         """
+        opens = isinstance(command, NewGame | Resume | NewMatch | ResumeMatch)
+        if isinstance(command, RoomCommand):
+            self.rooms.handle(client, command)
+            return
+        if client.room is not None and not opens:
+            self.rooms.move(client, command)
+            return
         on_match = client.match is not None and not isinstance(command, NewGame | Resume)
         if isinstance(command, MatchCommand) or on_match:
             self.matches.handle(client, command)
@@ -84,8 +118,18 @@ class Authority:
             self._move(client, command)
 
     def leave(self, client: Client) -> None:
-        """Detach ``client`` from its game or match (on disconnect)."""
+        """Detach ``client`` from its game, match or room (on disconnect)."""
+        self.rooms.leave(client)
         self.matches.leave(client)
+        self.leave_game(client)
+
+    def _leave_for_match(self, client: Client) -> None:
+        self.rooms.leave(client)
+        self.leave_game(client)
+
+    def _leave_for_room(self, client: Client) -> None:
+        if client.room is None:
+            self.matches.leave(client)
         self.leave_game(client)
 
     def leave_game(self, client: Client) -> None:
@@ -102,6 +146,7 @@ class Authority:
     # -- the checklist -----------------------------------------------------------------
 
     def _attach(self, client: Client, live: LiveGame, token: str) -> None:
+        self.rooms.leave(client)
         self.matches.leave(client)
         if live is not client.game:
             self.leave_game(client)

@@ -25,6 +25,8 @@ class Limits:
     games_per_minute: float = 60  # per address
     failed_resumes_per_minute: float = 30  # per address
     board_builds_per_second: float = 100  # the whole server
+    rooms_per_minute: float = 5  # per address
+    failed_joins_per_minute: float = 20  # per address: room codes or tokens that opened nothing
 
 
 class Budgets:
@@ -34,13 +36,15 @@ class Budgets:
         self._connections: dict[str, int] = {}
         self._games: dict[str, TokenBucket] = {}
         self._resumes: dict[str, TokenBucket] = {}
+        self._rooms: dict[str, TokenBucket] = {}
+        self._joins: dict[str, TokenBucket] = {}
         rate = limits.board_builds_per_second
         self._builds = TokenBucket(rate, max(1.0, rate), clock)
         self._last_prune = clock()
 
     @classmethod
     def unlimited(cls, clock: Callable[[], float]) -> Budgets:
-        return cls(Limits(UNLIMITED, UNLIMITED, UNLIMITED, UNLIMITED), clock)
+        return cls(Limits(UNLIMITED, UNLIMITED, UNLIMITED, UNLIMITED, UNLIMITED, UNLIMITED), clock)
 
     # -- connections ------------------------------------------------------------------
 
@@ -83,6 +87,24 @@ class Budgets:
         if per_minute != UNLIMITED:
             self._bucket(self._resumes, address, per_minute).take()
 
+    # -- rooms ------------------------------------------------------------------------
+
+    def new_room(self, address: str) -> None:
+        per_minute = self.limits.rooms_per_minute
+        if per_minute != UNLIMITED and not self._bucket(self._rooms, address, per_minute).take():
+            raise RuleError("limit/rooms", "too many new rooms from your address; wait a minute")
+
+    def check_join(self, address: str) -> None:
+        """Refuse a join from an address that has failed too many (guessing room codes or tokens)."""
+        bucket = self._joins.get(address)
+        if bucket is not None and bucket.available() < 1:
+            raise RuleError("limit/joins", "too many failed joins from your address; wait a minute")
+
+    def failed_join(self, address: str) -> None:
+        per_minute = self.limits.failed_joins_per_minute
+        if per_minute != UNLIMITED:
+            self._bucket(self._joins, address, per_minute).take()
+
     # -- helpers ----------------------------------------------------------------------
 
     def _bucket(self, buckets: dict[str, TokenBucket], address: str, per_minute: float) -> TokenBucket:
@@ -98,6 +120,6 @@ class Budgets:
         if now - self._last_prune < 60:
             return
         self._last_prune = now
-        for buckets in (self._games, self._resumes):
+        for buckets in (self._games, self._resumes, self._rooms, self._joins):
             for address in [a for a, b in buckets.items() if b.available() >= b.burst]:
                 del buckets[address]

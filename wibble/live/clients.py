@@ -6,8 +6,10 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from ..ratelimit import TokenBucket
     from .matches import LiveMatch
     from .registry import LiveGame
+    from .rooms import LiveRoom
 
 
 class Client:
@@ -17,7 +19,7 @@ class Client:
     queues it); ``address`` is the client's network address, for per-address budgets.
     """
 
-    __slots__ = ("address", "deliver", "game", "match", "seat", "token")
+    __slots__ = ("address", "deliver", "failed_joins", "game", "match", "name", "room", "seat", "token")
 
     def __init__(self, deliver: Callable[[str], None], address: str = "") -> None:
         self.deliver = deliver
@@ -25,5 +27,9 @@ class Client:
         self.game: LiveGame | None = None
         self.match: LiveMatch | None = None
         self.seat: int | None = None
-        """The seat this connection plays in its match (the one its token opened)."""
+        """The seat this connection plays in its match or room (the one its token opened); None watches."""
         self.token: str | None = None
+        self.room: LiveRoom | None = None
+        self.name = ""
+        """The display name it joined its room with (a seat it takes gets this name)."""
+        self.failed_joins: TokenBucket | None = None

@@ -37,6 +37,7 @@ from ..core.match import (
     HintGiven,
     Match,
     MatchEvent,
+    MatchOver,
     Phase,
     Played,
     Seat,
@@ -94,6 +95,10 @@ class LiveMatch:
     last_active: float
     lock: threading.Lock = field(default_factory=threading.Lock)
     bot: BotTurn | None = None
+    room: str | None = None
+    """The code of the room this match is played in (its seats act through the room, not tokens)."""
+    stand_ins: dict[int, str] = field(default_factory=dict)
+    """People's seats a bot plays for now (away past the grace period, or gone), with its level."""
 
 
 @dataclass(frozen=True)
@@ -136,7 +141,10 @@ class Matches:
         self.max_matches = max_matches
         self.on_attach: Callable[[Client], None] = lambda client: None
         """Called just before a connection joins a match (the authority makes it leave its game)."""
-        timers.on_due = self._due
+        self.on_over: Callable[[LiveMatch], None] = lambda live: None
+        """Called (under the match's lock) once a room's match is over: the room shows it."""
+        timers.route("clock", self._due)
+        timers.route("bot", self._due)
 
     def __len__(self) -> int:
         return len(self._matches)
@@ -172,6 +180,83 @@ class Matches:
             live.last_active = self.clock()
             if not self._seat_connected(live, seat):
                 self._broadcast(live, [{"type": "presence", "seat": seat, "connected": False}])
+
+    # -- a room's match: its seats act through the room ----------------------------------------
+
+    def create_for_room(
+        self, words: WordList, seats: list[Seat], settings: Settings, code: str, match_id: str
+    ) -> LiveMatch:
+        """A room's new match, saved but not yet running: ``adopt`` it once the room has committed it."""
+        seed = self._entropy.randrange(protocol.MAX_SEED + 1)
+        match = Match(words, seed, seats, self.clock(), settings, min_words=self.min_words)
+        live = LiveMatch(match_id, [None] * len(seats), match, self.clock(), room=code)
+        with self._lock:
+            self._make_room()
+        self.store.create(match_id, b"", self._doc(live), self.clock())
+        return live
+
+    def adopt(self, live: LiveMatch) -> LiveMatch:
+        """Run a room's match: keep it in memory and set its deadlines."""
+        live = self._keep(live)
+        with live.lock:
+            self._schedule(live)
+        return live
+
+    def open_for_room(self, match_id: str, code: str) -> LiveMatch | None:
+        """A room's match, from memory or the store (then running again); None if it is gone or damaged."""
+        live = self._matches.get(match_id)
+        if live is not None:
+            return live
+        try:
+            live = self._load(match_id)
+        except RuleError:
+            return None
+        if live.room != code:
+            return None
+        return self.adopt(live)
+
+    def watch(self, client: Client, live: LiveMatch) -> None:
+        """Put a room's connection on its match, as the seat ``client.seat`` (None: a spectator)."""
+        if client.match is not None and client.match is not live:
+            self.unwatch(client)
+        with live.lock:
+            self.fanout.add(live.match_id, client)
+            client.match = live
+            live.last_active = self.clock()
+            self._send_snapshot(live, client)
+
+    def unwatch(self, client: Client) -> None:
+        live, client.match = client.match, None
+        if live is not None:
+            with live.lock:
+                self.fanout.remove(live.match_id, client)
+                live.last_active = self.clock()
+
+    def move(self, client: Client, command: Command) -> None:
+        """A move from a room's seat (the room has checked that the connection holds one)."""
+        self._move(client, command)
+
+    def set_stand_in(self, live: LiveMatch, seat: int, level: str | None) -> None:
+        """A bot of ``level`` plays ``seat`` from now on (None: its person is back, and the bot
+        stops at once, dropping a chain it was dragging for them)."""
+        with live.lock:
+            if level is not None:
+                live.stand_ins[seat] = level
+            elif live.stand_ins.pop(seat, None) is not None and live.match.turn == seat:
+                live.bot = None
+                if live.match.phase is Phase.PLAYING and live.match.chain:
+                    self._publish(live, live.match.cancel(seat))
+            self._schedule(live)
+
+    def skip_turn(self, live: LiveMatch, seat: int) -> None:
+        """``seat``'s person is away past the grace period: the turn they hold now passes."""
+        with live.lock:
+            match, now = live.match, self.clock()
+            if match.phase is Phase.PLAYING and match.turn == seat:
+                if match.chain:
+                    match.cancel(seat)
+                self._publish(live, self._commit(live, lambda: match.pass_turn(seat, now), seat, "away"))
+            self._schedule(live)
 
     def _move(self, client: Client, command: Command) -> None:
         live, seat = client.match, client.seat
@@ -253,7 +338,10 @@ class Matches:
         return events
 
     def _doc(self, live: LiveMatch) -> dict[str, Any]:
-        return {**live.match.to_doc(), "tokens": [None if h is None else h.hex() for h in live.token_hashes]}
+        doc = {**live.match.to_doc(), "tokens": [None if h is None else h.hex() for h in live.token_hashes]}
+        if live.room is not None:
+            doc["room"] = live.room
+        return doc
 
     # -- deadlines and bots ----------------------------------------------------------------
 
@@ -264,7 +352,9 @@ class Matches:
             self.timers.set((mid, "clock"), match.deadline)
         else:
             self.timers.cancel((mid, "clock"))
-        bot_turn = match.phase is Phase.PLAYING and match.seats[match.turn].kind == "bot"
+        bot_turn = match.phase is Phase.PLAYING and (
+            match.seats[match.turn].kind == "bot" or match.turn in live.stand_ins
+        )
         if not bot_turn:
             live.bot = None
             self.timers.cancel((mid, "bot"))
@@ -330,7 +420,7 @@ class Matches:
             return
         seat = match.turn
         if not bot.path:
-            move: BotMove = choose(match, seat, bot.shuffled)
+            move: BotMove = choose(match, seat, bot.shuffled, level=live.stand_ins.get(seat))
             if move.kind == "shuffle":
                 bot.shuffled = True
                 self._publish(live, self._commit(live, lambda: match.shuffle(seat), seat, "shuffle"))
@@ -422,10 +512,13 @@ class Matches:
             tokens = [None if h is None else bytes.fromhex(h) for h in row.doc.get("tokens", [])]
             if len(tokens) != len(match.seats):
                 raise GameDataError("its seats' tokens are damaged")
+            room = row.doc.get("room")
+            if not (room is None or isinstance(room, str)):
+                raise GameDataError("its room is damaged")
         except (GameDataError, ValueError, TypeError) as exc:
             log.warning("stored match %s cannot be played: %s", match_id, exc)
             raise RuleError("game/unavailable", "this saved match cannot be loaded on this server") from None
-        return LiveMatch(match_id, tokens, match, self.clock())
+        return LiveMatch(match_id, tokens, match, self.clock(), room=room)
 
     def _keep(self, live: LiveMatch) -> LiveMatch:
         """Hold ``live`` in memory (or the copy another greenlet loaded meanwhile), making room if need be."""
@@ -488,8 +581,12 @@ class Matches:
 
     def _send_snapshot(self, live: LiveMatch, client: Client) -> None:
         connected = [self._seat_connected(live, i) for i in range(len(live.match.seats))]
+        you: int | None = client.seat or 0
+        token: str | None = client.token or ""
+        if live.room is not None:  # a room's seat acts through the room; its token is the room's
+            you, token = client.seat, None
         message = protocol.match_snapshot(
-            live.match, live.match_id, client.token or "", client.seat or 0, connected, self.clock()
+            live.match, live.match_id, token, you, connected, self.clock(), room=live.room
         )
         client.deliver(protocol.encode(message))
 
@@ -517,6 +614,8 @@ class Matches:
                     client.deliver(protocol.encode({**message, "seq": seq}))
                 else:
                     client.deliver(frame)
+            if isinstance(event, MatchOver) and live.room is not None:
+                self.on_over(live)
 
     def sweep(self) -> None:
         """Let idle matches leave memory (housekeeping calls this now and then)."""
@@ -533,18 +632,26 @@ class Matches:
         stale = [
             mid
             for mid, live in self._matches.items()
-            if not self.fanout.count(mid) and now - live.last_active > self.idle_timeout
+            if live.room is None and not self.fanout.count(mid) and now - live.last_active > self.idle_timeout
         ]
         for mid in stale:
             self._drop(mid)
 
     def _evict_one(self) -> bool:
         """Make room: the match nobody is on that was left longest ago leaves memory."""
-        unattended = [live for mid, live in self._matches.items() if not self.fanout.count(mid)]
+        unattended = [
+            live for mid, live in self._matches.items() if live.room is None and not self.fanout.count(mid)
+        ]
         if not unattended:
             return False
         self._drop(min(unattended, key=lambda live: live.last_active).match_id)
         return True
+
+    def drop(self, mid: str) -> None:
+        """A room closed: its match leaves memory (it stays saved, with its record)."""
+        with self._lock:
+            if mid in self._matches:
+                self._drop(mid)
 
     def _drop(self, mid: str) -> None:
         self.timers.cancel((mid, "clock"))

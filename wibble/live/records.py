@@ -18,7 +18,11 @@ def match_record(store: Store, match_id: str) -> dict[str, Any] | None:
     row = store.load(match_id)
     if row is None or row.doc.get("kind") != "match":
         return None
-    doc = {key: value for key, value in row.doc.items() if key != "tokens"}
+    # Until the match is over, its seed and draw counts stay secret: with them, anyone could
+    # work out every tile still to come.
+    over = row.doc.get("phase") == "over"
+    hidden = {"tokens"} if over else {"tokens", "seed", "draws", "bot_draws"}
+    doc = {key: value for key, value in row.doc.items() if key not in hidden}
     return {
         "format": MATCH_RECORD_FORMAT,
         "kind": "match",
@@ -40,6 +44,8 @@ def record_of(store: Store, game_id: str) -> Record:
     """The record of a stored game; ``RuleError`` game/not_found, or game/unavailable if it is damaged."""
     row = store.load(game_id)
     if row is None:
+        raise RuleError("game/not_found", "no such game")
+    if row.doc.get("kind") == "room":
         raise RuleError("game/not_found", "no such game")
     if row.doc.get("kind") == "match":
         raise RuleError("record/match", "this is a match: /games/<id>/record has its record; no replay yet")

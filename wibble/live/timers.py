@@ -4,7 +4,8 @@ The deadlines live in a ``Scheduler`` (``wibble.core.schedule``: a binary heap w
 position map), so moving a deadline (a turn extended) or dropping it (a turn that
 ended early) is O(log n) and leaves no stale entry behind. One loop, started by the
 server, sleeps until the earliest deadline, or until a new earlier one is set, and
-then hands each due key to ``on_due``. Tests drive it with ``run_due`` and a fake clock.
+then hands each due key ``(id, kind)`` to the handler routed for its kind (matches
+handle theirs, rooms theirs). Tests drive it with ``run_due`` and a fake clock.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ log = logging.getLogger(__name__)
 class Timers:
     def __init__(self, clock: Callable[[], float]) -> None:
         self.clock = clock
-        self.on_due: Callable[[Hashable], None] = lambda key: None
+        self._routes: dict[Hashable, Callable[[Hashable], None]] = {}
         self._schedule: Scheduler[Hashable] = Scheduler()
         self._wake = threading.Event()
         self._stopped = False
@@ -31,8 +32,12 @@ class Timers:
     def __len__(self) -> int:
         return len(self._schedule)
 
+    def route(self, kind: Hashable, handler: Callable[[Hashable], None]) -> None:
+        """Hand due keys ``(anything, kind)`` to ``handler`` (matches take their kinds, rooms theirs)."""
+        self._routes[kind] = handler
+
     def set(self, key: Hashable, when: float) -> None:
-        """Call ``on_due(key)`` at ``when`` (replacing any deadline ``key`` had)."""
+        """Hand ``key`` to its kind's handler at ``when`` (replacing any deadline ``key`` had)."""
         head = self._schedule.peek()
         self._schedule.set(key, when)
         if head is None or when < head[1]:
@@ -45,7 +50,7 @@ class Timers:
         return self._schedule.when(key)
 
     def run_due(self) -> int:
-        """Hand every due key to ``on_due``, earliest first; returns how many."""
+        """Hand every due key to its handler, earliest first; returns how many."""
         ran = 0
         while True:
             # One at a time: a handler may set a deadline that is already due (a bot's next step).
@@ -54,8 +59,13 @@ class Timers:
                 return ran
             for key in due:
                 ran += 1
+                kind = key[1] if isinstance(key, tuple) and len(key) == 2 else None
+                handler = self._routes.get(kind)
+                if handler is None:
+                    log.error("a deadline of no known kind fell due (%r)", key)
+                    continue
                 try:
-                    self.on_due(key)
+                    handler(key)
                 except Exception:
                     log.exception("a deadline's handler failed (%r)", key)
                 if self._thread is not None:

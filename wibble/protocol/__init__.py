@@ -45,6 +45,7 @@ from .fields import is_text
 from .matches import match_event, match_snapshot, match_summary
 from .messages import board, encode, error, event, move, snapshot
 from .parse import parse, request_name, seq_of
+from .rooms import room_snapshot, with_reader
 
 __all__ = [
     "MAX_FRAME_BYTES",
@@ -91,6 +92,8 @@ __all__ = [
     "move",
     "parse",
     "request_name",
+    "room_snapshot",
     "seq_of",
     "snapshot",
+    "with_reader",
 ]

@@ -54,9 +54,17 @@ def _remaining(deadline: float | None, now: float) -> float | None:
 
 
 def match_snapshot(
-    match: Match, match_id: str, token: str, you: int, connected: list[bool], now: float
+    match: Match,
+    match_id: str,
+    token: str | None,
+    you: int | None,
+    connected: list[bool],
+    now: float,
+    room: str | None = None,
 ) -> dict[str, Any]:
-    """The full ``match`` message for seat ``you``: everything needed to draw the match from scratch."""
+    """The full ``match`` message for seat ``you`` (None: a spectator): everything needed to draw the
+    match from scratch. The seed is told only once the match is over: with it, anyone could
+    work out every tile still to come."""
     words = match.words
     letters = words.letters
     chain = match.chain
@@ -65,9 +73,7 @@ def match_snapshot(
     message: dict[str, Any] = {
         "type": "match",
         "match_id": match_id,
-        "token": token,
         "you": you,
-        "seed": match.draws.seed,
         "wordlist": words.name,
         "wordlist_title": words.title,
         "language": words.language,
@@ -118,7 +124,12 @@ def match_snapshot(
         },
         "version": match.version,
     }
+    if token is not None:
+        message["token"] = token
+    if room is not None:
+        message["room"] = room
     if match.phase is MatchPhase.OVER:
+        message["seed"] = match.draws.seed
         message["summary"] = match_summary(match.summary(), letters)
     return message
 

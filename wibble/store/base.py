@@ -72,8 +72,12 @@ class Store(Protocol):
     def moves(self, game_id: str) -> list[Doc]:
         """The game's committed moves, oldest first."""
 
-    def purge(self, before: float, limit: int) -> int:
-        """Delete up to ``limit`` games last touched before ``before``; returns how many."""
+    def delete(self, game_id: str) -> None:
+        """Delete one document and its moves (a room that stood empty); nothing if there is none."""
+
+    def purge(self, before: float, limit: int, prefix: str = "") -> int:
+        """Delete up to ``limit`` documents whose id starts with ``prefix`` and that were last
+        touched before ``before``; returns how many."""
 
     def count(self) -> int:
         """How many games are stored."""

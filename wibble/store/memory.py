@@ -53,8 +53,13 @@ class MemoryStore:
         entry = self._games.get(game_id)
         return [] if entry is None else [json.loads(text) for text in entry.moves]
 
-    def purge(self, before: float, limit: int) -> int:
-        old = [gid for gid, entry in self._games.items() if entry.updated < before][:limit]
+    def delete(self, game_id: str) -> None:
+        self._games.pop(game_id, None)
+
+    def purge(self, before: float, limit: int, prefix: str = "") -> int:
+        old = [
+            gid for gid, entry in self._games.items() if entry.updated < before and gid.startswith(prefix)
+        ][:limit]
         for gid in old:
             del self._games[gid]
         return len(old)

@@ -172,11 +172,21 @@ class SqliteStore:
         except ValueError as exc:
             raise GameDataError(f"a stored move is not JSON ({exc})") from None
 
-    def purge(self, before: float, limit: int) -> int:
+    def delete(self, game_id: str) -> None:
+        self._write(lambda db: db.execute("DELETE FROM games WHERE id = ?", (game_id,)))
+
+    def purge(self, before: float, limit: int, prefix: str = "") -> int:
+        # A range on the primary key rather than LIKE: "room:" to "room;" is every id with that prefix.
+        high = prefix[:-1] + chr(ord(prefix[-1]) + 1) if prefix else None
+
         def delete(db: sqlite3.Connection) -> int:
+            args: tuple[object, ...]
+            if high is None:
+                where, args = "updated < ?", (before, limit)
+            else:
+                where, args = "updated < ? AND id >= ? AND id < ?", (before, prefix, high, limit)
             cursor = db.execute(
-                "DELETE FROM games WHERE id IN (SELECT id FROM games WHERE updated < ? LIMIT ?)",
-                (before, limit),
+                f"DELETE FROM games WHERE id IN (SELECT id FROM games WHERE {where} LIMIT ?)", args
             )
             return cursor.rowcount
 

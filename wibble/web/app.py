@@ -14,7 +14,7 @@ from flask_sock import Sock
 from .. import protocol
 from ..cache import from_setting
 from ..core import RecordError, WibbleError
-from ..live import Authority, BotPace, Budgets, Fanout, Registry
+from ..live import Authority, BotPace, Budgets, Fanout, Registry, RoomLimits, Rooms
 from ..live.budgets import Limits
 from ..live.records import match_record, record_of, replay_frames
 from ..store import Store, default_data_dir, open_store
@@ -58,6 +58,13 @@ DEFAULTS: dict[str, Any] = {
     "BOT_THINK_SECONDS": "1.5-3",
     "BOT_STEP_SECONDS": 0.25,
     "ROUND_PAUSE_SECONDS": 3.0,  # between a match's rounds, while the page shows the scores
+    # Rooms (docs/protocol.md, "Rooms"): how long an away person's seat is held before a
+    # stand-in bot plays it, how long a room nobody is in is kept, and how many may be open.
+    "ROOM_GRACE_SECONDS": 120.0,
+    "ROOM_EMPTY_SECONDS": 1800.0,
+    "MAX_ROOMS": 1000,
+    "ROOMS_PER_MINUTE": 5,  # new rooms per address
+    "FAILED_JOINS_PER_MINUTE": 20,  # wrong room codes or seat tokens per address, before joins are refused
     "RATE_LIMIT": 40.0,  # messages a second per connection, sustained...
     "RATE_BURST": 80.0,  # ...with bursts up to this many
     "FLOOD_CLOSE": 400,  # refused messages (within ~10 s) before the connection is closed
@@ -102,11 +109,16 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config["GAMES_PER_MINUTE"],
         app.config["FAILED_RESUMES_PER_MINUTE"],
         app.config["BOARD_BUILDS_PER_SECOND"],
+        app.config["ROOMS_PER_MINUTE"],
+        app.config["FAILED_JOINS_PER_MINUTE"],
     )
     budgets = Budgets(limits, time.monotonic)
     think = app.config["BOT_THINK_SECONDS"]
     pace = BotPace(think, app.config["BOT_STEP_SECONDS"])
-    authority = Authority(registry, budgets, pace, app.config["ROUND_PAUSE_SECONDS"])
+    room_limits = RoomLimits(
+        app.config["ROOM_GRACE_SECONDS"], app.config["ROOM_EMPTY_SECONDS"], app.config["MAX_ROOMS"]
+    )
+    authority = Authority(registry, budgets, pace, app.config["ROUND_PAUSE_SECONDS"], room_limits)
     connections = Connections()
     app.extensions.update(
         {
@@ -117,13 +129,13 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
             "wibble.connections": connections,
         }
     )
-    _add_pages(app, wordlists, registry, store)
+    _add_pages(app, wordlists, registry, store, authority.rooms)
     _add_guards(app)
     _add_websocket(app, authority, connections)
     return app
 
 
-def _add_pages(app: Flask, wordlists: WordLists, registry: Registry, store: Store) -> None:
+def _add_pages(app: Flask, wordlists: WordLists, registry: Registry, store: Store, rooms: Rooms) -> None:
     """The game's page, the replay page, a game's record and the health check."""
 
     @app.get("/")
@@ -145,7 +157,7 @@ def _add_pages(app: Flask, wordlists: WordLists, registry: Registry, store: Stor
 
     @app.get("/healthz")
     def health() -> dict[str, Any]:
-        return {"ok": True, "games": len(registry), "store": store.description}
+        return {"ok": True, "games": len(registry), "rooms": len(rooms), "store": store.description}
 
     @app.get("/games/<game_id>/record")
     def record(game_id: str) -> tuple[Any, int] | Any:
@@ -275,6 +287,11 @@ _POSITIVE_NUMBERS = {
     "FAILED_RESUMES_PER_MINUTE": float,
     "BOARD_BUILDS_PER_SECOND": float,
     "HANDSHAKE_TIMEOUT": float,
+    "ROOM_GRACE_SECONDS": float,
+    "ROOM_EMPTY_SECONDS": float,
+    "MAX_ROOMS": int,
+    "ROOMS_PER_MINUTE": float,
+    "FAILED_JOINS_PER_MINUTE": float,
     "RATE_LIMIT": float,
     "RATE_BURST": float,
     "FLOOD_CLOSE": int,

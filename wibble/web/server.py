@@ -139,6 +139,7 @@ def run_housekeeping(app: Any, interval: float = HOUSEKEEPING_INTERVAL) -> None:
         try:
             registry.sweep(force=True)
             matches.sweep()
+            app.extensions["wibble.authority"].rooms.sweep(PURGE_BATCH)
             before, purged = time.time() - keep, 0
             while True:
                 deleted = store.purge(before, PURGE_BATCH)

@@ -46,19 +46,29 @@ def _pick(match: Match, choices: list[Found]) -> Found:
     return choices[min(index, len(choices) - 1)]
 
 
-def choose(match: Match, seat: int, shuffled: bool = False, found: list[Found] | None = None) -> BotMove:
-    """The move bot ``seat`` makes on the board as it is (``shuffled``: it already shuffled this turn)."""
+def choose(
+    match: Match,
+    seat: int,
+    shuffled: bool = False,
+    found: list[Found] | None = None,
+    level: str | None = None,
+) -> BotMove:
+    """The move bot ``seat`` makes on the board as it is (``shuffled``: it already shuffled this turn).
+
+    ``level`` plays a person's seat as a bot of that level (a stand-in while they are away).
+    """
     player = match.seats[seat]
+    level = level or player.level
     if found is None:
         found = match.solve()
     can_shuffle = not shuffled and player.gems >= match.settings.costs.shuffle
     if not found:
         return BotMove("shuffle") if can_shuffle else BotMove("pass")
-    if player.level == "hard":
+    if level == "hard":
         if can_shuffle and found[0].score < HARD_SHUFFLE_BELOW:
             return BotMove("shuffle")
         return _play(found[0])
-    if player.level == "medium":
+    if level == "medium":
         top = found[max(1, len(found) // 10) : max(2, len(found) // 4 + 1)] or found[:1]
         return _play(_pick(match, top))
     if match.bot_draws.random() < EASY_SHORT_CHANCE:

@@ -1,0 +1,320 @@
+"""A room: six seats, a host, the rules of its next match, and which match it is playing.
+
+A room is a plain document, as a game or a match is: the live layer loads it from
+the store, calls one of these commands, and commits the new document with a
+compare-and-set on ``version`` before anyone hears of the change. Each command
+checks everything first (is this the host? is a match being played? is the seat
+free?) and raises ``RuleError`` without changing anything when a check fails.
+
+Who is connected, and whose grace period has run out, is not in the document:
+that is presence, ephemeral, and the live layer passes what it needs (``present``)
+to the commands that choose a new host.
+
+A seat holds a person (with the SHA-256 of their secret token), or a bot. A person
+who leaves or is removed during a match is ``gone``: their seat plays on as a
+stand-in bot until the match ends, and is free once it has.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from .errors import GameDataError, RuleError
+from .fields import count_of, field_of
+from .match import LEVELS, MAX_SEATS
+
+CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+"""No 0/O, no 1/I/L: a code read aloud or copied by hand comes out right."""
+CODE_LENGTH = 6
+"""31**6 is about 887 million codes: with failed joins rate-limited, guessing one is hopeless."""
+MAX_REMOVED = 64
+"""Removed tokens remembered, so that a removed player hears ``room/removed`` rather than a bad token."""
+DOC_FORMAT = 1
+BOT_NAMES = ("Ada", "Basil", "Cleo", "Dmitri", "Edda", "Flo")
+
+
+def new_code(entropy: random.Random) -> str:
+    return "".join(entropy.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def is_code(code: str) -> bool:
+    return len(code) == CODE_LENGTH and all(ch in CODE_ALPHABET for ch in code)
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    rounds: int = 5
+    turn_seconds: int | None = None
+    wordlist: str | None = None
+    """The word list's name; None: the server's default."""
+    stand_in: str = "medium"
+    """The level of the bot that plays a seat whose person is away or gone."""
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.rounds <= 20:
+            raise ValueError("rounds must be 1-20")
+        if self.turn_seconds is not None and not 5 <= self.turn_seconds <= 600:
+            raise ValueError("turn_seconds must be 5-600 or None")
+        if self.stand_in not in LEVELS:
+            raise ValueError("stand_in must be a bot level")
+
+    def to_doc(self) -> dict[str, Any]:
+        return {
+            "rounds": self.rounds,
+            "turn_seconds": self.turn_seconds,
+            "wordlist": self.wordlist,
+            "stand_in": self.stand_in,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class RoomSeat:
+    name: str
+    kind: str
+    """"human" or "bot"."""
+    level: str | None = None
+    speed: int = 1
+    token: str | None = None
+    """A person's token hash (hex); None for a bot, or once the person is gone."""
+    joined: int = 0
+    """The order people sat down in: the host role passes to the earliest."""
+    gone: bool = False
+
+    def to_doc(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "kind": self.kind,
+            "level": self.level,
+            "speed": self.speed,
+            "token": self.token,
+            "joined": self.joined,
+            "gone": self.gone,
+        }
+
+
+class Room:
+    """One room; not thread-safe (the live layer holds its lock)."""
+
+    def __init__(self, code: str, rules: Rules | None = None) -> None:
+        self.code = code
+        self.rules = rules or Rules()
+        self.seats: list[RoomSeat | None] = [None] * MAX_SEATS
+        self.host: int | None = None
+        self.removed: list[str] = []
+        self.match_id: str | None = None
+        self.joins = 0
+        self.version = 0
+
+    # -- questions ------------------------------------------------------------------------
+
+    def seat_of(self, token: str) -> int | None:
+        """The seat a token hash (hex) opens, if any."""
+        return next((i for i, s in enumerate(self.seats) if s is not None and s.token == token), None)
+
+    def filled(self, playing: bool) -> list[int]:
+        """Seats with someone in them; between matches a gone person's seat is free."""
+        return [i for i, seat in enumerate(self.seats) if seat is not None and (playing or not seat.gone)]
+
+    def holder(self, seat: int, playing: bool) -> RoomSeat | None:
+        held = self.seats[seat]
+        return held if held is not None and (playing or not held.gone) else None
+
+    def people(self) -> list[int]:
+        """Seats held by a person who still holds their token, earliest to sit first."""
+        held = [(s.joined, i) for i, s in enumerate(self.seats) if s and s.kind == "human" and s.token]
+        return [i for _, i in sorted(held)]
+
+    # -- commands -----------------------------------------------------------------------
+
+    def take_seat(self, seat: int | None, name: str, token: str, playing: bool) -> int:
+        """A person sits down (``seat`` None: the first free one). The first person to sit in a
+        room with no host becomes its host."""
+        self._between(playing)
+        if seat is None:
+            free = [i for i in range(MAX_SEATS) if self.holder(i, playing) is None]
+            if not free:
+                raise RuleError("room/full", "every seat is taken; you can watch")
+            seat = free[0]
+        if self.holder(seat, playing) is not None:
+            raise RuleError("room/seat_taken", "someone is in that seat")
+        self.seats[seat] = RoomSeat(name, "human", token=token, joined=self.joins)
+        self.joins += 1
+        if self.host is None:
+            self.host = seat
+        self.version += 1
+        return seat
+
+    def leave_seat(self, seat: int, playing: bool, present: Collection[int] = ()) -> None:
+        """The person in ``seat`` gets up: free at once between matches; during one, the seat is
+        ``gone`` and a stand-in plays it to the end. A host who gets up hands the room on."""
+        held = self.seats[seat]
+        if held is None:
+            raise RuleError("room/not_seated", "that seat is empty")
+        self.seats[seat] = replace(held, token=None, gone=True) if playing else None
+        if self.host == seat:
+            self.host = None
+            self.hand_on(present)
+        self.version += 1
+
+    def remove(self, by: int | None, seat: int, playing: bool, present: Collection[int] = ()) -> str | None:
+        """The host takes ``seat`` away from its bot or person; returns the removed person's token
+        hash, which opens nothing from now on."""
+        self._host(by)
+        held = self.holder(seat, playing)
+        if held is None:
+            raise RuleError("room/seat_empty", "that seat is empty")
+        if seat == by:
+            raise RuleError("room/not_host", "to leave your own seat, get up (leave_seat)")
+        token = held.token
+        if held.kind == "human" and playing:
+            self.seats[seat] = replace(held, token=None, gone=True)
+        else:
+            self.seats[seat] = None
+        if token is not None:
+            self.removed = [*self.removed, token][-MAX_REMOVED:]
+        self.version += 1
+        return token
+
+    def set_rules(self, by: int | None, rules: Rules, playing: bool) -> None:
+        self._host(by)
+        self._between(playing)
+        self.rules = rules
+        self.version += 1
+
+    def set_seat(self, by: int | None, seat: int, bot: str | None, speed: int | None, playing: bool) -> None:
+        """The host puts a bot in a free seat or changes its level, or gives a seat a speed."""
+        self._host(by)
+        self._between(playing)
+        held = self.holder(seat, playing)
+        if bot is not None:
+            if held is not None and held.kind != "bot":
+                raise RuleError("room/seat_taken", "a person is in that seat")
+            if held is None:
+                taken = {s.name for s in self.seats if s is not None}
+                name = next((n for n in BOT_NAMES if n not in taken), f"Bot {seat + 1}")
+                held = RoomSeat(name, "bot", bot)
+            held = replace(held, level=bot)
+        if speed is not None:
+            if held is None:
+                raise RuleError("room/seat_empty", "that seat is empty")
+            held = replace(held, speed=speed)
+        self.seats[seat] = held
+        self.version += 1
+
+    def start(self, by: int | None, playing: bool, match_id: str) -> dict[int, int]:
+        """The host starts a match: gone people's seats are freed, everyone moves up into the free
+        seats (seat order is turn order), and the room plays ``match_id``. Returns where each seat
+        moved (old index to new)."""
+        self._host(by)
+        self._between(playing)
+        filled = self.filled(playing=False)
+        if len(filled) < 2:
+            raise RuleError("room/too_few", "a match needs at least two seats filled (people or bots)")
+        moved = {old: new for new, old in enumerate(filled)}
+        seats = [self.seats[old] for old in filled]
+        self.seats = seats + [None] * (MAX_SEATS - len(seats))
+        self.host = None if self.host is None else moved.get(self.host)
+        self.match_id = match_id
+        self.version += 1
+        return moved
+
+    def hand_on(self, present: Collection[int] = ()) -> bool:
+        """Give the host role to the seated person who joined first (one who is here, if any is).
+        Returns whether the host changed."""
+        people = self.people()
+        here = [seat for seat in people if seat in present]
+        host = (here or people)[0] if people else None
+        if host == self.host:
+            return False
+        self.host = host
+        return True
+
+    def pass_host(self, present: Collection[int]) -> bool:
+        """The host is away for good: the earliest-seated person who is here becomes host. Returns
+        whether it changed (a change to commit); with nobody else here, the host keeps the room."""
+        here = [seat for seat in self.people() if seat in present and seat != self.host]
+        if not here:
+            return False
+        self.host = here[0]
+        self.version += 1
+        return True
+
+    def _host(self, by: int | None) -> None:
+        if by is None or by != self.host:
+            raise RuleError("room/not_host", "only the room's host can do that")
+
+    def _between(self, playing: bool) -> None:
+        if playing:
+            raise RuleError("room/match_running", "not while a match is being played; wait for it to end")
+
+    # -- documents ------------------------------------------------------------------------
+
+    def to_doc(self) -> dict[str, Any]:
+        return {
+            "kind": "room",
+            "format": DOC_FORMAT,
+            "code": self.code,
+            "rules": self.rules.to_doc(),
+            "seats": [None if seat is None else seat.to_doc() for seat in self.seats],
+            "host": self.host,
+            "removed": list(self.removed),
+            "match_id": self.match_id,
+            "joins": self.joins,
+            "version": self.version,
+        }
+
+    @classmethod
+    def from_doc(cls, doc: Mapping[str, Any]) -> Room:
+        """A room from its stored document; ``GameDataError`` if any field is damaged."""
+        if doc.get("kind") != "room" or doc.get("format") != DOC_FORMAT:
+            raise GameDataError("not a room of a known format")
+        room = cls(field_of(doc, "code", str), _rules(field_of(doc, "rules", Mapping)))
+        entries = field_of(doc, "seats", list)
+        if len(entries) != MAX_SEATS:
+            raise GameDataError("field 'seats' is damaged")
+        room.seats = [None if entry is None else _seat(entry) for entry in entries]
+        host = doc.get("host")
+        if host is not None and not (type(host) is int and 0 <= host < MAX_SEATS and room.seats[host]):
+            raise GameDataError("field 'host' is damaged")
+        room.host = host
+        removed = field_of(doc, "removed", list)
+        if not all(isinstance(token, str) for token in removed):
+            raise GameDataError("field 'removed' is damaged")
+        room.removed = removed[-MAX_REMOVED:]
+        match_id = doc.get("match_id")
+        if match_id is not None and not isinstance(match_id, str):
+            raise GameDataError("field 'match_id' is damaged")
+        room.match_id = match_id
+        room.joins = count_of(doc, "joins")
+        room.version = count_of(doc, "version")
+        return room
+
+
+def _rules(doc: Mapping[str, Any]) -> Rules:
+    try:
+        rounds, turn_seconds = doc["rounds"], doc["turn_seconds"]
+        wordlist, stand_in = doc["wordlist"], doc["stand_in"]
+        if type(rounds) is not int or not (turn_seconds is None or type(turn_seconds) is int):
+            raise ValueError("a number is damaged")
+        if not (wordlist is None or isinstance(wordlist, str)):
+            raise ValueError("the word list is damaged")
+        return Rules(rounds, turn_seconds, wordlist, stand_in)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise GameDataError(f"field 'rules' is damaged: {exc}") from None
+
+
+def _seat(entry: Any) -> RoomSeat:
+    if not isinstance(entry, Mapping):
+        raise GameDataError("field 'seats' is damaged")
+    kind, level, token = entry.get("kind"), entry.get("level"), entry.get("token")
+    speed, gone = entry.get("speed"), entry.get("gone")
+    if kind not in ("human", "bot") or (kind == "bot" and level not in LEVELS):
+        raise GameDataError("a seat is neither a person nor a bot of a known level")
+    if not (token is None or isinstance(token, str)) or type(gone) is not bool:
+        raise GameDataError("a seat is damaged")
+    if type(speed) is not int or not 1 <= speed <= 4:
+        raise GameDataError("a seat's speed is damaged")
+    return RoomSeat(field_of(entry, "name", str), kind, level, speed, token, count_of(entry, "joined"), gone)
