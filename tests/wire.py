@@ -193,3 +193,15 @@ def apply_changes(snapshot: dict[str, Any], board: dict[str, Any]) -> list[list[
 
 def is_word(word: str, name: str = "en") -> bool:
     return word.lower() in trie(name)
+
+
+def until(
+    client: Client, kind: str, where: Callable[[dict[str, Any]], bool] = lambda m: True
+) -> list[dict[str, Any]]:
+    """Every message up to and including the first of ``kind`` for which ``where`` holds."""
+    seen: list[dict[str, Any]] = []
+    while True:
+        message = client.recv()
+        seen.append(message)
+        if message["type"] == kind and where(message):
+            return seen

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from tests.support import Client, LiveServer, find_paths, letters_of, shipped_list
-from tests.wire import expect_error
+from tests.wire import expect_error, until
 
 # Bots that think for no time and drag a tile every 10 ms: a test watches a whole turn in a blink.
 QUICK_BOTS = {"WIBBLE_BOT_THINK_SECONDS": "0", "WIBBLE_BOT_STEP_SECONDS": "0.01"}
@@ -38,16 +38,6 @@ def new_match(client: Client, **fields: Any) -> Message:
     message = client.ask({"type": "new_match", "bots": [{"level": "easy"}], **fields})
     assert message["type"] == "match", message
     return message
-
-
-def until(client: Client, kind: str, where: Callable[[Message], bool] = lambda m: True) -> list[Message]:
-    """Every message up to and including the first of ``kind`` for which ``where`` holds."""
-    seen: list[Message] = []
-    while True:
-        message = client.recv()
-        seen.append(message)
-        if message["type"] == kind and where(message):
-            return seen
 
 
 def best_path(match: Message) -> list[tuple[int, int]]:
