@@ -168,6 +168,8 @@ class Room:
             raise RuleError("room/seat_empty", "that seat is empty")
         if seat == by:
             raise RuleError("room/not_host", "to leave your own seat, get up (leave_seat)")
+        if held.kind == "bot" and playing:
+            raise RuleError("room/match_running", "a bot plays on until the match ends")
         token = held.token
         if held.kind == "human" and playing:
             self.seats[seat] = replace(held, token=None, gone=True)

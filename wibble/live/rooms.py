@@ -353,9 +353,6 @@ class Rooms:
 
     def _remove(self, client: Client, live: LiveRoom, seat: int) -> None:
         room, playing = live.room, live.playing
-        held = room.holder(seat, playing)
-        if playing and held is not None and held.kind == "bot" and client.seat == room.host:
-            raise RuleError("room/match_running", "a bot plays on until the match ends")
         token = self._commit(
             live, lambda: room.remove(client.seat, seat, playing, self._present(live)), "remove"
         )
@@ -419,6 +416,9 @@ class Rooms:
             try:
                 new = self.matches.create_for_room(words, seats, settings, room.code, match_id)
                 self._save(live, version, "start")
+            except VersionConflict:
+                self._reload(live, before)
+                raise
             except WibbleError:
                 live.room = Room.from_doc(before)
                 raise
@@ -521,10 +521,22 @@ class Rooms:
         if live.room.version != version:
             try:
                 self._save(live, version, action)
+            except VersionConflict:
+                self._reload(live, before)
+                raise
             except WibbleError:
                 live.room = Room.from_doc(before)
                 raise
         return result
+
+    def _reload(self, live: LiveRoom, before: dict[str, Any]) -> None:
+        """Another process changed the room first: take the stored room, and show it to everyone."""
+        try:
+            row = self.store.load(room_id(live.code))
+            live.room = Room.from_doc(before if row is None else row.doc)
+        except (GameDataError, StorageError):
+            live.room = Room.from_doc(before)
+        self._tell_all(live)
 
     def _save(self, live: LiveRoom, expected: int, action: str) -> None:
         room = live.room

@@ -1,0 +1,144 @@
+"""A room as a plain document: its checks, who becomes host, moving up at a start, and restoring."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+from wibble.core import GameDataError, RuleError
+from wibble.core.room import CODE_ALPHABET, Room, Rules, is_code, new_code
+
+
+def room_with(*names: str) -> Room:
+    room = Room("ABCDEF", Rules(wordlist="en"))
+    for seat, name in enumerate(names):
+        room.take_seat(seat, name, f"token-{name}", playing=False)
+    return room
+
+
+def refused(code: str, action: Any) -> None:
+    with pytest.raises(RuleError) as caught:
+        action()
+    assert caught.value.code == code
+
+
+def test_codes_come_from_the_alphabet_without_look_alikes() -> None:
+    codes = {new_code(random.Random(seed)) for seed in range(200)}
+    assert len(codes) == 200
+    assert all(is_code(code) and set(code) <= set(CODE_ALPHABET) for code in codes)
+    assert not set("".join(codes)) & set("01OIL")
+    assert not is_code("ABCDE0")
+
+
+def test_the_first_to_sit_hosts_and_a_refused_command_changes_nothing() -> None:
+    room = room_with("Ann", "Bo")
+    assert room.host == 0
+    before = room.to_doc()
+    refused("room/seat_taken", lambda: room.take_seat(1, "Cy", "token-cy", playing=False))
+    refused("room/not_host", lambda: room.set_rules(1, Rules(rounds=2), playing=False))
+    refused("room/match_running", lambda: room.set_rules(0, Rules(rounds=2), playing=True))
+    refused("room/match_running", lambda: room.take_seat(2, "Cy", "token-cy", playing=True))
+    refused("room/too_few", lambda: room_with("Ann").start(0, False, "m1"))
+    assert room.to_doc() == before
+
+
+def test_a_full_room_has_no_free_seat() -> None:
+    room = room_with("A", "B", "C", "D", "E", "F")
+    refused("room/full", lambda: room.take_seat(None, "G", "token-g", playing=False))
+
+
+def test_people_move_up_into_free_seats_when_a_match_starts() -> None:
+    room = Room("ABCDEF")
+    room.take_seat(2, "Ann", "a", playing=False)
+    room.set_seat(2, 4, "hard", None, playing=False)
+    room.take_seat(5, "Bo", "b", playing=False)
+    moved = room.start(2, False, "m1")
+    assert moved == {2: 0, 4: 1, 5: 2}
+    assert [s and s.name for s in room.seats][:3] == ["Ann", "Ada", "Bo"]
+    assert room.host == 0
+    assert room.match_id == "m1"
+
+
+def test_the_host_role_passes_to_who_sat_first_preferring_who_is_here() -> None:
+    room = Room("ABCDEF")
+    for seat, name in ((0, "Ann"), (4, "Cy"), (1, "Bo")):
+        room.take_seat(seat, name, f"token-{name}", playing=False)
+    room.leave_seat(0, playing=False, present={1})
+    assert room.host == 1  # Cy sat before Bo, but only Bo is here
+    room.take_seat(0, "Di", "token-Di", playing=False)
+    assert not room.pass_host(present=set())  # nobody else here: Bo keeps it
+    assert room.pass_host(present={4, 0})
+    assert room.host == 4
+
+
+def test_a_person_who_leaves_mid_match_is_gone_and_their_seat_frees_after() -> None:
+    room = room_with("Ann", "Bo", "Cy")
+    room.leave_seat(1, playing=True)
+    gone = room.seats[1]
+    assert gone is not None
+    assert gone.gone
+    assert gone.token is None
+    assert room.holder(1, playing=True) is gone
+    assert room.holder(1, playing=False) is None
+    assert room.filled(playing=False) == [0, 2]
+
+
+def test_a_removed_token_is_remembered_and_a_bot_stays_until_the_match_ends() -> None:
+    room = room_with("Ann", "Bo")
+    room.set_seat(0, 2, "easy", None, playing=False)
+    assert room.remove(0, 1, playing=False) == "token-Bo"
+    assert "token-Bo" in room.removed
+    refused("room/match_running", lambda: room.remove(0, 2, playing=True))
+    refused("room/not_host", lambda: room.remove(2, 0, playing=False))
+
+
+def test_a_room_survives_its_document_through_json() -> None:
+    room = room_with("Ann", "Bo")
+    room.set_seat(0, 3, "medium", 2, playing=False)
+    room.leave_seat(1, playing=True)
+    doc = json.loads(json.dumps(room.to_doc()))
+    assert Room.from_doc(doc).to_doc() == room.to_doc()
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        {"kind": "match"},
+        {"format": 99},
+        {"seats": [None] * 5},
+        {"host": 4},
+        {"host": True},
+        {"rules": {"rounds": 0, "turn_seconds": None, "wordlist": None, "stand_in": "easy"}},
+        {"rules": {"rounds": 3, "turn_seconds": "30", "wordlist": None, "stand_in": "easy"}},
+        {"rules": {"rounds": 3, "turn_seconds": None, "wordlist": None, "stand_in": "godlike"}},
+        {"removed": [1]},
+        {"joins": -1},
+        {"match_id": 7},
+    ],
+)
+def test_a_damaged_room_is_refused(damage: dict[str, Any]) -> None:
+    doc = {**room_with("Ann", "Bo").to_doc(), **damage}
+    with pytest.raises(GameDataError):
+        Room.from_doc(doc)
+
+
+@pytest.mark.parametrize(
+    "seat",
+    [
+        {"kind": "alien"},
+        {"kind": "bot", "level": None},
+        {"speed": 9},
+        {"speed": True},
+        {"gone": "no"},
+        {"token": 5},
+        {"name": None},
+    ],
+)
+def test_a_damaged_seat_is_refused(seat: dict[str, Any]) -> None:
+    doc = room_with("Ann", "Bo").to_doc()
+    doc["seats"][1] = {**doc["seats"][1], **seat}
+    with pytest.raises(GameDataError):
+        Room.from_doc(doc)
