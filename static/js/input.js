@@ -324,3 +324,60 @@ function onPress(container, handler) {
     if (!twice) press(event);
   });
 }
+
+/**
+ * Playing with friends: the create and name forms, a room's seats and rules, and leaving.
+ * As with the match's controls, clicks and changes are read where they land (`data-*`
+ * names the intent), so the seats the view rebuilds need no new listeners.
+ *
+ * @param {object} actions enterName(text), goToRoom(code), takeSeat(i), leaveSeat(), setSeatBot(i, level),
+ *   setSeatSpeed(i, speed), removeSeat(i), setRules({rounds|timed|wordlist|standIn}), startRoomMatch(),
+ *   copyLink(), selectLink(), leaveRoom(), showLobby(on)
+ */
+export function bindRoomControls(root, actions) {
+  const nameForm = root.querySelector('[data-testid="room-name-form"]');
+  nameForm.addEventListener("submit", (event) => {
+    event.preventDefault();
+    actions.enterName(nameForm.elements.name.value);
+  });
+  const codeForm = root.querySelector('[data-testid="room-code-form"]');
+  codeForm.addEventListener("submit", (event) => {
+    event.preventDefault();
+    actions.goToRoom(codeForm.elements.code.value);
+  });
+
+  const room = root.querySelector('[data-testid="room"]');
+  room.addEventListener("click", (event) => {
+    const button = event.target.closest?.("button");
+    if (!button || button.disabled) return;
+    const data = button.dataset;
+    if (data.takeSeat !== undefined) actions.takeSeat(Number(data.takeSeat));
+    else if (data.addBot !== undefined) actions.setSeatBot(Number(data.addBot), "easy");
+    else if (data.removeSeat !== undefined) actions.removeSeat(Number(data.removeSeat));
+    else if (data.action === "room-start") actions.startRoomMatch();
+    else if (data.action === "leave-seat") actions.leaveSeat();
+    else if (data.action === "room-results") actions.showLobby(false);
+    else if (data.action === "copy-link") actions.copyLink();
+  });
+  room.addEventListener("change", (event) => {
+    const field = event.target;
+    if (field.dataset.seatLevel !== undefined) actions.setSeatBot(Number(field.dataset.seatLevel), field.value);
+    else if (field.dataset.seatSpeed !== undefined) actions.setSeatSpeed(Number(field.dataset.seatSpeed), field.value);
+    else if (field.name === "room-rounds") actions.setRules({ rounds: field.value });
+    else if (field.name === "room-timed") actions.setRules({ timed: field.checked });
+    else if (field.name === "room-wordlist") actions.setRules({ wordlist: field.value });
+    else if (field.name === "room-stand-in") actions.setRules({ standIn: field.value });
+  });
+  // Enter in the rounds field: take the number as it stands (no "change" has fired yet).
+  root.querySelector('[data-testid="room-rules-form"]').addEventListener("submit", (event) => {
+    event.preventDefault();
+    actions.setRules({ rounds: event.target.elements["room-rounds"].value });
+  });
+  // The link's field selects itself whole, to copy by hand where the clipboard is not allowed.
+  root.querySelector('[data-testid="room-link"]').addEventListener("focus", () => actions.selectLink());
+
+  for (const button of root.querySelectorAll('[data-action="leave-room"]')) {
+    button.addEventListener("click", () => actions.leaveRoom());
+  }
+  root.querySelector('[data-action="room-lobby"]').addEventListener("click", () => actions.showLobby(true));
+}

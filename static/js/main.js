@@ -1,9 +1,9 @@
 // The composition root: read the page's config, wire the parts together, connect.
 
 import { Connection, socketUrl } from "./connection.js";
-import { bindControls, bindInput, bindMatchControls } from "./input.js";
+import { bindControls, bindInput, bindMatchControls, bindRoomControls } from "./input.js";
 import { parseSeed } from "./protocol.js";
-import { GAMES_KEY, Store, savedGames } from "./store.js";
+import { GAMES_KEY, Store, savedGames, savedRooms } from "./store.js";
 import { View } from "./view.js";
 
 const config = JSON.parse(document.getElementById("wibble-config").textContent);
@@ -27,22 +27,60 @@ const connection = new Connection(socketUrl(window.location), {
 const store = new Store({
   send: (message) => connection.send(message),
   storage: savedGames(storageOf("localStorage"), storageOf("sessionStorage")),
+  rooms: savedRooms(storageOf("localStorage")),
   config,
-  start,
+  start: config.room ? null : start,
 });
 const view = new View(document, config, { now: store.now });
 store.subscribe((state, event) => view.render(state, event, store.canPlay));
+
+/** The address bar without some of its parameters (a reload must not ask for them again). */
+function dropParams(...names) {
+  const url = new URL(window.location.href);
+  for (const name of names) url.searchParams.delete(name);
+  window.history.replaceState(window.history.state, "", `${url.pathname}${url.search}${url.hash}`);
+}
 
 // Once the game asked for by ?seed= or ?wordlist= has started and been saved, drop
 // those parameters from the address bar, so that a reload resumes it instead of
 // starting it over.
 store.subscribe((state, event) => {
   if (event.type !== "game" || !event.fromUrl || !event.saved) return;
-  const url = new URL(window.location.href);
-  url.searchParams.delete("seed");
-  url.searchParams.delete("wordlist");
-  window.history.replaceState(window.history.state, "", `${url.pathname}${url.search}${url.hash}`);
+  dropParams("seed", "wordlist");
 });
+
+// A room: once made, the address bar shows its link (a reload joins it again, and it is the
+// link to share); leaving it, or another mode from a room's page, goes to that page.
+store.subscribe((state, event) => {
+  if (event.type === "room" && event.created) {
+    window.history.replaceState(window.history.state, "", `/r/${encodeURIComponent(event.code)}`);
+  } else if (event.type === "leave_page") {
+    const { room, mode } = event.to;
+    window.location.assign(room ? `/r/${encodeURIComponent(room)}` : mode === "match" ? "/?mode=match" : "/");
+  }
+});
+// "/?mode=match" (the Match button of a room's page): this page's Match, once a game is on screen.
+if (params.get("mode") === "match" && !config.room) {
+  const off = store.subscribe((state, event) => {
+    if (event.type !== "game" && event.type !== "match") return;
+    off();
+    dropParams("mode");
+    queueMicrotask(() => store.chooseMode("match"));
+  });
+}
+
+/** The copy button: the clipboard where the page may use it, else the link selected to copy by hand. */
+async function copyLink() {
+  const code = store.state.room?.code;
+  if (!code) return;
+  try {
+    await navigator.clipboard.writeText(view.roomLink(code));
+    store.linkCopied(true);
+  } catch {
+    view.selectRoomLink();
+    store.linkCopied(false);
+  }
+}
 
 const actions = {
   press: (row, col) => store.press(row, col),
@@ -76,10 +114,25 @@ const actions = {
   setRounds: (rounds) => store.setRounds(rounds),
   setTimed: (timed) => store.setTimed(timed),
   startMatch: () => store.startMatch(),
+  // a room
+  enterName: (text) => store.enterName(text),
+  goToRoom: (code) => store.goToRoom(code),
+  takeSeat: (seat) => store.takeSeat(seat),
+  leaveSeat: () => store.leaveSeat(),
+  setSeatBot: (seat, level) => store.setSeatBot(seat, level),
+  setSeatSpeed: (seat, speed) => store.setSeatSpeed(seat, speed),
+  removeSeat: (seat) => store.removeSeat(seat),
+  setRules: (rules) => store.setRules(rules),
+  startRoomMatch: () => store.startRoomMatch(),
+  leaveRoom: () => store.leaveRoom(),
+  showLobby: (on) => store.showLobby(on),
+  copyLink: () => copyLink(),
+  selectLink: () => view.selectRoomLink(),
 };
 bindInput(view.el.board, actions);
 bindControls(document, actions);
 bindMatchControls(document, actions);
+bindRoomControls(document, actions);
 window.addEventListener("online", () => connection.reconnectNow());
 // "Your games" follows the other tabs, and its "… ago" labels the clock.
 window.addEventListener("storage", (event) => {

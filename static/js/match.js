@@ -21,6 +21,7 @@ const seatOf = (seat, index) => ({
   gems: int(seat.gems),
   speed: int(seat.speed, 1),
   connected: seat.connected !== false,
+  away: Boolean(seat.away), // in a room: a stand-in bot plays for the seat's person
 });
 
 /**
@@ -80,7 +81,9 @@ export function matchOf(message, now) {
   const history = (Array.isArray(message.history) ? message.history : []).map(turnOf);
   return {
     id: message.match_id,
-    you: int(message.you),
+    // A room's spectator has no seat (`you: null`): every seat is someone else's.
+    you: Number.isInteger(message.you) ? message.you : null,
+    room: typeof message.room === "string" ? message.room : null, // the room's code, for a room's match
     seats,
     round: int(message.round, 1),
     rounds: int(message.rounds, int(message.settings?.rounds, 1)),
@@ -190,7 +193,9 @@ export function applyGems(match, message) {
 
 export function applyPresence(match, message) {
   const seat = match.seats[message.seat];
-  if (seat) seat.connected = Boolean(message.connected);
+  if (!seat) return;
+  seat.connected = Boolean(message.connected);
+  if (typeof message.away === "boolean") seat.away = message.away;
 }
 
 /** `hint`: the best word on the board now, with its path (null word: the board holds none). */

@@ -2,7 +2,8 @@
 // messages, and the player's match intents (the settings, powers, pass, rematch, the
 // mode switch). Methods of the Store, kept apart so that store.js holds the tab and
 // the endless game, and this the match; installed on the Store by `installMatchMoves`.
-// No DOM; the match's own state is match.js's.
+// A room's match is played through here too; its snapshot and the room's part are
+// room_moves.js's. No DOM; the match's own state is match.js's.
 
 import { EMPTY_CHAIN, tilesOf } from "./chain.js";
 import * as M from "./match.js";
@@ -13,6 +14,7 @@ class MatchMoves {
   // -- the server says --------------------------------------------------------
 
   onMatch(message) {
+    if (typeof message.room === "string") return this.onRoomMatch(message); // room_moves.js
     this.ref = { kind: "match", match_id: message.match_id, token: message.token };
     this.opening = null;
     this.start = null;
@@ -61,6 +63,7 @@ class MatchMoves {
       match_over: this.onMatchOver,
     }[message.type];
     handler.call(this, match, message, reply);
+    this.followRoomMatch(); // in a room, its note of the match follows (room_moves.js)
   }
 
   onPlayed(match, message, reply) {
@@ -138,6 +141,12 @@ class MatchMoves {
   myTurn() {
     const match = this.state.match;
     if (!match || M.isMyTurn(match)) return true;
+    if (match.you === null) {
+      // A room's spectator: the board is to watch (a seat can be taken between matches).
+      this.setMessage("info", "watching");
+      this.emit({ type: "hint" });
+      return false;
+    }
     this.setMessage("info", match.phase === M.MatchPhase.PLAYING ? "not_your_turn" : "wait_round", {
       name: M.seatName(match, match.turn),
     });
@@ -147,7 +156,8 @@ class MatchMoves {
 
   rememberMatch() {
     const match = this.state.match;
-    if (!match || !isMatchEntry(this.ref)) return false;
+    // A room's match is the room's: its seat token is kept per room, and a reload joins the room.
+    if (!match || match.room !== null || !isMatchEntry(this.ref)) return false;
     return this.remember({
       ...this.ref,
       wordlist: match.wordlist,
@@ -167,6 +177,12 @@ class MatchMoves {
   chooseMode(mode) {
     const state = this.state;
     if (mode === state.mode) return false;
+    // On a room's page the other modes are the main page's (the seat stays held meanwhile).
+    if (state.join.code) {
+      this.emit({ type: "leave_page", to: { mode } });
+      return true;
+    }
+    if (mode === "room") return this.showFriends(); // room_moves.js
     if (mode === "endless") {
       if (state.match) return this.backToEndless();
       state.mode = "endless";
@@ -239,6 +255,7 @@ class MatchMoves {
 
   /** Once a match is over: the same seats and settings on a new board. */
   rematch() {
+    if (this.state.room) return this.rematchRoom(); // the host's, for the whole room
     const match = this.state.match;
     if (!this.canPlay || match?.phase !== M.MatchPhase.OVER) return false;
     this.announce = "new";

@@ -116,7 +116,7 @@ export function savedGames(local, session, { key = GAMES_KEY, now = () => Date.n
 
 // -- rooms ---------------------------------------------------------------------------------
 
-/** The storage key of this browser's rooms: `{CODE: {token, at}}`; `token` is null once the seat is gone. */
+/** The storage key of this browser's rooms: `{CODE: {token, name, at}}`; `token` is null once the seat is gone. */
 export const ROOMS_KEY = "wibble.rooms";
 /** The display name this browser last used in a room, offered again next time. */
 export const NAME_KEY = "wibble.name";
@@ -147,15 +147,18 @@ export function savedRooms(local, { key = ROOMS_KEY, nameKey = NAME_KEY, now = (
     }
   };
   return {
-    /** `{token}` (a string, or null when watching) for a room joined before, else null. */
+    /** `{token, name}` for a room joined before (`token` null when watching), else null. */
     get(code) {
-      const entry = all()[code];
+      const entry = Object.hasOwn(all(), code) ? all()[code] : null;
       if (entry === null || typeof entry !== "object") return null;
-      return { token: typeof entry.token === "string" && entry.token ? entry.token : null };
+      return {
+        token: typeof entry.token === "string" && entry.token ? entry.token : null,
+        name: typeof entry.name === "string" ? entry.name : "",
+      };
     },
-    /** Remember a room, with the token of the seat held in it (null: watching). */
-    save(code, token) {
-      const rooms = { ...all(), [code]: { token: token || null, at: now() } };
+    /** Remember a room, with the token of the seat held in it (null: watching) and the name used. */
+    save(code, token, name = "") {
+      const rooms = { ...all(), [code]: { token: token || null, name: String(name ?? ""), at: now() } };
       const kept = Object.entries(rooms)
         .sort(([, a], [, b]) => (Number(b?.at) || 0) - (Number(a?.at) || 0))
         .slice(0, MAX_SAVED_ROOMS);

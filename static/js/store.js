@@ -1,4 +1,4 @@
-// The tab's state: the connection, which mode it shows (the endless game or a match),
+// The tab's state: the connection, which mode it shows (the endless game, a match, or a room),
 // the board, the chain, "Your games", and what the player means to do. No DOM, and no
 // player-facing wording: a message is a key and its facts (`say`), worded by the view.
 //
@@ -12,9 +12,10 @@
 import { EMPTY_CHAIN, Moves, Reply, sameChain, stepChain, tilesOf } from "./chain.js";
 import { installMatchMoves } from "./match_moves.js";
 import * as P from "./protocol.js";
-import { idOf, isMatchEntry } from "./saved.js";
+import { installRoomMoves, JoinStep, joinStateOf, ROOM_MESSAGES } from "./room_moves.js";
+import { idOf, isMatchEntry, savedRooms } from "./saved.js";
 
-export { GAMES_KEY, MAX_SAVED_GAMES, savedGames } from "./saved.js";
+export { GAMES_KEY, MAX_SAVED_GAMES, ROOMS_KEY, savedGames, savedRooms } from "./saved.js";
 
 const WORDLIST_ERRORS = new Set(["game/unknown_wordlist", "game/wordlist_unavailable"]);
 
@@ -61,7 +62,7 @@ export function currentChain(state) {
  * server to answer moves or refill tiles) or `idle`.
  */
 export function phaseOf(state) {
-  if (!state.game && !state.match) return "loading";
+  if (!state.game && !state.match && !state.room) return "loading";
   if (!state.live) return "offline";
   if (state.chain.length > 0) return "chaining";
   if (state.waiting || state.refilling) return "busy";
@@ -71,14 +72,19 @@ export function phaseOf(state) {
 export class Store {
   /**
    * @param {{send: (message: object) => boolean, storage: {list, current, save, forget},
-   *          config: {wordlists: object[], default_wordlist: string},
+   *          rooms?: {get, save, forget, name, setName},
+   *          config: {wordlists: object[], default_wordlist: string, room?: string},
    *          start?: {wordlist?: string|null, seed?: number|null}, now?: () => number}} options
    *   `start` comes from the page's URL: it asks for a particular new game on load.
+   *   `rooms` keeps the rooms joined and their seats' tokens (saved.js's savedRooms).
+   *   `config.room` is set on a room's link (/r/<code>): the tab joins it instead.
    *   `now` is a monotonic clock in ms (the turn clock counts down from it).
    */
-  constructor({ send, storage, config, start = null, now = () => performance.now() }) {
+  constructor({ send, storage, rooms = savedRooms(null), config, start = null, now = () => performance.now() }) {
     this.send = send;
     this.storage = storage;
+    this.rooms = rooms;
+    const roomCode = typeof config.room === "string" && config.room ? config.room : null;
     this.now = now;
     this.start = start && (start.wordlist || start.seed !== null) ? start : null;
     this.listeners = new Set();
@@ -87,7 +93,7 @@ export class Store {
       config,
       connection: { state: "connecting", lost: false, restarting: false, retryAt: null },
       live: false, // a snapshot arrived on the current socket: the board is current
-      mode: "endless", // what the page shows: "endless" (the game) or "match"
+      mode: roomCode ? "room" : "endless", // what the page shows: "endless" (the game), "match" or "room"
       setup: false, // in match mode: the match settings are shown (no match started yet)
       game: null, // the endless game attached to this tab
       match: null, // the match attached to this tab (see match.js)
@@ -107,11 +113,18 @@ export class Store {
       draft: { bots: ["easy"], rounds: P.DEFAULT_ROUNDS, timed: false },
       message: null, // {kind, say, ...facts, id}: the view words it
       games: storage.list(), // "Your games": this browser's games and matches, newest first
+      // Playing with friends (room.js, room_moves.js): the room this tab is in, and how far
+      // it got into one (`join.step`: the create form, a name asked for, joining, in, gone).
+      room: null,
+      join: joinStateOf(roomCode, rooms),
+      lobby: false, // after a room's match: the seats and rules shown instead of the end screen
     };
     this.ref = null; // {game_id, token} or {kind: "match", match_id, token}: what this tab plays
     this.opening = null; // the entry of "Your games" being resumed, until the server answers
     this.announce = null; // what to say when the next snapshot is a new game or match
     this.fellBack = false; // a new_game without a list was sent after the list was refused
+    this.joining = null; // {code, token}: the join_room in flight, until `room` or an error answers
+    this.removedNow = false; // a `removed` just came: the `room` after it says nothing more
     this.messageId = 0;
   }
 
@@ -161,6 +174,10 @@ export class Store {
       // A resume in flight dies with the socket; the next one is sent by onOpen.
       this.opening = null;
       if (this.announce === "open") this.announce = null;
+      // A join or a create in flight dies with the socket: onOpen joins again; a create is
+      // left to the player (the room may or may not have been made).
+      this.joining = null;
+      if (this.state.join.step === JoinStep.CREATING) this.state.join = { ...this.state.join, step: JoinStep.CREATE };
     }
     this.emit({ type: "status" });
   }
@@ -168,6 +185,7 @@ export class Store {
   /** A socket opened: pick the game or match back up, or start the game asked for. */
   onOpen() {
     this.fellBack = false;
+    if (this.state.join.code) return this.rejoinRoom(); // a room's page: the room, never a game
     const ref = this.ref ?? (this.start ? null : this.storage.current());
     if (ref) {
       // Remember which entry is asked for (with its list, from "Your games"), in case it is gone.
@@ -184,6 +202,9 @@ export class Store {
   }
 
   onMessage(message) {
+    if (ROOM_MESSAGES.has(message.type) || (message.type === "presence" && this.state.room)) {
+      return this.onRoomMessage(message);
+    }
     if (message.type === "game") return this.onGame(message);
     if (message.type === "match") return this.onMatch(message);
     if (message.type === "rematch") return this.onRematch(message);
@@ -320,6 +341,7 @@ export class Store {
   }
 
   onError(message) {
+    if (this.onRoomError(message)) return;
     const state = this.state;
     const code = message.code;
 
@@ -526,3 +548,4 @@ export class Store {
 }
 
 installMatchMoves(Store); // its match messages and intents: match_moves.js
+installRoomMoves(Store); // a room's: room_moves.js

@@ -3,9 +3,11 @@
 //
 // Sections: the wording; the board (tiles, marks, trail, focus); the endless game's
 // panels; the match's panels (seats, turn clock, powers, swap, hint, pause, end
-// screen, settings); messages, the live region, the connection and "Your games".
+// screen, settings); a room (the create and name forms, the seats, the rules);
+// messages, the live region, the connection and "Your games".
 
 import * as M from "./match.js";
+import * as R from "./room.js";
 import { idOf, isMatchEntry } from "./saved.js";
 import { currentChain, isRefilling, phaseOf } from "./store.js";
 
@@ -62,7 +64,43 @@ const SAY = {
   no_hint: () => "No word on this board to hint at.",
   match_over: ({ won, shared, name }) =>
     won ? (shared ? "Match over — a shared win!" : "Match over — you win!") : `Match over — ${name} wins.`,
+  // a room
+  watching: () => "You are watching. You can take a seat between matches.",
+  room_created: ({ code }) => `Room ${code} is ready. Send your friends its link.`,
+  room_watching: () => "You are watching. Take a free seat to play.",
+  room_back: ({ seat }) => `Back in your seat (seat ${seat + 1}).`,
+  room_seated: ({ seat }) => `You sat down in seat ${seat + 1}.`,
+  room_got_up: () => "You got up; you are watching.",
+  room_host_now: () => "You are the host now: the rules and the start are yours.",
+  room_removed: () => "The host removed you from your seat; you are watching.",
+  room_seat_lost: () => "Your seat in this room is no longer yours; you are watching.",
+  link_copied: () => "Link copied. Send it to your friends.",
+  link_not_copied: () => "Could not copy: select the link and copy it.",
 };
+
+/** What the room forms say under a field (`state.join.error`). */
+const FIELD_ERRORS = {
+  name_length: () => "Your name needs 1 to 20 characters.",
+  bad_code: () => "A room code is 6 letters and digits, like K7QX2M.",
+};
+const fieldError = (error) => (error.say ? FIELD_ERRORS[error.say]?.() : error.text) ?? "";
+
+/** Why the host cannot start yet (room.js's `Blocked`). */
+const START_BLOCKED = {
+  running: "A match is being played.",
+  too_few: "Fill at least two seats (friends or bots) to start.",
+};
+
+/** A seat's presence dot, in words (room.js's `Presence`). */
+const PRESENCE = {
+  online: "connected",
+  offline: "connection lost, seat held",
+  away: "away, a stand-in bot plays",
+  bot: "bot",
+};
+
+const LEVEL_LABELS = { easy: "Easy", medium: "Medium", hard: "Hard" };
+const turnsText = (speed) => (speed === 1 ? "1 turn a round" : `${speed} turns a round`);
 
 /** What a screen reader hears instead, where the screen's few words are not enough. */
 const SPOKEN = {
@@ -145,6 +183,12 @@ const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 const seatTag = (seat) => (seat.kind === "bot" ? `Bot · ${seat.level ?? "?"}` : "");
 const wordAndPoints = (word) => (word ? `${word.word}${word.points === null ? "" : ` ${pts(word.points)}`}` : "");
 
+/** The match the page shows: the match mode's, or a room's once its match (or end screen) is up. */
+function matchOnScreen(state, screen) {
+  if (state.mode === "match") return state.match;
+  return state.mode === "room" && (screen === "match" || screen === "over") ? state.match : null;
+}
+
 const reducedMotion = () => window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
 
 export class View {
@@ -217,7 +261,45 @@ export class View {
       rounds: $('[name="rounds"]'),
       timed: $('[name="timed"]'),
       startMatch: $('[data-action="start-match"]'),
+      newMatch: $('[data-action="new-match"]'),
+      endless: $('[data-action="endless"]'),
+      gamesPanel: $('[data-testid="games-panel"]'),
+      // a room
+      roomBar: $('[data-testid="room-bar"]'),
+      roomBarCode: $(".room-bar-code"),
+      roomBarYou: $('[data-testid="room-bar-you"]'),
+      roomEntry: $('[data-testid="room-entry"]'),
+      roomEntryTitle: $("#room-entry-title"),
+      roomEntryIntro: $('[data-testid="room-entry-intro"]'),
+      nameForm: $('[data-testid="room-name-form"]'),
+      nameField: $("#room-name"),
+      nameError: $('[data-testid="name-error"]'),
+      roomSubmit: $('[data-action="room-submit"]'),
+      codeForm: $('[data-testid="room-code-form"]'),
+      codeError: $('[data-testid="code-error"]'),
+      roomGone: $('[data-testid="room-gone"]'),
+      room: $('[data-testid="room"]'),
+      roomTitle: $("#room-title"),
+      roomCode: $('[data-testid="room-code"]'),
+      roomYou: $('[data-testid="room-you"]'),
+      roomLink: $('[data-testid="room-link"]'),
+      roomSeats: $('[data-testid="room-seats"]'),
+      spectators: $('[data-testid="spectators"]'),
+      rulesForm: $('[data-testid="room-rules-form"]'),
+      rulesSummary: $('[data-testid="room-rules"]'),
+      roomRounds: $("#room-rounds"),
+      roomTimed: $("#room-timed"),
+      roomWordlist: $("#room-wordlist"),
+      roomStandIn: $("#room-stand-in"),
+      roomStart: $('[data-action="room-start"]'),
+      leaveSeat: $('[data-action="leave-seat"]'),
+      roomResults: $('[data-action="room-results"]'),
+      roomWait: $('[data-testid="room-wait"]'),
+      roomLobby: $('[data-action="room-lobby"]'),
+      rematchWait: $('[data-testid="rematch-wait"]'),
     };
+    this.wordlists = config.wordlists;
+    this.defaultWordlist = config.default_wordlist;
     this.tiles = []; // tiles[row][col] -> element
     this.size = 0;
     this.focus = [0, 0];
@@ -229,6 +311,11 @@ export class View {
     this.countdown = null;
     this.clockTimer = null;
     this.fillPicker(config.wordlists, config.default_wordlist);
+    for (const { name, title } of config.wordlists) {
+      const option = this.make("option", "", title);
+      option.value = name;
+      this.el.roomWordlist.append(option);
+    }
     this.buildBoard(5);
     // A tile focused by Tab or a click becomes the roving tab stop.
     this.el.board.addEventListener("focusin", (event) => {
@@ -317,18 +404,32 @@ export class View {
 
   // -- rendering ---------------------------------------------------------------------
 
-  /** Which screen shows: the endless game, the match settings, a match, or a match's end. */
+  /**
+   * Which screen shows: the endless game, the match settings, a match, or a match's end;
+   * in a room, the create or name form (`room-entry`), the room between matches
+   * (`lobby`), or its match and end screen, the same as any match's.
+   */
   screenOf(state) {
+    if (state.mode === "room") return this.roomScreenOf(state);
     if (state.mode !== "match") return "endless";
     if (state.setup || !state.match) return "setup";
     return state.match.phase === M.MatchPhase.OVER ? "over" : "match";
   }
 
+  roomScreenOf(state) {
+    const { room, match } = state;
+    if (!room) return "room-entry";
+    const ours = match !== null && match.room === room.code && room.match?.id === match.id;
+    if (ours && match.phase !== M.MatchPhase.OVER) return "match";
+    return ours && !state.lobby ? "over" : "lobby";
+  }
+
   render(state, event = {}, canPlay = false) {
-    const match = state.mode === "match" ? state.match : null;
-    const shown = match ?? state.game; // what the board belongs to
     const screen = this.screenOf(state);
+    const match = matchOnScreen(state, screen);
+    const shown = match ?? state.game; // what the board belongs to
     if (shown && shown.size !== this.size) this.buildBoard(shown.size);
+    if (state.room) this.body.dataset.ready = "true";
     if (shown) {
       this.body.dataset.ready = "true";
       // The words are in the list's language; the rest of the page stays English.
@@ -344,7 +445,7 @@ export class View {
     this.body.dataset.screen = screen;
     const current = currentChain(state);
     this.body.dataset.phase = phaseOf(state);
-    this.showScreen(screen);
+    this.showScreen(screen, state);
 
     this.renderTiles(state, current, match);
     this.renderTrail(current);
@@ -355,11 +456,15 @@ export class View {
     if (!spoke) this.speakChain(current);
     this.renderConnection(state);
     this.renderGames(state, canPlay);
+    this.renderRoom(state, event, screen);
 
     this.el.total.textContent = String(state.total);
     this.renderWordsLeft(state.wordsLeft);
-    this.el.board.setAttribute("aria-disabled", String(!canPlay));
+    // A room's spectator watches the board (not dimmed), but cannot play on it.
+    const watching = match !== null && match.you === null;
+    this.el.board.setAttribute("aria-disabled", String(!canPlay || watching));
     this.el.board.classList.toggle("disabled", !canPlay);
+    this.el.board.dataset.watching = String(watching);
     const open = state.connection.state === "open";
     this.el.newGame.disabled = !open;
     this.el.picker.disabled = !open;
@@ -377,16 +482,23 @@ export class View {
   }
 
   /** Show the parts of the page that belong to the screen, hide the rest. */
-  showScreen(screen) {
+  showScreen(screen, state) {
     const el = this.el;
     const inMatch = screen === "match";
+    const roomMatch = state.mode === "room" && state.room !== null && (inMatch || screen === "over");
+    const watching = roomMatch && state.match?.you === null;
     const parts = [
+      [el.roomEntry, screen === "room-entry"],
+      [el.room, screen === "lobby"],
+      [el.roomBar, roomMatch],
+      // A room's page is the room's: "Your games" would take the tab out of it.
+      [el.gamesPanel, !state.join.code],
       [el.endlessTally, screen === "endless"],
       [el.controls, screen === "endless"],
       [el.foundPanel, screen === "endless"],
       [el.matchBar, inMatch],
       [el.seats, inMatch],
-      [el.powers, inMatch],
+      [el.powers, inMatch && !watching],
       [el.playsPanel, inMatch || screen === "over"],
       [el.wordLine, screen === "endless" || inMatch],
       [el.boardWrap, screen === "endless" || inMatch],
@@ -394,9 +506,7 @@ export class View {
       [el.over, screen === "over"],
     ];
     for (const [element, visible] of parts) element.hidden = !visible;
-    for (const button of el.modes) {
-      button.setAttribute("aria-pressed", String(button.dataset.mode === (screen === "endless" ? "endless" : "match")));
-    }
+    for (const button of el.modes) button.setAttribute("aria-pressed", String(button.dataset.mode === state.mode));
   }
 
   renderWordsLeft(count) {
@@ -545,7 +655,7 @@ export class View {
   // -- a match -----------------------------------------------------------------------
 
   renderMatch(state, event, screen, canPlay) {
-    const match = state.mode === "match" ? state.match : null;
+    const match = matchOnScreen(state, screen);
     if (screen === "setup") this.renderSetup(state, event);
     if (!match) {
       this.stopClock();
@@ -597,7 +707,11 @@ export class View {
       shape.setAttribute("aria-hidden", "true");
       gems.append(shape, this.make("span", "", String(seat.gems)), this.make("span", "visually-hidden", ` gem${seat.gems === 1 ? "" : "s"}`));
       item.append(name, tag, score, gems);
-      if (!seat.connected) item.append(this.make("span", "seat-away", "away"));
+      // Who is here (a room's players come and go): "away" once a stand-in bot plays for them.
+      const presence = R.presenceOf(seat);
+      item.dataset.presence = presence;
+      if (presence === R.Presence.AWAY) item.append(this.make("span", "seat-away", "away · a stand-in plays"));
+      else if (presence === R.Presence.OFFLINE) item.append(this.make("span", "seat-away", "offline"));
       if (turn) item.append(this.make("span", "visually-hidden", ", playing now"));
       return item;
     });
@@ -808,6 +922,252 @@ export class View {
     }
     this.el.timed.checked = draft.timed;
     this.el.startMatch.disabled = state.connection.state !== "open";
+  }
+
+  // -- a room ------------------------------------------------------------------------
+
+  /** The parts of the page a room changes, on every screen; the forms and the lobby when shown. */
+  renderRoom(state, event, screen) {
+    const room = state.room;
+    const inRoom = state.mode === "room";
+    const host = room !== null && R.isHost(room);
+    // The end screen: a room's rematch is the host's; the others wait for it.
+    this.el.rematch.hidden = inRoom && !host;
+    this.el.newMatch.hidden = inRoom;
+    this.el.endless.hidden = inRoom;
+    this.el.roomLobby.hidden = !inRoom;
+    this.el.rematchWait.hidden = !inRoom || host;
+    if (inRoom && room && !host) this.setText(this.el.rematchWait, this.waitingText(room, "a rematch"));
+    if (screen === "room-entry") this.renderRoomEntry(state, event);
+    if (!inRoom || !room) return;
+    this.renderRoomBar(room);
+    if (screen === "lobby") this.renderLobby(state, room, event);
+  }
+
+  setText(element, text) {
+    if (element.textContent !== text) element.textContent = text;
+  }
+
+  waitingText(room, what) {
+    const host = R.hostName(room);
+    return host === null ? "Nobody hosts yet: the next person to sit down does." : `Waiting for ${host} to start ${what}…`;
+  }
+
+  /** The link friends open: this page's origin, /r/<code>. */
+  roomLink(code) {
+    return new URL(`/r/${encodeURIComponent(code)}`, this.root.location.href).href;
+  }
+
+  /** The link's text, selected: to copy by hand where the clipboard is not allowed. */
+  selectRoomLink() {
+    this.el.roomLink.focus({ preventScroll: true });
+    this.el.roomLink.select();
+  }
+
+  /** "Play with friends" (make a room), or a room's link asking for a name; or no such room. */
+  renderRoomEntry(state, event) {
+    const { join } = state;
+    const el = this.el;
+    const creating = !join.code;
+    const gone = join.step === "gone";
+    const busy = join.step === "creating" || join.step === "joining" || join.step === "left";
+    const asking = !gone && (creating || join.step === "name" || join.error !== null);
+    this.setText(el.roomEntryTitle, creating ? "Play with friends" : `Room ${join.code}`);
+    let intro = "";
+    if (creating) {
+      intro = "Make a room and send its link. Up to six players, friends or bots, take turns on one board; anyone else with the link watches.";
+    } else if (join.step === "joining") {
+      intro = "Joining the room…";
+    } else if (!gone) {
+      intro = "Friends are playing Wibble here. Give your name to watch, then take a free seat.";
+    }
+    this.setText(el.roomEntryIntro, intro);
+    el.nameForm.hidden = !asking;
+    el.codeForm.hidden = !creating;
+    el.roomGone.hidden = !gone;
+    this.setText(el.roomSubmit, creating ? (join.step === "creating" ? "Creating…" : "Create a room") : "Join room");
+    el.roomSubmit.disabled = busy || state.connection.state !== "open";
+    // The name this browser used last time, offered once; after that the field is the player's.
+    if (this.shown.nameOffered !== true && join.name) {
+      el.nameField.value = join.name;
+      this.shown.nameOffered = true;
+    }
+    const error = join.error;
+    const onCode = Boolean(error?.say === "bad_code");
+    const nameText = error && !onCode ? fieldError(error) : "";
+    const codeText = onCode ? fieldError(error) : "";
+    el.nameError.hidden = nameText === "";
+    this.setText(el.nameError, nameText);
+    el.nameField.setAttribute("aria-invalid", String(nameText !== ""));
+    el.codeError.hidden = codeText === "";
+    this.setText(el.codeError, codeText);
+    el.codeForm.elements.code.setAttribute("aria-invalid", String(codeText !== ""));
+    // The field to fix takes the focus, and so does the name when the player asked for this form.
+    if ((event.type === "join" || event.type === "error") && (nameText || codeText)) {
+      (onCode ? el.codeForm.elements.code : el.nameField).focus();
+      if (nameText) this.announce(nameText);
+    } else if (event.type === "mode" && asking) {
+      el.nameField.focus();
+    }
+  }
+
+  /** Above a room's match and its end screen: the room, and where this tab is in it. */
+  renderRoomBar(room) {
+    this.setText(this.el.roomBarCode, `Room ${room.code}`);
+    const watchers = room.spectators > 0 ? ` · ${room.spectators} watching` : "";
+    const you = room.you === null
+      ? "· Watching: you can take a seat between matches"
+      : `· Seat ${room.you + 1}${R.isHost(room) ? " · host" : ""}`;
+    this.setText(this.el.roomBarYou, `${you}${watchers}`);
+  }
+
+  /** The room between matches: its link, its six seats, its rules, and starting. */
+  renderLobby(state, room, event) {
+    const el = this.el;
+    const host = R.isHost(room);
+    const open = state.connection.state === "open" && state.live;
+    this.setText(el.roomCode, room.code);
+    const link = this.roomLink(room.code);
+    if (el.roomLink.value !== link) el.roomLink.value = link;
+    let you;
+    if (room.you === null) you = "You are watching. Take a free seat to play.";
+    else if (host) you = `You are in seat ${room.you + 1}, and you host: the rules and the start are yours.`;
+    else you = `You are in seat ${room.you + 1}.`;
+    this.setText(el.roomYou, you);
+    this.renderRoomSeats(room, open);
+    this.setText(el.spectators, room.spectators === 0 ? "Nobody is watching." : `${room.spectators} watching`);
+    this.renderRules(room, host);
+
+    const check = R.startCheck(room);
+    el.roomStart.hidden = !host;
+    el.roomStart.disabled = !check.ok || !open;
+    let wait;
+    if (host) wait = check.ok ? "" : START_BLOCKED[check.why] ?? "";
+    else wait = this.waitingText(room, "the match");
+    this.setText(el.roomWait, wait);
+    el.leaveSeat.hidden = !R.canLeaveSeat(room);
+    el.leaveSeat.disabled = !open;
+    const match = state.match;
+    el.roomResults.hidden = !(match && match.room === room.code && match.phase === M.MatchPhase.OVER);
+    // Just made: the room's heading takes the focus (its link is the next thing to use).
+    if (event.type === "room" && event.created) el.roomTitle.focus();
+  }
+
+  renderRoomSeats(room, open) {
+    const editing = R.canEdit(room) && open;
+    const key = JSON.stringify([room.seats, room.host, room.you, editing, R.matchRunning(room), open]);
+    if (this.shown.roomSeats === key) return;
+    this.shown.roomSeats = key;
+    // Rebuilding must not throw away keyboard focus on one of its controls.
+    const focused = this.root.activeElement?.closest?.("[data-focus]")?.dataset.focus;
+    const items = room.seats.map((seat, index) => this.roomSeat(room, seat, index, { editing, open }));
+    this.el.roomSeats.replaceChildren(...items);
+    if (focused) {
+      const again = this.el.roomSeats.querySelector(`[data-focus="${focused}"]`);
+      // A control that went away (a seat taken): the seat's first control, else the list's heading.
+      (again ?? this.el.roomSeats.children[Number(focused.split("-")[1])]?.querySelector("button, select"))?.focus();
+    }
+  }
+
+  roomSeat(room, seat, index, { editing, open }) {
+    const item = this.make("li", "room-seat");
+    item.dataset.seat = String(index);
+    item.dataset.state = seat ? "taken" : "free";
+    const number = this.make("span", "room-seat-no", `Seat ${index + 1}`);
+    if (!seat) {
+      item.append(number, this.make("span", "room-seat-name free", "Free seat"));
+      const actions = this.make("span", "room-seat-actions");
+      if (R.canTakeSeat(room, index)) actions.append(this.seatButton("Sit here", `, seat ${index + 1}`, { takeSeat: index }, open, `sit-${index}`));
+      if (editing) actions.append(this.seatButton("Add a bot", ` in seat ${index + 1}`, { addBot: index }, open, `bot-${index}`));
+      if (actions.childElementCount) item.append(actions);
+      return item;
+    }
+    const presence = R.presenceOf(seat);
+    item.dataset.kind = seat.kind;
+    item.dataset.presence = presence;
+    item.dataset.you = String(index === room.you);
+    item.dataset.host = String(index === room.host);
+    const dot = this.make("span", "presence-dot");
+    dot.setAttribute("aria-hidden", "true");
+    const name = this.make("span", "room-seat-name", seat.name); // text, never markup
+    const tags = this.make("span", "room-seat-tags");
+    if (index === room.host) {
+      const crown = this.make("span", "host-badge", "Host");
+      crown.title = "Host: sets the rules and starts";
+      tags.append(crown);
+    }
+    if (index === room.you) tags.append(this.make("span", "you-badge", "you"));
+    if (seat.kind === "bot") tags.append(this.make("span", "bot-badge", `Bot · ${seat.level}`));
+    if (seat.speed !== 1) tags.append(this.make("span", "speed-badge", turnsText(seat.speed)));
+    const status = this.make("span", "room-seat-status", seat.kind === "bot" ? "" : PRESENCE[presence]);
+    item.append(number, dot, name, tags, status);
+    if (!editing) return item;
+    const actions = this.make("span", "room-seat-actions");
+    if (seat.kind === "bot") {
+      actions.append(this.seatSelect(`Level of ${seat.name}`, LEVEL_LABELS, seat.level, { seatLevel: index }, `level-${index}`));
+    }
+    const speeds = Object.fromEntries([1, 2, 3, 4].map((n) => [String(n), turnsText(n)]));
+    actions.append(this.seatSelect(`Turns a round for ${seat.name}`, speeds, String(seat.speed), { seatSpeed: index }, `speed-${index}`));
+    if (index !== room.you) actions.append(this.seatButton("Remove", ` ${seat.name}`, { removeSeat: index }, open, `remove-${index}`));
+    item.append(actions);
+    return item;
+  }
+
+  /** A seat's button: its visible words, and more for a screen reader (which seat, whom). */
+  seatButton(text, more, data, enabled, focus) {
+    const button = this.make("button", "button small", text);
+    button.type = "button";
+    button.append(this.make("span", "visually-hidden", more));
+    for (const [key, value] of Object.entries(data)) button.dataset[key] = String(value);
+    button.dataset.focus = focus;
+    button.disabled = !enabled;
+    return button;
+  }
+
+  seatSelect(label, options, value, data, focus) {
+    const select = this.make("select", "seat-select");
+    select.setAttribute("aria-label", label);
+    for (const [optionValue, text] of Object.entries(options)) {
+      const option = this.make("option", "", text);
+      option.value = optionValue;
+      select.append(option);
+    }
+    select.value = value;
+    for (const [key, item] of Object.entries(data)) select.dataset[key] = String(item);
+    select.dataset.focus = focus;
+    return select;
+  }
+
+  /** The rules: a form for the host between matches, in words for everyone else. */
+  renderRules(room, host) {
+    const el = this.el;
+    const rules = room.rules;
+    const editing = host && R.canEdit(room);
+    el.rulesForm.hidden = !editing;
+    el.rulesSummary.hidden = editing;
+    if (editing) {
+      // Not while typing in it: the field shows what is typed until it is left.
+      if (this.root.activeElement !== el.roomRounds && el.roomRounds.value !== String(rules.rounds)) {
+        el.roomRounds.value = String(rules.rounds);
+      }
+      el.roomTimed.checked = rules.turnSeconds !== null;
+      const wordlist = rules.wordlist ?? this.defaultWordlist; // null: the server's default list
+      if (el.roomWordlist.value !== wordlist) el.roomWordlist.value = wordlist;
+      if (el.roomStandIn.value !== rules.standIn) el.roomStandIn.value = rules.standIn;
+      return;
+    }
+    const wordlist = rules.wordlist ?? this.defaultWordlist;
+    const title = this.wordlists.find((list) => list.name === wordlist)?.title ?? wordlist;
+    const lines = [
+      plural(rules.rounds, "round"),
+      rules.turnSeconds === null ? "No turn timer" : `${plural(rules.turnSeconds, "second")} a turn`,
+      `Word list: ${title}`,
+      `Stand-in for an away player: ${capital(rules.standIn)} bot`,
+    ];
+    const key = lines.join("|");
+    if (this.shown.rules === key) return;
+    this.shown.rules = key;
+    el.rulesSummary.replaceChildren(...lines.map((line) => this.make("li", "", line)));
   }
 
   // -- the turn clock ----------------------------------------------------------------

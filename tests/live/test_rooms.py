@@ -253,6 +253,7 @@ def test_a_match_needs_two_seats_and_people_move_up_into_free_ones(start: Start)
     assert snapshot["seats"][1]["kind"] == "bot"
     assert snapshot["seats"][2]["speed"] == 2
     mine = last(bo, "match")
+    assert [seat["connected"] for seat in mine["seats"]] == [True, True, True]  # Ann too, though sent first
     assert mine["you"] == 2
     assert mine["room"] == room["code"]
     assert "token" not in mine

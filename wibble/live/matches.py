@@ -225,6 +225,18 @@ class Matches:
             live.last_active = self.clock()
             self._send_snapshot(live, client)
 
+    def watch_all(self, clients: list[Client], live: LiveMatch) -> None:
+        """Put a whole room on its new match at once, so each snapshot shows everyone connected."""
+        for client in clients:
+            if client.match is not None and client.match is not live:
+                self.unwatch(client)
+        with live.lock:
+            for client in clients:
+                self.fanout.add(live.match_id, client)
+                client.match = live
+            for client in clients:
+                self._send_snapshot(live, client)
+
     def unwatch(self, client: Client) -> None:
         live, client.match = client.match, None
         if live is not None:

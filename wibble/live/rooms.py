@@ -31,7 +31,7 @@ import logging
 import random
 import threading
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 from .. import protocol
@@ -219,6 +219,8 @@ class Rooms:
                     "server/full", "the server has as many rooms open as it can hold; try again later"
                 )
         rules = self._rules(Rules(), command.rules)
+        if rules.wordlist is None:  # name the list the room plays with, so every page can show it
+            rules = replace(rules, wordlist=words_for_player(self.wordlists, None).name)
         token = new_token()
         now = self.clock()
         for _ in range(8):
@@ -433,8 +435,7 @@ class Rooms:
                 if held is not None and held.token in live.away:
                     self.matches.set_stand_in(live.match, seat, rules.stand_in)
             self._tell_all(live)
-            for other in self._clients(live):
-                self.matches.watch(other, live.match)
+            self.matches.watch_all(self._clients(live), live.match)
 
     def _match_over(self, match: LiveMatch) -> None:
         # Called under the match's lock: the room is told from the timers' loop, under its own.

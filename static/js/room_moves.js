@@ -1,0 +1,412 @@
+// What the store does in a room (docs/protocol.md, "Rooms: playing with friends"): the
+// server's room messages (`room`, `presence`, `spectators`, `removed`, the room's errors,
+// a room's `match` snapshot), and the player's room intents (create, join, seats, rules,
+// start, rematch, leave). Methods of the Store, kept apart like match_moves.js, and
+// installed on it by `installRoomMoves`. No DOM; the room's own state is room.js's.
+//
+// A room's match is an ordinary match on screen (match_moves.js plays it), with three
+// differences: its snapshot names the room (`room`), a spectator's has `you: null`, and
+// it carries no token: the room's seat token is the one kept, per room, in `this.rooms`.
+// So a room's match never goes into "Your games" and never becomes `this.ref` (what a
+// reconnect resumes): a reconnect in a room joins the room again, and the server sends
+// `room` and then the match as it stands.
+
+import * as M from "./match.js";
+import * as P from "./protocol.js";
+import * as R from "./room.js";
+
+/** Messages only a room sends (`presence` too, when the tab is in one). */
+export const ROOM_MESSAGES = new Set(["room", "spectators", "removed"]);
+
+/** The requests whose name field the server checks: its refusal goes beside the field. */
+const NAMED_REQUESTS = new Set(["create_room", "join_room"]);
+const NAME_ERRORS = new Set(["protocol/bad_field", "protocol/missing_field"]);
+/** A join with one of these refusals is tried again without the token, to watch. */
+const LOST_SEAT = new Set(["room/removed", "room/bad_token"]);
+
+/**
+ * Where the tab stands with rooms before it is in one (`state.join.step`): `create` (the
+ * "Play with friends" form), `creating`, `name` (a room's link asks for a name), `joining`,
+ * `in` (a `room` arrived), `gone` (no such room) or `left` (on its way home).
+ */
+export const JoinStep = Object.freeze({
+  CREATE: "create",
+  CREATING: "creating",
+  NAME: "name",
+  JOINING: "joining",
+  IN: "in",
+  GONE: "gone",
+  LEFT: "left",
+});
+
+/** The first `join` state: on a room's link, join at once if this browser has been in it. */
+export function joinStateOf(code, rooms) {
+  const saved = code ? rooms.get(code) : null;
+  const step = !code ? JoinStep.CREATE : saved ? JoinStep.JOINING : JoinStep.NAME;
+  return { code: code ?? null, step, error: null, name: saved?.name || rooms.name() };
+}
+
+class RoomMoves {
+  // -- the server says --------------------------------------------------------
+
+  onRoomMessage(message) {
+    if (message.type === "room") return this.onRoom(message);
+    const room = this.state.room;
+    if (!room) return undefined; // a late message for a room this tab has left
+    if (message.type === "spectators") {
+      R.applySpectators(room, message);
+      return this.emit({ type: "spectators" });
+    }
+    if (message.type === "presence") return this.onRoomPresence(room, message);
+    return this.onRemoved(room);
+  }
+
+  onRoom(message) {
+    const state = this.state;
+    const previous = state.room;
+    const room = R.roomOf(message);
+    const created = state.join.step === JoinStep.CREATING;
+    const name = room.name || state.join.name;
+    state.room = room;
+    state.join = { ...state.join, code: room.code, step: JoinStep.IN, error: null, name };
+    this.joining = null;
+    state.mode = "room";
+    state.setup = false;
+    state.live = true; // the room is current (a match, if any, comes next as its own snapshot)
+    // The seat's token is kept like a password, per room: it brings this seat back from any
+    // tab or after a restart. No seat (watching, got up, removed): nothing to keep but the visit.
+    if (typeof message.token === "string" && message.token) this.rooms.save(room.code, message.token, name);
+    else if (room.you === null) this.rooms.save(room.code, null, name);
+    if (name) this.rooms.setName(name);
+
+    const match = state.match;
+    if (match && match.room !== room.code) {
+      // The endless game or a match of this tab's own stays saved; the room is on screen now.
+      state.match = null;
+    } else if (match && room.match?.id === match.id) {
+      R.noteMatch(room, match); // the match's own phase is newer than the room's note of it
+      R.presenceIntoMatch(room, match);
+    }
+    const newMatch = room.match !== null && previous?.match?.id !== room.match.id;
+    if (newMatch) state.lobby = false;
+    if (newMatch && previous) this.announce = "new"; // its snapshot comes next: say who plays first
+    this.sayRoomChange(previous, room, created);
+    this.emit({ type: "room", created, code: room.code });
+  }
+
+  /** What changed for this tab: created, seated, got up, became host. */
+  sayRoomChange(previous, room, created) {
+    if (created) {
+      this.setMessage("info", "room_created", { code: room.code });
+    } else if (!previous) {
+      this.setMessage("info", room.you === null ? "room_watching" : "room_back", { seat: room.you });
+    } else if (previous.you === null && room.you !== null) {
+      this.setMessage("info", "room_seated", { seat: room.you });
+    } else if (previous.you !== null && room.you === null && !this.removedNow) {
+      this.setMessage("info", "room_got_up");
+    } else if (R.isHost(room) && !R.isHost(previous)) {
+      this.setMessage("info", "room_host_now");
+    }
+    this.removedNow = false;
+  }
+
+  onRoomPresence(room, message) {
+    R.applyPresence(room, message);
+    const match = this.state.match;
+    if (match && match.room === room.code) M.applyPresence(match, message);
+    this.emit({ type: "presence", seat: message.seat });
+  }
+
+  /** The host took this tab's seat away: its token opens nothing now; the tab watches. */
+  onRemoved(room) {
+    this.rooms.save(room.code, null, this.state.join.name);
+    room.you = null;
+    const match = this.state.match;
+    if (match && match.room === room.code) {
+      match.you = null;
+      this.state.mine = false;
+      this.state.swap = null;
+    }
+    this.removedNow = true; // the `room` that follows says nothing more
+    this.setMessage("miss", "room_removed");
+    this.emit({ type: "removed" });
+  }
+
+  /** A room's `match` snapshot: on screen, but never in "Your games" and never `this.ref`. */
+  onRoomMatch(message) {
+    const state = this.state;
+    const previous = state.match;
+    const match = M.matchOf(message, this.now());
+    state.match = match;
+    state.mode = "room";
+    state.setup = false;
+    state.board = P.boardOf(message);
+    state.wordsLeft = P.wordsLeftOf(message);
+    this.snapshotChain(message);
+    if (state.room && state.room.code === match.room) {
+      R.noteMatch(state.room, match);
+      R.presenceIntoMatch(state.room, match);
+    }
+    const fresh = !previous || previous.id !== match.id;
+    if (fresh) state.lobby = false;
+    if (fresh && this.announce) {
+      const first = M.seatName(match, match.turn);
+      this.setMessage("info", M.isMyTurn(match) ? "match_new_you_first" : "match_new", { name: first });
+    }
+    this.announce = null;
+    this.emit({ type: "match", fresh });
+  }
+
+  /** After a match message: the room's note of its match follows the match (over, say). */
+  followRoomMatch() {
+    const { room, match } = this.state;
+    if (room && match && match.room === room.code) R.noteMatch(room, match);
+  }
+
+  /**
+   * A refused room request, or a refused join or create: handled here (true), else the
+   * store's own error handling goes on (false).
+   */
+  onRoomError(message) {
+    const state = this.state;
+    const { code, request } = message;
+    const joining = this.joining !== null && (request === "join_room" || request === undefined);
+    if (request === "create_room" || (request === undefined && state.join.step === JoinStep.CREATING)) {
+      // The name, or a budget (limit/rooms, server/full): said beside the form, to try again.
+      state.join = { ...state.join, step: JoinStep.CREATE, error: { text: message.message || code, code } };
+      return this.roomErrorSaid(code);
+    }
+    if (joining && code === "room/not_found") {
+      this.rooms.forget(this.joining.code);
+      this.joining = null;
+      state.room = null;
+      state.match = null;
+      state.join = { ...state.join, step: JoinStep.GONE, error: null };
+      return this.roomErrorSaid(code);
+    }
+    if (joining && LOST_SEAT.has(code) && this.joining.token) {
+      // The seat is not ours any more (removed, or given up): watch instead.
+      this.rooms.save(this.joining.code, null, state.join.name);
+      this.setMessage("miss", code === "room/removed" ? "room_removed" : "room_seat_lost");
+      this.sendJoin();
+      return this.roomErrorSaid(code);
+    }
+    if (joining) {
+      // The name (protocol/bad_field), or the join budget (limit/joins): back to the name form.
+      this.joining = null;
+      const error = { text: message.message || code, code, name: NAME_ERRORS.has(code) };
+      state.join = { ...state.join, step: state.room ? JoinStep.IN : JoinStep.NAME, error };
+      return this.roomErrorSaid(code);
+    }
+    if (typeof code === "string" && code.startsWith("room/")) {
+      // A room command refused (not the host, the seat is taken, a match is on, ...).
+      if (code === "room/not_seated") this.adopt(); // a move of a spectator: back to the server's chain
+      this.setServerMessage(message);
+      return this.roomErrorSaid(code);
+    }
+    return false;
+  }
+
+  roomErrorSaid(code) {
+    this.emit({ type: "error", code });
+    return true;
+  }
+
+  // -- the player does --------------------------------------------------------
+
+  /** "Play with friends": the form to make a room (the game on screen stays attached until then). */
+  showFriends() {
+    const state = this.state;
+    state.mode = "room";
+    state.setup = false;
+    state.swap = null;
+    if (!state.join.code) state.join = { ...state.join, step: JoinStep.CREATE, error: null };
+    this.emit({ type: "mode" });
+    return true;
+  }
+
+  /** A name as typed, or null (and the form says why). */
+  nameFor(text) {
+    const name = P.nameOf(text);
+    if (name !== null) return name;
+    this.state.join = { ...this.state.join, error: { say: "name_length", name: true } };
+    this.emit({ type: "join" });
+    return null;
+  }
+
+  /** The name form: make a room ("Play with friends"), or join the room of this page's link. */
+  enterName(text) {
+    return this.state.join.code ? this.joinRoom(text) : this.createRoom(text);
+  }
+
+  /** Make a room and host it, in seat 0. The page's address becomes the room's link. */
+  createRoom(text) {
+    const name = this.nameFor(text);
+    if (name === null || this.state.connection.state !== "open") return false;
+    if (this.state.join.step === JoinStep.CREATING) return false;
+    this.rooms.setName(name);
+    this.state.join = { ...this.state.join, step: JoinStep.CREATING, error: null, name };
+    if (!this.send(P.createRoom(name))) return false;
+    this.emit({ type: "join" });
+    return true;
+  }
+
+  /** The name form of a room's link: join with this name, to watch (then take a seat). */
+  joinRoom(text) {
+    const name = this.nameFor(text);
+    if (name === null) return false;
+    this.rooms.setName(name);
+    this.state.join = { ...this.state.join, name, error: null };
+    const sent = this.sendJoin();
+    this.emit({ type: "join" });
+    return sent;
+  }
+
+  /** Send `join_room` for the tab's room, with the seat's token if this browser holds one. */
+  sendJoin() {
+    const join = this.state.join;
+    const saved = this.rooms.get(join.code);
+    const name = join.name || saved?.name || this.rooms.name();
+    if (!name) {
+      this.state.join = { ...join, step: JoinStep.NAME };
+      return false;
+    }
+    const token = saved?.token ?? null;
+    this.joining = { code: join.code, token };
+    this.state.join = { ...join, name, step: this.state.room ? join.step : JoinStep.JOINING };
+    return this.send(P.joinRoom(join.code, name, token));
+  }
+
+  /** A socket opened on a room's page: back into the room (and the seat), unless a name is still to be given. */
+  rejoinRoom() {
+    const join = this.state.join;
+    if (join.step === JoinStep.NAME || join.step === JoinStep.GONE || join.step === JoinStep.LEFT) {
+      return this.emit({ type: "join" });
+    }
+    this.sendJoin();
+    return this.emit({ type: "join" });
+  }
+
+  /** A code typed in the "Play with friends" form: go to its room's link (false if it cannot be a code). */
+  goToRoom(text) {
+    const code = P.roomCodeOf(text);
+    if (code === null) {
+      this.state.join = { ...this.state.join, error: { say: "bad_code", code: true } };
+      this.emit({ type: "join" });
+      return false;
+    }
+    this.emit({ type: "leave_page", to: { room: code } });
+    return true;
+  }
+
+  /** A room command, sent when the room allows it (`allowed`); false when nothing was sent. */
+  roomCommand(allowed, message) {
+    if (!allowed || !this.canPlay) return false;
+    return this.send(message);
+  }
+
+  takeSeat(seat) {
+    return this.roomCommand(R.canTakeSeat(this.state.room, seat), P.takeSeat(seat));
+  }
+
+  leaveSeat() {
+    return this.roomCommand(R.canLeaveSeat(this.state.room), P.leaveSeat());
+  }
+
+  /**
+   * The host's rules, one at a time: `rounds` (1-20), `timed` (the page's 30-second turn),
+   * `wordlist`, `standIn` (the level of the bot that plays an away seat).
+   */
+  setRules({ rounds, timed, wordlist, standIn }) {
+    const room = this.state.room;
+    const rules = {};
+    if (rounds !== undefined) {
+      const n = Math.round(Number(rounds));
+      if (!Number.isFinite(n) || n < 1) return false;
+      rules.rounds = Math.min(P.MAX_ROUNDS, n);
+    }
+    if (timed !== undefined) rules.turn_seconds = timed ? P.TIMED_TURN_SECONDS : null;
+    if (wordlist !== undefined) {
+      if (!this.state.config.wordlists.some((list) => list.name === wordlist)) return false;
+      rules.wordlist = wordlist;
+    }
+    if (standIn !== undefined) {
+      if (!P.LEVELS.includes(standIn)) return false;
+      rules.stand_in = standIn;
+    }
+    if (Object.keys(rules).length === 0) return false;
+    return this.roomCommand(room && R.canEdit(room), P.setRules(rules));
+  }
+
+  /** The host puts a bot of `level` in a free seat, or changes a bot's level. */
+  setSeatBot(seat, level) {
+    const room = this.state.room;
+    const current = room?.seats[seat];
+    const allowed = room && R.canEdit(room) && P.LEVELS.includes(level) && seat in room.seats
+      && (current === null || current.kind === "bot");
+    return this.roomCommand(allowed, P.setSeat(seat, { bot: level }));
+  }
+
+  /** The host's handicap: how many turns a round the seat plays (1-4). */
+  setSeatSpeed(seat, speed) {
+    const room = this.state.room;
+    const value = Number(speed);
+    const allowed = room && R.canEdit(room) && Boolean(room.seats[seat]) && P.SPEEDS.includes(value);
+    return this.roomCommand(allowed, P.setSeat(seat, { speed: value }));
+  }
+
+  /** The host removes a bot, or a person (who then watches). */
+  removeSeat(seat) {
+    return this.roomCommand(this.state.room && R.canRemove(this.state.room, seat), P.removeSeat(seat));
+  }
+
+  /** The host starts the room's match (at least two seats filled). */
+  startRoomMatch() {
+    const room = this.state.room;
+    if (!this.roomCommand(room && R.canStart(room), P.startRoomMatch())) return false;
+    this.announce = "new";
+    return true;
+  }
+
+  /** The host, once the match is over: the same seats, a new board. */
+  rematchRoom() {
+    const { room, match } = this.state;
+    const over = match?.phase === M.MatchPhase.OVER || (room?.match && !R.matchRunning(room));
+    if (!this.roomCommand(room && R.isHost(room) && over, P.rematch())) return false;
+    this.announce = "new";
+    return true;
+  }
+
+  /** Leave the room (a seat held is given up) and go home. */
+  leaveRoom() {
+    const code = this.state.join.code;
+    if (!code) return false;
+    if (this.state.room) this.send(P.leaveRoom()); // if the socket is down, the seat's grace runs out instead
+    this.rooms.forget(code);
+    this.state.join = { ...this.state.join, step: JoinStep.LEFT };
+    this.emit({ type: "leave_page", to: { home: true } });
+    return true;
+  }
+
+  /** After a match: the room's seats and rules (`lobby`), or back to the end screen. */
+  showLobby(lobby = true) {
+    this.state.lobby = Boolean(lobby);
+    this.emit({ type: "lobby" });
+    return true;
+  }
+
+  /** The copy button: whether the link reached the clipboard. */
+  linkCopied(ok) {
+    this.setMessage(ok ? "info" : "miss", ok ? "link_copied" : "link_not_copied");
+    this.emit({ type: "hint" });
+  }
+}
+
+/** Give the Store class the room's methods. */
+export function installRoomMoves(Store) {
+  for (const name of Object.getOwnPropertyNames(RoomMoves.prototype)) {
+    if (name !== "constructor") {
+      Object.defineProperty(Store.prototype, name, Object.getOwnPropertyDescriptor(RoomMoves.prototype, name));
+    }
+  }
+}
