@@ -78,14 +78,10 @@ class Budgets:
 
     def check_resume(self, address: str) -> None:
         """Refuse a resume from an address that has failed too many (guessing tokens or ids)."""
-        bucket = self._resumes.get(address)
-        if bucket is not None and bucket.available() < 1:
-            raise RuleError("limit/resumes", "too many failed resumes from your address; wait a minute")
+        self._check(self._resumes, address, "limit/resumes", "too many failed resumes from your address")
 
     def failed_resume(self, address: str) -> None:
-        per_minute = self.limits.failed_resumes_per_minute
-        if per_minute != UNLIMITED:
-            self._bucket(self._resumes, address, per_minute).take()
+        self._spend(self._resumes, address, self.limits.failed_resumes_per_minute)
 
     # -- rooms ------------------------------------------------------------------------
 
@@ -96,16 +92,22 @@ class Budgets:
 
     def check_join(self, address: str) -> None:
         """Refuse a join from an address that has failed too many (guessing room codes or tokens)."""
-        bucket = self._joins.get(address)
-        if bucket is not None and bucket.available() < 1:
-            raise RuleError("limit/joins", "too many failed joins from your address; wait a minute")
+        self._check(self._joins, address, "limit/joins", "too many failed joins from your address")
 
     def failed_join(self, address: str) -> None:
-        per_minute = self.limits.failed_joins_per_minute
-        if per_minute != UNLIMITED:
-            self._bucket(self._joins, address, per_minute).take()
+        self._spend(self._joins, address, self.limits.failed_joins_per_minute)
 
     # -- helpers ----------------------------------------------------------------------
+
+    def _check(self, buckets: dict[str, TokenBucket], address: str, code: str, message: str) -> None:
+        """Refuse while an address's failures have emptied its bucket (until it refills)."""
+        bucket = buckets.get(address)
+        if bucket is not None and bucket.available() < 1:
+            raise RuleError(code, f"{message}; wait a minute")
+
+    def _spend(self, buckets: dict[str, TokenBucket], address: str, per_minute: float) -> None:
+        if per_minute != UNLIMITED:
+            self._bucket(buckets, address, per_minute).take()
 
     def _bucket(self, buckets: dict[str, TokenBucket], address: str, per_minute: float) -> TokenBucket:
         self._prune()

@@ -400,30 +400,19 @@ class Rooms:
         with live.lock:
             room = live.room
             words = words_for_player(self.wordlists, room.rules.wordlist)
-            if client.seat is None or client.seat != room.host:
-                raise RuleError("room/not_host", "only the room's host can start a match")
-            if live.playing:
-                raise RuleError("room/match_running", "a match is being played")
-            if len(room.filled(playing=False)) < 2:
-                raise RuleError("room/too_few", "a match needs at least two seats filled (people or bots)")
-            self.budgets.new_game(client.address)
-            before, version = room.to_doc(), room.version
             match_id = new_token(12)
-            moved = room.start(client.seat, False, match_id)
-            seats = [Seat(s.name, s.kind, s.level, s.speed) for s in room.seats if s is not None]
-            rules = room.rules
-            settings = Settings(
-                rounds=rules.rounds, turn_seconds=rules.turn_seconds, round_pause=self.round_pause
-            )
-            try:
-                new = self.matches.create_for_room(words, seats, settings, room.code, match_id)
-                self._save(live, version, "start")
-            except VersionConflict:
-                self._reload(live, before)
-                raise
-            except WibbleError:
-                live.room = Room.from_doc(before)
-                raise
+
+            def begin() -> tuple[dict[int, int], LiveMatch]:
+                moved = room.start(client.seat, live.playing, match_id)  # the room's own checks first
+                self.budgets.new_game(client.address)
+                seats = [Seat(s.name, s.kind, s.level, s.speed) for s in room.seats if s is not None]
+                rules = room.rules
+                settings = Settings(
+                    rounds=rules.rounds, turn_seconds=rules.turn_seconds, round_pause=self.round_pause
+                )
+                return moved, self.matches.create_for_room(words, seats, settings, room.code, match_id)
+
+            moved, new = self._commit(live, begin, "start")
             old = live.match
             live.match = self.matches.adopt(new)
             if old is not None:
@@ -433,7 +422,7 @@ class Rooms:
                     other.seat = moved.get(other.seat)
             for seat, held in enumerate(room.seats):
                 if held is not None and held.token in live.away:
-                    self.matches.set_stand_in(live.match, seat, rules.stand_in)
+                    self.matches.set_stand_in(live.match, seat, room.rules.stand_in)
             self._tell_all(live)
             self.matches.watch_all(self._clients(live), live.match)
 
@@ -518,16 +507,16 @@ class Rooms:
     def _commit(self, live: LiveRoom, apply: Callable[[], _T], action: str) -> _T:
         """Apply a change to the room; if it changed, save it (compare-and-set) before anyone hears."""
         before, version = live.room.to_doc(), live.room.version
-        result = apply()
-        if live.room.version != version:
-            try:
+        try:
+            result = apply()
+            if live.room.version != version:
                 self._save(live, version, action)
-            except VersionConflict:
-                self._reload(live, before)
-                raise
-            except WibbleError:
-                live.room = Room.from_doc(before)
-                raise
+        except VersionConflict:
+            self._reload(live, before)
+            raise
+        except WibbleError:  # refused, or not saved: the room is as it was
+            live.room = Room.from_doc(before)
+            raise
         return result
 
     def _reload(self, live: LiveRoom, before: dict[str, Any]) -> None:
