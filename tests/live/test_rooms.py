@@ -393,6 +393,21 @@ def test_a_removed_player_watches_and_their_token_opens_nothing(start: Start) ->
     assert errors(again.send(type="join_room", code=code, name="Bo", token=token)) == ["room/removed"]
 
 
+def test_a_removed_player_cannot_sit_down_again_from_where_they_played(start: Start) -> None:
+    live = start()
+    ann, room = create(live)
+    code = room["code"]
+    bo = join(live, code, "Bo", address="198.51.100.7")
+    sit(bo, 1)
+    ann.send(type="remove", seat=1)
+    assert errors(bo.send(type="take_seat", seat=1)) == ["room/removed"]
+    fresh = join(live, code, "Bo again", address="198.51.100.7")  # a new tab, a new name: still barred
+    assert errors(fresh.send(type="take_seat", seat=2)) == ["room/removed"]
+    assert fresh.frames[0]["you"] is None  # watching is allowed
+    sit(join(live, code, "Cy", address="198.51.100.8"), 1)
+    assert "198.51.100.7" not in str(live.store.load(f"room:{code}"))  # only a hash is kept
+
+
 def test_a_player_removed_mid_match_is_played_by_a_stand_in(start: Start) -> None:
     live = start()
     code, ann, bo, cy, di = table(live)

@@ -31,7 +31,8 @@ CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 CODE_LENGTH = 6
 """31**6 is about 887 million codes: with failed joins rate-limited, guessing one is hopeless."""
 MAX_REMOVED = 64
-"""Removed tokens remembered, so that a removed player hears ``room/removed`` rather than a bad token."""
+"""Removed tokens (and the hashed addresses they played from) remembered: a removed player hears
+``room/removed`` rather than a bad token, and cannot simply sit down again."""
 DOC_FORMAT = 1
 BOT_NAMES = ("Ada", "Basil", "Cleo", "Dmitri", "Edda", "Flo")
 
@@ -104,6 +105,8 @@ class Room:
         self.seats: list[RoomSeat | None] = [None] * MAX_SEATS
         self.host: int | None = None
         self.removed: list[str] = []
+        self.barred: list[str] = []
+        """Where removed people played from (hashed addresses): they may watch, not sit."""
         self.match_id: str | None = None
         self.joins = 0
         self.version = 0
@@ -129,10 +132,12 @@ class Room:
 
     # -- commands -----------------------------------------------------------------------
 
-    def take_seat(self, seat: int | None, name: str, token: str, playing: bool) -> int:
+    def take_seat(self, seat: int | None, name: str, token: str, playing: bool, where: str = "") -> int:
         """A person sits down (``seat`` None: the first free one). The first person to sit in a
-        room with no host becomes its host."""
+        room with no host becomes its host. ``where`` is the (hashed) address they sit from."""
         self._between(playing)
+        if where and where in self.barred:
+            raise RuleError("room/removed", "the host removed you from this room's seats; you can watch")
         if seat is None:
             free = [i for i in range(MAX_SEATS) if self.holder(i, playing) is None]
             if not free:
@@ -159,9 +164,17 @@ class Room:
             self.hand_on(present)
         self.version += 1
 
-    def remove(self, by: int | None, seat: int, playing: bool, present: Collection[int] = ()) -> str | None:
+    def remove(
+        self,
+        by: int | None,
+        seat: int,
+        playing: bool,
+        present: Collection[int] = (),
+        where: Collection[str] = (),
+    ) -> str | None:
         """The host takes ``seat`` away from its bot or person; returns the removed person's token
-        hash, which opens nothing from now on."""
+        hash, which opens nothing from now on. ``where`` (the hashed addresses the person plays
+        from) may not take a seat again."""
         self._host(by)
         held = self.holder(seat, playing)
         if held is None:
@@ -177,6 +190,8 @@ class Room:
             self.seats[seat] = None
         if token is not None:
             self.removed = [*self.removed, token][-MAX_REMOVED:]
+            fresh = [w for w in where if w not in self.barred]
+            self.barred = [*self.barred, *fresh][-MAX_REMOVED:]
         self.version += 1
         return token
 
@@ -263,6 +278,7 @@ class Room:
             "seats": [None if seat is None else seat.to_doc() for seat in self.seats],
             "host": self.host,
             "removed": list(self.removed),
+            "barred": list(self.barred),
             "match_id": self.match_id,
             "joins": self.joins,
             "version": self.version,
@@ -286,6 +302,10 @@ class Room:
         if not all(isinstance(token, str) for token in removed):
             raise GameDataError("field 'removed' is damaged")
         room.removed = removed[-MAX_REMOVED:]
+        barred = field_of(doc, "barred", list)
+        if not all(isinstance(where, str) for where in barred):
+            raise GameDataError("field 'barred' is damaged")
+        room.barred = barred[-MAX_REMOVED:]
         match_id = doc.get("match_id")
         if match_id is not None and not isinstance(match_id, str):
             raise GameDataError("field 'match_id' is damaged")

@@ -70,6 +70,11 @@ FAILED_JOINS_PER_CONNECTION = 5
 _T = TypeVar("_T")
 
 
+def address_hash(address: str) -> str:
+    """What a room remembers of where a removed person played from: never the address itself."""
+    return token_hash(f"address:{address}").hex() if address else ""
+
+
 def room_id(code: str) -> str:
     """Where a room is kept in the store, and the name of its listeners in the fan-out."""
     return f"room:{code}"
@@ -335,7 +340,10 @@ class Rooms:
             raise RuleError("room/already_seated", "you already hold a seat")
         token = new_token()
         hashed = token_hash(token).hex()
-        seat = self._commit(live, lambda: live.room.take_seat(seat, client.name, hashed, live.playing), "sit")
+        where = address_hash(client.address)
+        seat = self._commit(
+            live, lambda: live.room.take_seat(seat, client.name, hashed, live.playing, where), "sit"
+        )
         client.seat, client.token = seat, token
         self._tell_all(live)
         if live.match is not None:
@@ -354,11 +362,10 @@ class Rooms:
         self._tell_all(live)
 
     def _remove(self, client: Client, live: LiveRoom, seat: int) -> None:
-        room, playing = live.room, live.playing
-        token = self._commit(
-            live, lambda: room.remove(client.seat, seat, playing, self._present(live)), "remove"
-        )
+        room, playing, present = live.room, live.playing, self._present(live)
         removed = [c for c in self._clients(live) if c.seat == seat]
+        where = {address_hash(c.address) for c in removed if c.address}
+        token = self._commit(live, lambda: room.remove(client.seat, seat, playing, present, where), "remove")
         self._unseat(live, seat, None)
         for other in removed:
             other.deliver(protocol.encode({"type": "removed"}))
