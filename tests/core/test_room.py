@@ -117,6 +117,7 @@ def test_a_room_survives_its_document_through_json() -> None:
         {"removed": [1]},
         {"joins": -1},
         {"match_id": 7},
+        {"barred": "x"},
     ],
 )
 def test_a_damaged_room_is_refused(damage: dict[str, Any]) -> None:
