@@ -378,6 +378,18 @@ def test_a_host_away_past_the_grace_period_hands_the_room_on(start: Start) -> No
     assert errors(bo.send(type="remove", seat=2)) == []
 
 
+def test_a_host_away_while_nobody_else_was_here_hands_on_when_someone_comes_back(start: Start) -> None:
+    live = start()
+    code, ann, bo, cy, di = table(live)
+    bo_token = last(bo, "room")["token"]
+    for who in (ann, bo, cy, di):
+        who.leave()
+    tick(live, GRACE)
+    assert held(live, code).room.host == 0  # nobody else here: Ann keeps it
+    back = join(live, code, "Bo", token=bo_token)
+    assert last(back, "room")["host"] == 1
+
+
 def test_a_removed_player_watches_and_their_token_opens_nothing(start: Start) -> None:
     live = start()
     ann, room = create(live)

@@ -332,6 +332,20 @@ class Rooms:
         self._broadcast(live, self._presence(live, seat), skip=client)
         if was_away and live.match is not None:
             self.matches.set_stand_in(live.match, seat, None)
+        self._host_here(live)
+
+    def _host_here(self, live: LiveRoom) -> None:
+        """A host who stayed away past the grace period while nobody else was here keeps the room only
+        until someone is: then it passes on, so that the people here can play."""
+        room = live.room
+        host = None if room.host is None else room.seats[room.host]
+        if host is None or host.token not in live.away:
+            return
+        try:
+            if self._commit(live, lambda: room.pass_host(self._present(live)), "host"):
+                self._tell_all(live)
+        except WibbleError as exc:
+            log.warning("room %s: could not hand the host role on (%s)", live.code, exc.code)
 
     # -- seats -------------------------------------------------------------------------------
 
@@ -461,12 +475,7 @@ class Rooms:
                 return
             live.away.add(token)
             self._broadcast(live, self._presence(live, seat))
-            if room.host == seat:
-                try:
-                    if self._commit(live, lambda: room.pass_host(self._present(live)), "host"):
-                        self._tell_all(live)
-                except WibbleError as exc:
-                    log.warning("room %s: could not hand the host role on (%s)", code, exc.code)
+            self._host_here(live)
             if live.match is not None and live.playing:
                 try:
                     self.matches.skip_turn(live.match, seat)
