@@ -64,6 +64,8 @@ from .timers import Timers
 
 log = logging.getLogger(__name__)
 
+TOUCH_EVERY = 60.0
+"""Seconds between notes to the store that a room is in use (its empty time counts from the last)."""
 FAILED_JOINS_PER_CONNECTION = 5
 """Failed joins one connection may make a minute, whatever its address's budget."""
 
@@ -87,6 +89,8 @@ class LiveRoom:
     match: LiveMatch | None = None
     away: set[str] = field(default_factory=set)
     """Token hashes of people whose grace period ran out (a stand-in plays for them)."""
+    touched: float = float("-inf")
+    """When the store last heard that the room is in use."""
 
     @property
     def code(self) -> str:
@@ -212,7 +216,7 @@ class Rooms:
                 self._broadcast(live, {"type": "spectators", "count": self._spectators(live)})
             if not self.fanout.count(room_id(live.code)):
                 self.timers.set((live.code, "room-empty"), now + self.limits.empty)
-                self._touch(live)
+                self._touch(live, force=True)
 
     # -- creating, joining -------------------------------------------------------------------
 
@@ -515,7 +519,7 @@ class Rooms:
         with self._lock:
             occupied = [live for code, live in self._rooms.items() if self.fanout.count(room_id(code))]
         for live in occupied:
-            self._touch(live)
+            self._touch(live, force=True)
         return self.store.purge(self.clock() - self.limits.empty, purge_batch, prefix="room:")
 
     # -- committing and telling ---------------------------------------------------------------
@@ -561,9 +565,14 @@ class Rooms:
             log.warning("room %s changed in the store under us", room.code)
             raise
 
-    def _touch(self, live: LiveRoom) -> None:
+    def _touch(self, live: LiveRoom, force: bool = False) -> None:
+        """Note in the store that the room is in use (at most once a minute: joins can come fast)."""
+        now = self.clock()
+        if not force and now - live.touched < TOUCH_EVERY:
+            return
+        live.touched = now
         try:
-            self.store.touch(room_id(live.code), self.clock())
+            self.store.touch(room_id(live.code), now)
         except StorageError as exc:
             log.warning("could not note that room %s is in use: %s", live.code, exc.reason)
 
