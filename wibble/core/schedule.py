@@ -30,6 +30,8 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
+from .heap import IndexedHeap
+
 K = TypeVar("K", bound=Hashable)
 
 
@@ -39,18 +41,22 @@ class _Entry(Generic[K]):
     seq: int  # when it was set, among all sets: the tie-break for equal times
     key: K
 
-    def before(self, other: _Entry[K]) -> bool:
-        return (self.when, self.seq) < (other.when, other.seq)
+
+def _rank(entry: _Entry[K]) -> tuple[float, int]:
+    return (entry.when, entry.seq)
+
+
+def _key(entry: _Entry[K]) -> K:
+    return entry.key
 
 
 class Scheduler(Generic[K]):
     """Deadlines by key: at most one per key, the earliest always at hand."""
 
-    __slots__ = ("_heap", "_index", "_seq")
+    __slots__ = ("_heap", "_seq")
 
     def __init__(self) -> None:
-        self._heap: list[_Entry[K]] = []
-        self._index: dict[K, int] = {}
+        self._heap: IndexedHeap[K, _Entry[K]] = IndexedHeap(_rank, _key)
         self._seq = 0
 
     def set(self, key: K, when: float) -> None:
@@ -59,102 +65,36 @@ class Scheduler(Generic[K]):
             # NaN compares false with everything and would quietly break the heap's order.
             raise ValueError(f"deadline for {key!r} is not a number")
         # A fresh sequence number even when moving: a reset deadline queues behind others set earlier.
-        entry = _Entry(when, self._seq, key)
+        self._heap.put(_Entry(when, self._seq, key))
         self._seq += 1
-        i = self._index.get(key)
-        if i is None:
-            self._heap.append(entry)
-            i = len(self._heap) - 1
-        else:
-            self._heap[i] = entry
-        self._index[key] = i
-        self._sift_down(self._sift_up(i))
 
     def cancel(self, key: K) -> bool:
         """Take away ``key``'s deadline; False if it had none."""
-        i = self._index.get(key)
-        if i is None:
-            return False
-        self._take(i)
-        return True
+        return self._heap.take(key) is not None
 
     def when(self, key: K) -> float | None:
         """When ``key`` falls due, or None if it has no deadline."""
-        i = self._index.get(key)
-        return None if i is None else self._heap[i].when
+        entry = self._heap.get(key)
+        return None if entry is None else entry.when
 
     def peek(self) -> tuple[K, float] | None:
         """The earliest deadline, left in place; None when there is none."""
-        if not self._heap:
-            return None
-        head = self._heap[0]
-        return (head.key, head.when)
+        head = self._heap.peek()
+        return None if head is None else (head.key, head.when)
 
     def due(self, now: float) -> list[K]:
         """Take out every key due by ``now`` (``when <= now``), earliest first."""
         fired: list[K] = []
-        while self._heap and self._heap[0].when <= now:
-            fired.append(self._take(0).key)
+        while (head := self._heap.peek()) is not None and head.when <= now:
+            fired.append(self._heap.pop().key)
         return fired
 
     def __len__(self) -> int:
         return len(self._heap)
 
     def __contains__(self, key: object) -> bool:
-        try:
-            return key in self._index
-        except TypeError:  # an unhashable object is never a key
-            return False
+        return key in self._heap
 
     def __repr__(self) -> str:
-        ordered = sorted(self._heap, key=lambda e: (e.when, e.seq))
+        ordered = sorted(self._heap.entries(), key=_rank)
         return f"Scheduler({[(e.key, e.when) for e in ordered]!r})"
-
-    # -- the heap ------------------------------------------------------------------------
-
-    def _take(self, i: int) -> _Entry[K]:
-        """Remove and return the entry at index ``i``, keeping the heap in order."""
-        heap = self._heap
-        taken = heap[i]
-        del self._index[taken.key]
-        last = heap.pop()
-        if i < len(heap):
-            # The last entry fills the hole; coming from another branch, it may need to go up or down.
-            heap[i] = last
-            self._index[last.key] = i
-            self._sift_down(self._sift_up(i))
-        return taken
-
-    def _sift_up(self, i: int) -> int:
-        """Move the entry at ``i`` up past every later parent; return where it stops."""
-        heap, index = self._heap, self._index
-        moving = heap[i]
-        while i > 0:
-            parent = (i - 1) // 2
-            if not moving.before(heap[parent]):
-                break
-            heap[i] = heap[parent]
-            index[heap[i].key] = i
-            i = parent
-        heap[i] = moving
-        index[moving.key] = i
-        return i
-
-    def _sift_down(self, i: int) -> None:
-        """Move the entry at ``i`` down below every earlier child."""
-        heap, index = self._heap, self._index
-        size = len(heap)
-        moving = heap[i]
-        while True:
-            child = 2 * i + 1
-            if child >= size:
-                break
-            if child + 1 < size and heap[child + 1].before(heap[child]):
-                child += 1
-            if not heap[child].before(moving):
-                break
-            heap[i] = heap[child]
-            index[heap[i].key] = i
-            i = child
-        heap[i] = moving
-        index[moving.key] = i

@@ -15,16 +15,18 @@ how the heap happens to be laid out. Should two entries share key and nonce too,
 the seat number settles it: the order is total, and ``turns()`` can promise to be
 exactly the order of the pops.
 
-The heap is an array written out by hand rather than ``heapq``, because a seat can
-leave mid-match (a player disconnects) and must be taken out wherever it sits. A
-map from seat to array index finds it at once, and one sift up or down repairs the
-heap, so removal is O(log n) rather than a linear search followed by a rebuild.
+The heap is ``wibble.core.heap.IndexedHeap`` rather than ``heapq``, because a seat
+can leave mid-match (a player disconnects) and must be taken out wherever it sits:
+its map from seat to array index finds it at once, so removal is O(log n) rather
+than a linear search followed by a rebuild.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+
+from .heap import IndexedHeap
 
 TICKS_PER_ROUND = 12
 SPEEDS = (1, 2, 3, 4)
@@ -50,109 +52,52 @@ def _rank(turn: Turn) -> tuple[int, int, int]:
     return (turn.key, turn.nonce, turn.seat)
 
 
+def _seat(turn: Turn) -> int:
+    return turn.seat
+
+
 class TurnOrder:
     """The seats still in the match, each once, popped in order of ``(key, nonce)``."""
 
-    __slots__ = ("_heap", "_index")
+    __slots__ = ("_heap",)
 
     def __init__(self, turns: Iterable[Turn] = ()) -> None:
-        self._heap: list[Turn] = list(turns)
-        self._index: dict[int, int] = {}
-        for i, turn in enumerate(self._heap):
-            if turn.seat in self._index:
-                raise ValueError(f"seat {turn.seat} appears twice")
-            self._index[turn.seat] = i
-        # Bottom-up heapify: sifting down each parent, last first, costs O(n) in all.
-        for i in reversed(range(len(self._heap) // 2)):
-            self._sift_down(i)
+        turns = list(turns)
+        seats = [turn.seat for turn in turns]
+        twice = next((seat for seat in seats if seats.count(seat) > 1), None)
+        if twice is not None:
+            raise ValueError(f"seat {twice} appears twice")
+        self._heap: IndexedHeap[int, Turn] = IndexedHeap(_rank, _seat, turns)
 
     def push(self, seat: int, key: int, nonce: int | None = None) -> None:
         """Seat ``seat`` to play at tick ``key``; ``nonce`` defaults to the seat number."""
-        if seat in self._index:
+        if seat in self._heap:
             raise ValueError(f"seat {seat} is already waiting for a turn")
-        self._heap.append(Turn(key, seat if nonce is None else nonce, seat))
-        self._index[seat] = len(self._heap) - 1
-        self._sift_up(len(self._heap) - 1)
+        self._heap.put(Turn(key, seat if nonce is None else nonce, seat))
 
     def pop(self) -> Turn:
         """The next turn to play, taken out of the order."""
         if not self._heap:
             raise IndexError("pop from an empty TurnOrder")
-        return self._take(0)
+        return self._heap.pop()
 
     def peek(self) -> Turn | None:
         """The next turn to play, left in place; None when no seat is waiting."""
-        return self._heap[0] if self._heap else None
+        return self._heap.peek()
 
     def remove(self, seat: int) -> bool:
         """Take ``seat`` out wherever it is in the order; False if it was not there."""
-        i = self._index.get(seat)
-        if i is None:
-            return False
-        self._take(i)
-        return True
+        return self._heap.take(seat) is not None
 
     def turns(self) -> list[Turn]:
         """Every waiting turn, in the order ``pop`` would hand them out (the heap is untouched)."""
-        return sorted(self._heap, key=_rank)
+        return sorted(self._heap.entries(), key=_rank)
 
     def __len__(self) -> int:
         return len(self._heap)
 
     def __contains__(self, seat: object) -> bool:
-        return isinstance(seat, int) and seat in self._index
+        return isinstance(seat, int) and seat in self._heap
 
     def __repr__(self) -> str:
         return f"TurnOrder({self.turns()!r})"
-
-    # -- the heap ------------------------------------------------------------------------
-
-    def _take(self, i: int) -> Turn:
-        """Remove and return the entry at index ``i``, keeping the heap in order."""
-        heap = self._heap
-        taken = heap[i]
-        del self._index[taken.seat]
-        last = heap.pop()
-        if i < len(heap):
-            # The last entry fills the hole. It came from another branch, so it may belong
-            # above the hole as well as below it: try both (at most one of them moves it).
-            heap[i] = last
-            self._index[last.seat] = i
-            self._sift_down(self._sift_up(i))
-        return taken
-
-    def _sift_up(self, i: int) -> int:
-        """Move the entry at ``i`` up past every parent that ranks after it; return where it stops."""
-        heap, index = self._heap, self._index
-        moving = heap[i]
-        rank = _rank(moving)
-        while i > 0:
-            parent = (i - 1) // 2
-            if _rank(heap[parent]) <= rank:
-                break
-            heap[i] = heap[parent]
-            index[heap[i].seat] = i
-            i = parent
-        heap[i] = moving
-        index[moving.seat] = i
-        return i
-
-    def _sift_down(self, i: int) -> None:
-        """Move the entry at ``i`` down below every child that ranks before it."""
-        heap, index = self._heap, self._index
-        size = len(heap)
-        moving = heap[i]
-        rank = _rank(moving)
-        while True:
-            child = 2 * i + 1
-            if child >= size:
-                break
-            if child + 1 < size and _rank(heap[child + 1]) < _rank(heap[child]):
-                child += 1
-            if rank <= _rank(heap[child]):
-                break
-            heap[i] = heap[child]
-            index[heap[i].seat] = i
-            i = child
-        heap[i] = moving
-        index[moving.seat] = i
