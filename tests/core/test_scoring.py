@@ -19,6 +19,7 @@ from wibble.core.scoring import (
     Score,
     TileValue,
     check_order,
+    points_of,
     score,
 )
 
@@ -190,3 +191,19 @@ def test_an_order_with_unknown_names_or_not_starting_with_letters_is_refused(ord
         check_order(order)
     with pytest.raises(ValueError, match="starts with 'letters'"):
         Settings(scoring=order)
+
+
+@PROPERTY
+@given(
+    st.lists(
+        st.builds(TileValue, st.integers(0, 10), st.sampled_from([1, 2, 3]), st.sampled_from([1, 1, 1, 2])),
+        min_size=1,
+        max_size=12,
+    ),
+    st.sampled_from(
+        [MATCH_ORDER, ENDLESS_ORDER, ("letters", "long_word"), ("letters", "long_word", "word_multiplier")]
+    ),
+)
+def test_the_solvers_points_are_the_scores_points(tiles: list[TileValue], order: tuple[str, ...]) -> None:
+    """The solver ranks thousands of paths by ``points_of``; it must agree with ``score`` every time."""
+    assert points_of(tiles, order) == score(tiles, order).points

@@ -61,31 +61,34 @@ class Score:
         return [step.to_doc() for step in self.breakdown]
 
 
-Modifier = Callable[[Sequence[TileValue], int], Step | None]
-"""Takes the path's tiles and the running total; returns its step, or None if it did not apply."""
+Applied = tuple[int, int, int]
+"""What a modifier did: the running total after it, the factor it multiplied by, the bonus it added."""
+Modifier = Callable[[Sequence[TileValue], int], Applied | None]
+"""Takes the path's tiles and the running total; returns what it did, or None if it did not apply.
+Plain tuples, not ``Step`` objects: the solver scores thousands of paths a board with these."""
 
 
-def letter_multipliers(tiles: Sequence[TileValue], points: int) -> Step:
+def letter_multipliers(tiles: Sequence[TileValue], points: int) -> Applied:
     """Each tile's letter score times its letter multiplier, summed (always applies: it is the base)."""
-    return Step("letters", points + sum(tile.score * tile.letter_mult for tile in tiles))
+    return (points + sum(tile.score * tile.letter_mult for tile in tiles), 1, 0)
 
 
-def word_multiplier(tiles: Sequence[TileValue], points: int) -> Step | None:
+def word_multiplier(tiles: Sequence[TileValue], points: int) -> Applied | None:
     factor = 1
     for tile in tiles:
         factor *= tile.word_mult
-    return Step("word_multiplier", points * factor, factor=factor) if factor != 1 else None
+    return (points * factor, factor, 0) if factor != 1 else None
 
 
 LONG_WORD_TILES = 6
 LONG_WORD_BONUS = 10
 
 
-def long_word_bonus(tiles: Sequence[TileValue], points: int) -> Step | None:
+def long_word_bonus(tiles: Sequence[TileValue], points: int) -> Applied | None:
     """A flat bonus from ``LONG_WORD_TILES`` tiles up (tiles, so a two-letter tile counts once)."""
     if len(tiles) < LONG_WORD_TILES:
         return None
-    return Step("long_word", points + LONG_WORD_BONUS, bonus=LONG_WORD_BONUS)
+    return (points + LONG_WORD_BONUS, 1, LONG_WORD_BONUS)
 
 
 MODIFIERS: Mapping[str, Modifier] = {
@@ -114,8 +117,18 @@ def score(tiles: Sequence[TileValue], order: Sequence[str] = MATCH_ORDER) -> Sco
     points = 0
     steps: list[Step] = []
     for name in order:
-        step = MODIFIERS[name](tiles, points)
-        if step is not None:
-            steps.append(step)
-            points = step.points
+        applied = MODIFIERS[name](tiles, points)
+        if applied is not None:
+            points, factor, bonus = applied
+            steps.append(Step(name, points, factor, bonus))
     return Score(points, tuple(steps))
+
+
+def points_of(tiles: Sequence[TileValue], order: Sequence[str] = MATCH_ORDER) -> int:
+    """``score(tiles, order).points``, by the same modifiers, without building the breakdown."""
+    points = 0
+    for name in order:
+        applied = MODIFIERS[name](tiles, points)
+        if applied is not None:
+            points = applied[0]
+    return points

@@ -16,7 +16,7 @@ from functools import cache
 from typing import Any
 
 from .board import Board, Pos
-from .scoring import ENDLESS_ORDER, TileValue, score
+from .scoring import ENDLESS_ORDER, TileValue, points_of
 from .wordlist import WordList
 
 
@@ -73,7 +73,7 @@ def solve(
     best: dict[str, Found] = {}
     for key, indices in candidates.items():
         word = key if isinstance(key, str) else key[0]
-        points = score([values[i] for i in indices], order).points
+        points = points_of([values[i] for i in indices], order)
         held = best.get(word)
         if held is None or points > held.score:
             best[word] = Found(word, points, tuple([positions[i] for i in indices]))
