@@ -1,0 +1,981 @@
+"""Rooms: one full room's drag reaching every connection, and 250 rooms of four at human pace.
+
+Each run starts a real ``wibble serve`` (as ``benchmarks.load`` does) and, in the same
+run, plays the same clients at the same pace against a floor: ``relay``, a bare asyncio
+``websockets`` server in this file that sends each frame to every connection of the
+sender's room (``websockets.broadcast``, the sender included), the least a Python
+server can do to fan a move out; and, for ``rooms``, also ``benchmarks.echo_server``
+(each frame back to its sender only, the floor of ``benchmarks.load``). All clients are
+real websockets in this one asyncio process, on the same 2 cores as the server.
+
+- ``fanout`` (issue "play together": a room of 6 seats and 100 spectators, a drag step
+  reaches every connection with p99 <= 20 ms). One room: the host creates it (untimed
+  turns, 20 rounds), five people join and take seats, 100 spectators join, the host
+  starts the match. The seat whose turn it is drags, one step (press, enter, cancel)
+  every 0.2-0.4 s: drags it cancels (a word or a random path) until, on 40% of drags,
+  a word the solver found that it releases, and the turn passes. For each step, the
+  time from sending it to each of the 106 connections reading its ``chain`` message is
+  one sample (the sender's own connection included). Reported: p50/p99/max over all
+  samples, and over steps the time until the last of the 106 had it.
+- ``rooms`` (250 concurrent rooms of 4, people at human pace: p99 <= 15 ms, 0 errors).
+  250 rooms of four seated people, created, joined and started at ``--ramp``
+  connections a second. In each, the seat whose turn it is plays as load.py's paced
+  players do: a random 0.2-0.6 s before every event; 80% of drags are words the solver
+  found, the rest random paths, released or cancelled; a word released ends the turn;
+  5% of turns are passed. The other three wait and read everything. A round trip is
+  from sending an event to the sender reading its answer: ``chain`` for press, enter and
+  cancel; ``played`` or ``word`` for release; ``turn`` for pass; or an ``error``.
+
+Every client keeps its board from the server's ``match`` and ``board`` messages and
+finds words with ``wibble.core.solve``, as ``benchmarks.load`` does. Against a floor
+each room's board is drawn and refilled in the client, the drag frames have the shape
+and size of ``chain`` messages, a release frame carries the refill and the next turn
+(with the echo floor the room hears of it in-process), and the next round begins 3 s
+after the last turn of a round, as on the server (``ROUND_PAUSE_SECONDS``).
+
+Errors are ``error`` messages (none is expected), failed connects and room set-ups,
+replies slower than 5 s, replies that contradict the move, steps some connection never
+read, and connections closed before the end. The server gets roomy per-address budgets
+(``tests.support.ROOMY_BUDGETS``: rooms, joins, games, board builds, connections, as
+everything connects from 127.0.0.1) and ``WIBBLE_MAX_ROOMS`` 10,000, and keeps its
+games in memory unless ``--data-dir DIR`` or ``--store`` (SQLite in a fresh temporary
+directory, as a host runs it) says otherwise.
+
+    .venv/bin/python -m benchmarks.rooms fanout [--seats 6] [--spectators 100] [--seconds 45]
+    .venv/bin/python -m benchmarks.rooms rooms [--rooms 250] [--seats 4] [--seconds 30]
+    .venv/bin/python -m benchmarks.rooms rooms --store          # the server saves to SQLite
+    .venv/bin/python -m benchmarks.rooms rooms --floors relay   # floors to run (default: relay echo)
+    .venv/bin/python -m benchmarks.rooms relay [--port 0]       # the relay floor alone
+
+Diagnostics: ``--gc-log`` reports every garbage collection the server makes in the
+measured window (through a ``gc.callbacks`` hook), and ``--patch NAME[,NAME]`` adds a
+row for Wibble with changes patched in at start-up (``PATCHES``: ``forget-solve``, the
+fix proposed in docs/benchmarks.md, and ``no-best``, a diagnostic that skips the turn's
+best-word solve), so that a proposal is measured against the shipped server in one run:
+
+    .venv/bin/python -m benchmarks.rooms rooms --gc-log --floors \\
+        --patch forget-solve --patch forget-solve,no-best        # --floors alone: no floor
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import json
+import os
+import random
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.asyncio.server import ServerConnection, broadcast, serve
+from websockets.exceptions import ConnectionClosed
+
+from benchmarks.load import (
+    LONGEST,
+    PACE,
+    REAL_WORDS,
+    RESOLVE_BELOW,
+    ROOT,
+    TIMEOUT,
+    Option,
+    Result,
+    Tally,
+    Target,
+    Wrong,
+    client_cpu_seconds,
+    cpu_seconds,
+    encode,
+    freeze,
+    machine_cpu_seconds,
+    measure,
+    option,
+    percentile,
+    raise_open_file_limit,
+    random_path,
+    ratio,
+    rss_mb,
+    start_echo,
+    start_wibble,
+)
+from wibble.core import Board, LetterSampler, Pos, WordList, solve
+from wibble.core.letters import Letter
+from wibble.wordlists import load
+
+DRAG_PACE = (0.2, 0.4)  # fanout: seconds before each step of a drag
+FANOUT_WORD = 0.4  # fanout: share of drags that are a word released (the rest are cancelled)
+PASSES = 0.05  # rooms: share of turns passed
+ROUNDS = 20  # each match's rounds: longer than any run
+ROUND_PAUSE = 3.0  # the server's ROUND_PAUSE_SECONDS: the floors pause as long between rounds
+WARM_UP = 2.0  # seconds of play before the measured window
+SERVER_ENV = {"WIBBLE_MAX_ROOMS": "10000"}  # with tests.support.ROOMY_BUDGETS, which start_wibble adds
+
+# --patch NAME[,NAME]: Wibble with changes patched in (measured without touching wibble/), one row each.
+PATCHES = {
+    # The fix proposed in docs/benchmarks.md ("Rooms"): a match forgets its cached solve as soon
+    # as its board changes, so that the solve's few hundred Found objects die young instead of
+    # waiting, tracked, in the young generation of the garbage collector.
+    "forget-solve": """
+from wibble.core.match import state
+
+_build, _swap = state.Match._build, state.Match.swap
+
+
+def build(self, used):
+    self._solved = None
+    return _build(self, used)
+
+
+def swap(self, *args):
+    try:
+        return _swap(self, *args)
+    finally:
+        self._solved = None
+
+
+state.Match._build, state.Match.swap = build, swap
+""",
+    # A diagnostic, not a fix: the turn's best word (a full solve at every release and pass, for
+    # the end screen) is not computed at all. The most that moving it off the loop could gain.
+    "no-best": """
+from wibble.core.match import state
+
+state.Match._best_doc = lambda self: None
+""",
+}
+# --gc-log: every garbage collection the server makes (wall-clock time, generation, seconds).
+GC_LOG = """
+import atexit, gc, json, os, time
+
+_log, _started = [], [0.0]
+
+
+def _timed(phase, info):
+    if phase == "start":
+        _started[0] = time.perf_counter()
+    else:
+        _log.append((time.time(), info["generation"], time.perf_counter() - _started[0]))
+
+
+gc.callbacks.append(_timed)
+atexit.register(lambda: json.dump(_log, open(os.environ["ROOMS_GC_LOG"], "w")))
+"""
+
+Message = dict[str, Any]
+Accept = Callable[[Message], bool]
+
+
+# -- the relay floor ---------------------------------------------------------------------
+
+
+async def relay_handler(ws: ServerConnection, rooms: dict[str, set[ServerConnection]]) -> None:
+    """The first frame names the room (echoed to the sender); every later one goes to the whole room."""
+    room: set[ServerConnection] | None = None
+    try:
+        async for frame in ws:
+            if room is None:
+                room = rooms.setdefault(str(json.loads(frame).get("code")), set())
+                room.add(ws)
+                await ws.send(frame)
+            else:
+                broadcast(room, frame)
+    finally:
+        if room is not None:
+            room.discard(ws)
+
+
+async def relay(host: str, port: int) -> None:
+    rooms: dict[str, set[ServerConnection]] = {}
+    # As benchmarks.echo_server: Wibble's frame limit and ping interval, no compression.
+    async with serve(
+        lambda ws: relay_handler(ws, rooms),
+        host,
+        port,
+        compression=None,
+        max_size=4096,
+        ping_interval=25,
+        backlog=1024,
+    ) as server:
+        bound = next(iter(server.sockets)).getsockname()[1]
+        print(f"relay running at ws://{host}:{bound}/", flush=True)
+        await server.serve_forever()
+
+
+def start_relay() -> Target:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "benchmarks.rooms", "relay", "--port", "0"],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stdout is not None
+    line = process.stdout.readline()
+    found = re.search(r"running at (ws://\S+)", line)
+    if not found:
+        process.kill()
+        raise RuntimeError(f"relay server did not start: {line!r}")
+
+    def stop() -> None:
+        process.terminate()
+        process.wait(10)
+
+    return Target("relay floor", found.group(1), process.pid, stop, echo=True)
+
+
+@dataclass
+class Server:
+    """A server to measure: how to start it, and where its garbage collections are logged (if they are)."""
+
+    start: Callable[[], Target]
+    gc_log: str | None = None
+
+
+def wibble_server(data_dir: str, patches: list[str], gc_log: bool) -> Server:
+    """``wibble serve`` as load.py starts it; patched or logging its collections, through ``python -c``."""
+    if not (patches or gc_log):
+        return Server(lambda: start_wibble(False, data_dir, SERVER_ENV))
+    from tests.support import LiveServer
+
+    log = tempfile.mkstemp(prefix="wibble-rooms-gc-", suffix=".json")[1] if gc_log else None
+    code = "from gevent import monkey\nmonkey.patch_all()\nimport sys\n"
+    code += "".join(PATCHES[name] for name in patches) + (GC_LOG if gc_log else "")
+    code += "from wibble import cli\nsys.exit(cli.main(sys.argv[1:]))\n"
+
+    def start() -> Target:
+        env = {**SERVER_ENV, **({"ROOMS_GC_LOG": log} if log else {})}
+        server = LiveServer("--data-dir", data_dir, env=env, command=[sys.executable, "-c", code])
+        name = "+".join(["wibble", *patches])
+        return Target(name, server.ws_url, server.process.pid, server.stop)
+
+    return Server(start, log)
+
+
+def report_gc(name: str, path: str, window: tuple[float, float]) -> None:
+    """The server's collections during the measured window, by generation."""
+    try:
+        with open(path) as file:
+            entries = [e for e in json.load(file) if window[0] <= e[0] < window[1]]
+    except (OSError, ValueError):
+        print(f"{name}: no garbage collection log (did the server exit cleanly?)")
+        return
+    finally:
+        os.unlink(path)
+    parts = []
+    for generation, label in enumerate(("young", "middle", "full")):
+        pauses = sorted(e[2] * 1e3 for e in entries if e[1] == generation)
+        if pauses:
+            parts.append(
+                f"{label} {len(pauses)} (median {statistics.median(pauses):.1f} ms, max {pauses[-1]:.1f})"
+            )
+        else:
+            parts.append(f"{label} 0")
+    print(f"{name}: garbage collections in the measured window: " + ", ".join(parts))
+
+
+# -- what the clients share ----------------------------------------------------------------
+
+
+@dataclass
+class RoomTally(Tally):
+    """``Tally`` with each round trip's kind (drag, release, pass) and the words played."""
+
+    kinds: list[str] = field(default_factory=list)
+    words: int = 0  # words played in the measured window
+    rooms_ready: int = 0  # rooms set up, their match started
+
+    def record(self, sent: float, elapsed: float, kind: str = "") -> None:
+        if self.start <= sent < self.stop:
+            self.times.append(elapsed)
+            self.sent.append(sent)
+            self.kinds.append(kind)
+
+
+@dataclass
+class Run:
+    """One server under test and what every client of the run needs."""
+
+    target: Target
+    words: WordList
+    tally: RoomTally
+    fanout: bool
+    floor: str | None  # None: Wibble; "relay" or "echo"
+    pace: tuple[float, float]
+    faces: dict[str, Letter]
+    sampler: LetterSampler
+
+
+@dataclass(slots=True)
+class Step:
+    """fanout: one drag step as sent, and when each connection read its ``chain``."""
+
+    sent: float
+    key: tuple[int, tuple[tuple[int, int], ...]]  # the seat and the chain it shows
+    times: list[float] = field(default_factory=list)
+
+
+@dataclass(eq=False)
+class Table:
+    """One room as the clients see it."""
+
+    index: int
+    people: list[Person] = field(default_factory=list)  # the seated, in seat order
+    watchers: list[Person] = field(default_factory=list)
+    code: str = ""
+    steps: list[Step] | None = None  # fanout: every drag step, in the order sent
+    turn_no: int = 0  # floors: the turn the release frames announce
+
+    @property
+    def everyone(self) -> list[Person]:
+        return self.people + self.watchers
+
+
+# -- one connection ------------------------------------------------------------------------
+
+
+class Person:
+    """A connection in a room: a seat (or a spectator), the board it sees, a reader, and a turn to play."""
+
+    def __init__(self, run: Run, table: Table, seat: int | None, index: int) -> None:
+        self.run = run
+        self.table = table
+        self.seat = seat
+        self.index = index
+        self.name = f"P{index}"
+        self.rng = random.Random(index)
+        self.ws: ClientConnection | None = None
+        self.reader: asyncio.Task[None] | None = None
+        self.grid: list[list[Letter]] = []
+        self.options: list[Option] | None = None  # words on this board; None: solve again
+        self.due = asyncio.Event()  # a turn of this seat has begun
+        self.turn_no: int | None = None
+        self.waiting: tuple[Accept, asyncio.Future[tuple[float, Message]]] | None = None
+        self.chains = 0  # fanout: chain messages read, the index of the next step
+        self.frames = 0  # floors: frames sent, so that a relayed one is known as this person's
+        self.closing = False
+
+    # -- reading --
+
+    async def connect(self) -> None:
+        self.ws = await connect(
+            self.run.target.url,
+            compression=None,
+            proxy=None,
+            ping_interval=None,
+            open_timeout=None,
+            close_timeout=2,
+        )
+        self.reader = asyncio.create_task(self.read())
+
+    async def read(self) -> None:
+        assert self.ws is not None
+        why = "closed by the server"
+        try:
+            async for raw in self.ws:
+                self.handle(time.perf_counter(), json.loads(raw))
+        except ConnectionClosed as exc:
+            why = f"closed: {exc.rcvd.code if exc.rcvd else 'no close frame'}"
+        if self.closing:
+            return
+        self.run.tally.error(self.index, why)
+        if self.waiting is not None and not self.waiting[1].done():
+            self.waiting[1].set_exception(ConnectionClosed(None, None))
+
+    def handle(self, arrived: float, message: Message) -> None:
+        """Keep the board and the turn current, time a fan-out step, and hand a reply to its asker."""
+        kind = message.get("type")
+        if kind == "chain":
+            self.chain_read(arrived, message)
+        elif kind == "match":
+            self.grid = [[self.run.faces[tile["letter"]] for tile in row] for row in message["board"]]
+            self.options = None
+        elif kind == "board" or (kind == "played" and "changed" in message):  # the floors' release
+            self.apply(message["changed"])
+        if kind in ("match", "turn") or (kind == "played" and "turn" in message):
+            self.turn_is(message)
+        waiting = self.waiting
+        if waiting is not None and not waiting[1].done() and (kind == "error" or waiting[0](message)):
+            waiting[1].set_result((arrived, message))
+        elif kind == "error":
+            self.run.tally.error(self.index, f"error {message.get('code')} (unasked)")
+
+    def turn_is(self, message: Message) -> None:
+        if (
+            message.get("phase") == "playing"
+            and message.get("turn") == self.seat
+            and message.get("turn_no") != self.turn_no
+        ):
+            self.turn_no = message.get("turn_no")
+            if message.get("pause"):  # a floor's round ended: its next turn starts after the server's pause
+                asyncio.get_running_loop().call_later(message["pause"], self.due.set)
+            else:
+                self.due.set()
+
+    def chain_read(self, arrived: float, message: Message) -> None:
+        steps = self.table.steps
+        if steps is None:
+            return
+        key = (message["seat"], tuple((r, c) for r, c in message["chain"]))
+        step = steps[self.chains] if self.chains < len(steps) else None
+        if step is None or step.key != key:
+            if not key[1]:
+                return  # the empty chain after a release that was not a word: no step of its own
+            self.run.tally.error(self.index, "a chain nobody sent, or out of order")
+            return
+        self.chains += 1
+        step.times.append(arrived - step.sent)
+
+    def apply(self, changed: list[Message]) -> None:
+        """Tiles replaced: forget the words that used a tile whose letter changed."""
+        size, mask = len(self.grid), 0
+        for tile in changed:
+            row, col, letter = tile["row"], tile["col"], self.run.faces[tile["letter"]]
+            if self.grid[row][col] != letter:
+                self.grid[row][col] = letter
+                mask |= 1 << (row * size + col)
+        if mask and self.options is not None:
+            kept = [o for o in self.options if not o[1] & mask]
+            self.options = kept if len(kept) >= RESOLVE_BELOW else None
+
+    # -- asking --
+
+    def expect(self, accept: Accept) -> asyncio.Future[tuple[float, Message]]:
+        future = asyncio.get_running_loop().create_future()
+        self.waiting = (accept, future)
+        return future
+
+    async def ask(
+        self, message: Message, accept: Accept, kind: str = "", key: tuple[int, tuple[Any, ...]] | None = None
+    ) -> Message:
+        """Send ``message``, wait for the reply ``accept`` picks (or an error), and time it as ``kind``.
+
+        ``key``: a fan-out step, registered (with its send time) before the frame leaves."""
+        assert self.ws is not None
+        future = self.expect(accept)
+        frame = encode(message)
+        sent = time.perf_counter()
+        if key is not None and self.table.steps is not None:
+            self.table.steps.append(Step(sent, key))
+        await self.ws.send(frame)
+        try:
+            async with asyncio.timeout(TIMEOUT):
+                arrived, reply = await future
+        finally:
+            self.waiting = None
+        if kind:
+            self.run.tally.record(sent, arrived - sent, kind)
+        if reply.get("type") == "error":
+            raise Wrong(f"error {reply.get('code')} in reply to {message['type']}")
+        return reply
+
+    # -- playing --
+
+    async def play(self) -> None:
+        """Wait for this seat's turns and play them until the run stops; every failure is one error."""
+        tally = self.run.tally
+        try:
+            while True:
+                await self.due.wait()
+                self.due.clear()
+                if time.perf_counter() >= tally.stop:
+                    return
+                await self.turn()
+        except Wrong as exc:
+            tally.error(self.index, f"wrong reply: {exc}")
+        except TimeoutError:
+            tally.error(self.index, "timeout (> 5 s)")
+        except ConnectionClosed:
+            pass  # the reader counted it
+        except Exception as exc:
+            tally.error(self.index, f"client: {type(exc).__name__}: {exc}")
+
+    async def turn(self) -> None:
+        if not self.run.fanout and self.rng.random() < PASSES:
+            await asyncio.sleep(self.rng.uniform(*self.run.pace))
+            await self.move("pass", [])
+            return
+        while time.perf_counter() < self.run.tally.stop:
+            path, ending = self.choose()
+            if await self.drag(path, ending):
+                return
+
+    def choose(self) -> tuple[list[Pos], str]:
+        """The next drag and how it ends: as load.py's players (rooms), or mostly cancelled (fanout)."""
+        size = len(self.grid)
+        if self.options is None:
+            found = solve(Board(self.grid), self.run.words)
+            self.options = [option(f, size) for f in found if len(f.path) <= LONGEST]
+        rng, options = self.rng, self.options
+        word = [Pos(*divmod(i, size)) for i in rng.choice(options)[2]] if options else None
+        if self.run.fanout:
+            if word and rng.random() < FANOUT_WORD:
+                return word, "release"
+            return (word if word and rng.random() < 0.5 else random_path(rng, size)), "cancel"
+        if word and rng.random() < REAL_WORDS:
+            return word, "release"
+        return random_path(rng, size), rng.choice(["release", "cancel"])
+
+    async def drag(self, path: list[Pos], ending: str) -> bool:
+        """Drag ``path`` step by step at the run's pace, then ``ending``; True once a word scored."""
+        moves = [("press", path[:1])] + [("enter", path[: i + 1]) for i in range(1, len(path))]
+        for kind, chain in [*moves, (ending, path)]:
+            await asyncio.sleep(self.rng.uniform(*self.run.pace))
+            if time.perf_counter() >= self.run.tally.stop:
+                return True
+            reply = await self.move(kind, chain)
+            if kind == "release":
+                return reply["type"] == "played"
+        return False
+
+    async def move(self, kind: str, chain: list[Pos]) -> Message:
+        """One event: press, enter, cancel (``chain``: the chain it makes), release or pass (``chain``:
+        the chain released)."""
+        seat = self.seat
+        assert seat is not None
+        if self.run.floor:
+            return await self.floor_move(kind, chain)
+        shown = [[p.row, p.col] for p in chain] if kind != "cancel" else []
+        if kind in ("press", "enter"):
+            message: Message = {"type": kind, "row": chain[-1].row, "col": chain[-1].col}
+        else:
+            message = {"type": kind}
+        if kind in ("press", "enter", "cancel"):
+            key = (seat, tuple((r, c) for r, c in shown))
+            return await self.ask(
+                message,
+                lambda m: m.get("type") == "chain" and m.get("seat") == seat and m.get("chain") == shown,
+                "drag",
+                key,
+            )
+        if kind == "release":
+            reply = await self.ask(
+                message, lambda m: m.get("type") in ("played", "word") and m.get("seat") == seat, kind
+            )
+            self.scored(reply)
+            return reply
+        return await self.ask(message, lambda m: m.get("type") == "turn", kind)
+
+    async def floor_move(self, kind: str, chain: list[Pos]) -> Message:
+        """The same event against a floor: a frame shaped like the message Wibble would send everyone."""
+        seat, table = self.seat, self.table
+        assert seat is not None
+        self.frames += 1
+        mine = self.frames
+        word = "".join(self.grid[p.row][p.col].face for p in chain)
+        spelled = "".join(self.grid[p.row][p.col].symbol for p in chain)
+        shown = [[p.row, p.col] for p in chain] if kind != "cancel" else []
+        if kind in ("press", "enter", "cancel"):
+            message: Message = {
+                "type": "chain",
+                "seat": seat,
+                "chain": shown,
+                "word": word if shown else "",
+                "points": 0,
+                "status": "prefix",
+                "n": mine,
+            }
+            key = (seat, tuple((r, c) for r, c in shown))
+            return await self.ask(
+                message, lambda m: m.get("n") == mine and m.get("seat") == seat, "drag", key
+            )
+        seats = len(table.people)
+        following = {
+            "phase": "playing",
+            "turn": (seat + 1) % seats,
+            "turn_no": table.turn_no + 1,
+            "pause": ROUND_PAUSE if (table.turn_no + 1) % seats == 0 else 0.0,  # a round ends
+        }
+        words = self.run.words
+        if kind == "pass":
+            message = {"type": "turn", "seat": seat, "passed": "pass", "n": mine, **following}
+        elif len(spelled) >= words.min_length and spelled in words.trie:
+            new = sorted(chain)
+            changed = [
+                {"row": p.row, "col": p.col, "letter": self.run.sampler.draw(self.rng).face} for p in new
+            ]
+            message = {
+                "type": "played",
+                "seat": seat,
+                "word": word,
+                "path": shown,
+                "points": 0,
+                "n": mine,
+                "changed": changed,
+                **following,
+            }
+        else:
+            message = {"type": "word", "seat": seat, "word": word, "result": "not_a_word", "n": mine}
+        if message["type"] != "word":
+            table.turn_no += 1
+        reply = await self.ask(message, lambda m: m.get("n") == mine and m.get("seat") == seat, kind)
+        if self.run.floor == "echo":  # nobody else heard: tell the room in-process, as the relay would
+            for other in table.everyone:
+                if other is not self:
+                    other.handle(time.perf_counter(), reply)
+        self.scored(reply)
+        return reply
+
+    def scored(self, reply: Message) -> None:
+        tally = self.run.tally
+        if reply["type"] == "played" and tally.start <= time.perf_counter() < tally.stop:
+            tally.words += 1
+
+
+# -- setting rooms up -------------------------------------------------------------------------
+
+
+def is_room(seat: int | None) -> Accept:
+    return lambda m: m.get("type") == "room" and m.get("you") == seat
+
+
+async def open_room(table: Table) -> None:
+    """Create the room, seat its people, let its spectators in, and start its match (or the floor's)."""
+    run = table.people[0].run
+    if run.floor:
+        for person in table.everyone:
+            await person.connect()
+            await person.ask(
+                {"type": "join_room", "code": f"T{table.index}"}, lambda m: m.get("type") == "join_room"
+            )
+        rows = Board.fill(run.sampler, random.Random(table.index)).rows()
+        for person in table.everyone:
+            person.grid = [list(row) for row in rows]
+        table.people[0].turn_is({"phase": "playing", "turn": 0, "turn_no": 0})
+        return
+    host, *others = table.people
+    await host.connect()
+    rules = {"rounds": ROUNDS, "turn_seconds": None}
+    room = await host.ask({"type": "create_room", "name": host.name, "rules": rules}, is_room(0))
+    table.code = room["code"]
+    for person in others + table.watchers:
+        await person.connect()
+        await person.ask({"type": "join_room", "code": table.code, "name": person.name}, is_room(None))
+        if person.seat is not None:
+            await person.ask({"type": "take_seat", "seat": person.seat}, is_room(person.seat))
+    snapshots = [p.expect(lambda m: m.get("type") == "match") for p in others + table.watchers]
+    await host.ask({"type": "start_match"}, lambda m: m.get("type") == "match")
+    async with asyncio.timeout(TIMEOUT):
+        for _, snapshot in await asyncio.gather(*snapshots):
+            if snapshot.get("type") != "match":
+                raise Wrong(f"{snapshot.get('type')} instead of match: {snapshot.get('code')}")
+    for person in others + table.watchers:
+        person.waiting = None
+
+
+def seat_table(run: Run, index: int, seats: int, spectators: int, first: int) -> Table:
+    table = Table(index, steps=[] if run.fanout else None)
+    table.people = [Person(run, table, seat, first + seat) for seat in range(seats)]
+    table.watchers = [Person(run, table, None, first + seats + i) for i in range(spectators)]
+    return table
+
+
+async def close(tables: list[Table], tasks: list[asyncio.Task[None]]) -> None:
+    for table in tables:
+        for person in table.everyone:
+            person.closing = True
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def hang_up(person: Person) -> None:
+        if person.ws is not None:
+            try:
+                await person.ws.close()
+            except Exception:
+                pass
+        if person.reader is not None:
+            await asyncio.gather(person.reader, return_exceptions=True)
+
+    await asyncio.gather(*(hang_up(p) for table in tables for p in table.everyone))
+
+
+def new_run(target: Target, words: WordList, fanout: bool) -> Run:
+    floor = None if not target.echo else ("relay" if target.name.startswith("relay") else "echo")
+    faces = {letter.face: letter for letter in words.letters}
+    pace = DRAG_PACE if fanout else PACE
+    return Run(target, words, RoomTally(), fanout, floor, pace, faces, LetterSampler(words.letters))
+
+
+# -- fanout: one full room ---------------------------------------------------------------------
+
+
+@dataclass
+class FanResult:
+    name: str
+    steps: int
+    samples: list[float]  # seconds, every connection's every step
+    lasts: list[float]  # seconds, per step: until the last connection read it
+    errors: Counter[str]
+    rss_mb: float
+    server_cpu: float
+    client_cpu: float
+    other_cpu: float
+    window: tuple[float, float]  # the measured window, wall-clock (for the server's GC log)
+
+
+async def fanout_run(
+    target: Target, words: WordList, seats: int, spectators: int, seconds: float
+) -> FanResult:
+    run = new_run(target, words, True)
+    tally = run.tally
+    table = seat_table(run, 0, seats, spectators, 0)
+    try:
+        await open_room(table)
+    except (OSError, TimeoutError, ConnectionClosed, Wrong) as exc:
+        await close([table], [])
+        raise RuntimeError(f"{target.name}: could not set the room up: {type(exc).__name__}: {exc}") from None
+    movers = [asyncio.create_task(person.play()) for person in table.people]
+    await asyncio.sleep(WARM_UP)
+    freeze()
+    client0, server0, machine0 = client_cpu_seconds(), cpu_seconds(target.pid), machine_cpu_seconds()
+    wall = time.time()
+    tally.start = time.perf_counter()
+    tally.stop = tally.start + seconds
+    await asyncio.sleep(seconds)
+    client1, server1, machine1 = client_cpu_seconds(), cpu_seconds(target.pid), machine_cpu_seconds()
+    rss = rss_mb(target.pid)
+    await asyncio.sleep(1.0)  # the last steps' stragglers
+    await close([table], movers)
+    assert table.steps is not None
+    measured = [step for step in table.steps if tally.start <= step.sent < tally.stop]
+    everyone = len(table.everyone)
+    for step in measured:
+        if len(step.times) < everyone:
+            tally.errors["a step some connection never read"] += everyone - len(step.times)
+    return FanResult(
+        target.name,
+        len(measured),
+        [t for step in measured for t in step.times],
+        [max(step.times) for step in measured if len(step.times) == everyone],
+        tally.errors,
+        rss,
+        (server1 - server0) / seconds,
+        (client1 - client0) / seconds,
+        max(0.0, machine1 - machine0 - (server1 - server0) - (client1 - client0)) / seconds,
+        (wall, wall + seconds),
+    )
+
+
+def report_fanout(results: list[FanResult]) -> None:
+    w = max(len(r.name) for r in results)
+    print(
+        f"{'server':{w}} {'steps':>5} {'samples':>7} {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7} | "
+        f"{'last p50':>8} {'last p99':>8} {'last max':>8} | {'errors':>6} {'server RSS':>10} "
+        f"{'server CPU':>10} {'ms/step':>7} {'client CPU':>10} {'others CPU':>10}"
+    )
+    for r in results:
+        per_step = r.server_cpu * (r.window[1] - r.window[0]) / r.steps * 1e3 if r.steps else float("nan")
+        print(
+            f"{r.name:{w}} {r.steps:>5} {len(r.samples):>7} {percentile(r.samples, 0.5):>7.2f} "
+            f"{percentile(r.samples, 0.99):>7.2f} {max(r.samples, default=0) * 1e3:>7.2f} | "
+            f"{percentile(r.lasts, 0.5):>8.2f} {percentile(r.lasts, 0.99):>8.2f} "
+            f"{max(r.lasts, default=0) * 1e3:>8.2f} | {sum(r.errors.values()):>6} {r.rss_mb:>7.0f} MB "
+            f"{r.server_cpu:>10.1%} {per_step:>7.2f} {r.client_cpu:>10.1%} {r.other_cpu:>10.0%}"
+        )
+    floors = [r for r in results if "floor" in r.name]
+    for a in (r for r in results if "floor" not in r.name):
+        for b in floors:
+            cells = [
+                percentile(x, share)
+                for x in (a.samples, b.samples, a.lasts, b.lasts)
+                for share in (0.5, 0.99)
+            ]
+            print(
+                f"{a.name} / {b.name}: all samples p50 {ratio(cells[0], cells[2])}, "
+                f"p99 {ratio(cells[1], cells[3])}; last connection p50 {ratio(cells[4], cells[6])}, "
+                f"p99 {ratio(cells[5], cells[7])}"
+            )
+    for r in results:
+        if r.errors:
+            print(f"{r.name} errors: " + ", ".join(f"{kind} x{n}" for kind, n in r.errors.most_common(6)))
+
+
+# -- rooms: many rooms of four -----------------------------------------------------------------
+
+
+async def rooms_run(
+    target: Target, words: WordList, rooms: int, seats: int, seconds: float, ramp: float
+) -> tuple[Result, RoomTally]:
+    run = new_run(target, words, False)
+    tally = run.tally
+    tables = [seat_table(run, i, seats, 0, i * seats) for i in range(rooms)]
+    movers: list[asyncio.Task[None]] = []
+
+    async def begin(table: Table) -> None:
+        try:
+            await open_room(table)
+        except (OSError, TimeoutError, ConnectionClosed, Wrong) as exc:
+            tally.error(table.index, f"room set-up: {type(exc).__name__}: {exc}")
+            return
+        tally.rooms_ready += 1
+        movers.extend(asyncio.create_task(person.play()) for person in table.people)
+
+    started = time.perf_counter()
+    setups = []
+    for i, table in enumerate(tables):  # a room's people connect one after another
+        setups.append(asyncio.create_task(begin(table)))
+        await asyncio.sleep(max(0.0, started + (i + 1) * seats / ramp - time.perf_counter()))
+    await asyncio.gather(*setups)
+    await asyncio.sleep(WARM_UP)
+    freeze()
+    tally.start = time.perf_counter()
+    tally.stop = tally.start + seconds
+    wall = time.time()
+    result = await measure(target, tally, seconds, target.name)
+    result.extra["wall_start"], result.extra["wall_stop"] = wall, time.time()
+    await close(tables, movers)
+    return result, tally
+
+
+def split(tally: RoomTally, kind: str) -> list[float]:
+    return [t for t, k in zip(tally.times, tally.kinds, strict=True) if k == kind]
+
+
+def report_rooms(results: list[tuple[Result, RoomTally]], seconds: float) -> None:
+    w = max(len(r.name) for r, _ in results)
+    print(
+        f"{'server':{w}} {'events/s':>8} {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7} {'drag p99':>8} "
+        f"{'release p99':>11} {'pass p99':>8} {'words/s':>7} {'rooms':>5} {'errors':>6} {'set-up':>6} "
+        f"{'server RSS':>10} {'server CPU':>10} {'client CPU':>10} {'others CPU':>10}"
+    )
+    for r, tally in results:
+        setup = sum(n for kind, n in tally.errors.items() if kind.startswith("room set-up"))
+        print(
+            f"{r.name:{w}} {r.events_per_s:>8.0f} {r.p50_ms:>7.2f} {r.p99_ms:>7.2f} "
+            f"{max(r.times, default=0) * 1e3:>7.1f} {percentile(split(tally, 'drag'), 0.99):>8.2f} "
+            f"{percentile(split(tally, 'release'), 0.99):>11.2f} "
+            f"{percentile(split(tally, 'pass'), 0.99):>8.2f} "
+            f"{tally.words / seconds:>7.1f} {tally.rooms_ready:>5} {sum(r.errors.values()):>6} {setup:>6} "
+            f"{r.rss_mb:>7.0f} MB "
+            f"{r.server_cpu:>10.0%} {r.client_cpu:>10.0%} {r.other_cpu:>10.0%}"
+        )
+    floors = [r for r, _ in results if "floor" in r.name]
+    for wibble in (r for r, _ in results if "floor" not in r.name):
+        for floor in floors:
+            print(
+                f"{wibble.name} / {floor.name}: p50 {ratio(wibble.p50_ms, floor.p50_ms)}, "
+                f"p99 {ratio(wibble.p99_ms, floor.p99_ms)}, "
+                f"events/s {ratio(wibble.events_per_s, floor.events_per_s)}"
+            )
+    for r, tally in results:
+        if tally.errors:
+            print(f"{r.name} errors: " + ", ".join(f"{kind} x{n}" for kind, n in tally.errors.most_common(6)))
+
+
+# -- main ---------------------------------------------------------------------------------------
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("mode", choices=("fanout", "rooms", "relay"))
+    parser.add_argument("--seats", type=int, default=None, help="seats a room (default 6 fanout, 4 rooms)")
+    parser.add_argument("--spectators", type=int, default=100, help="fanout: connections that watch")
+    parser.add_argument("--rooms", type=int, default=250, help="rooms: rooms played at once")
+    parser.add_argument("--seconds", type=float, default=None, help="measured (default 45 fanout, 30 rooms)")
+    parser.add_argument("--ramp", type=float, default=250.0, help="rooms: new connections a second")
+    parser.add_argument(
+        "--data-dir", default="", metavar="DIR", help="the server's --data-dir ('', the default: memory only)"
+    )
+    parser.add_argument("--store", action="store_true", help="the server saves to SQLite in a fresh temp dir")
+    parser.add_argument(
+        "--floors",
+        nargs="*",
+        default=None,
+        choices=("relay", "echo"),
+        help="floors to run (default: relay for fanout, relay echo for rooms)",
+    )
+    parser.add_argument("--gc-log", action="store_true", help="report the server's garbage collections")
+    parser.add_argument(
+        "--patch",
+        action="append",
+        default=[],
+        metavar="NAME[,NAME]",
+        help=f"also run Wibble with these patched in, a row each time given ({', '.join(PATCHES)})",
+    )
+    parser.add_argument("--host", default="127.0.0.1", help="relay: address to listen on")
+    parser.add_argument("--port", type=int, default=0, help="relay: port (0: any free one)")
+    args = parser.parse_args()
+    raise_open_file_limit()
+    if args.mode == "relay":
+        try:
+            asyncio.run(relay(args.host, args.port))
+        except KeyboardInterrupt:
+            pass
+        return
+    floors = (
+        args.floors
+        if args.floors is not None
+        else (["relay"] if args.mode == "fanout" else ["relay", "echo"])
+    )
+    if args.mode == "fanout" and "echo" in floors:
+        parser.error("fanout: an echo floor sends nothing to the other connections; use --floors relay")
+    unknown = {name for names in args.patch for name in names.split(",")} - set(PATCHES)
+    if unknown:
+        parser.error(f"--patch: no patch named {', '.join(sorted(unknown))} (there are {', '.join(PATCHES)})")
+    data_dir = tempfile.mkdtemp(prefix="wibble-rooms-") if args.store else args.data_dir
+    try:
+        measure_all(args, data_dir, floors)
+    finally:
+        if args.store:
+            shutil.rmtree(data_dir, ignore_errors=True)
+
+
+def measure_all(args: argparse.Namespace, data_dir: str, floors: list[str]) -> None:
+    fanout = args.mode == "fanout"
+    seats = args.seats or (6 if fanout else 4)
+    seconds = args.seconds or (45.0 if fanout else 30.0)
+    words = load(ROOT / "words" / "en.txt")
+    gc.freeze()  # the word list's objects never need collecting
+    load1, load5, _ = os.getloadavg()
+    store = f"store in {data_dir}" if data_dir else "store: memory only"
+    if fanout:
+        title = (
+            f"fanout: 1 room, {seats} seats + {args.spectators} spectators ({seats + args.spectators} "
+            f"connections), a step every {DRAG_PACE[0]}-{DRAG_PACE[1]} s, {seconds:.0f} s measured"
+        )
+    else:
+        title = (
+            f"rooms: {args.rooms} rooms of {seats} seated ({args.rooms * seats} connections), "
+            f"{PACE[0]}-{PACE[1]} s before each event, {seconds:.0f} s measured"
+        )
+    print(f"{title}; {store}; load average {load1:.2f} / {load5:.2f} (1 / 5 min)", flush=True)
+    servers = [wibble_server(data_dir, [], args.gc_log)]
+    servers += [wibble_server(data_dir, names.split(","), args.gc_log) for names in args.patch]
+    servers += [Server(start_relay if floor == "relay" else start_echo) for floor in floors]
+    fan_results: list[FanResult] = []
+    room_results: list[tuple[Result, RoomTally]] = []
+    logs: list[tuple[str, str, tuple[float, float]]] = []
+    for server in servers:
+        target = server.start()
+        try:
+            if fanout:
+                fan = asyncio.run(fanout_run(target, words, seats, args.spectators, seconds))
+                fan_results.append(fan)
+                window = fan.window
+            else:
+                result, tally = asyncio.run(rooms_run(target, words, args.rooms, seats, seconds, args.ramp))
+                room_results.append((result, tally))
+                window = (result.extra["wall_start"], result.extra["wall_stop"])
+        finally:
+            target.stop()
+        if server.gc_log:
+            logs.append((target.name, server.gc_log, window))
+    if fanout:
+        report_fanout(fan_results)
+    else:
+        report_rooms(room_results, seconds)
+    for name, path, window in logs:
+        report_gc(name, path, window)
+
+
+if __name__ == "__main__":
+    main()
