@@ -149,9 +149,10 @@ def start_gunicorn(saturate: bool) -> Target:
     return Target("gunicorn gevent", f"ws://{address}/ws", worker, stop)
 
 
-def start_echo() -> Target:
+def start_floor(name: str, *command: str) -> Target:
+    """A floor server (``python -m <command>``) on a free port, found by the URL it prints first."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "benchmarks.echo_server", "--port", "0"],
+        [sys.executable, "-m", *command, "--port", "0"],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         text=True,
@@ -161,13 +162,17 @@ def start_echo() -> Target:
     match = re.search(r"running at (ws://\S+)", line)
     if not match:
         process.kill()
-        raise RuntimeError(f"echo server did not start: {line!r}")
+        raise RuntimeError(f"{name} server did not start: {line!r}")
 
     def stop() -> None:
         process.terminate()
         process.wait(10)
 
-    return Target("echo floor", match.group(1), process.pid, stop, echo=True)
+    return Target(name, match.group(1), process.pid, stop, echo=True)
+
+
+def start_echo() -> Target:
+    return start_floor("echo floor", "benchmarks.echo_server")
 
 
 def rss_mb(pid: int | None) -> float:

@@ -65,10 +65,8 @@ import gc
 import json
 import os
 import random
-import re
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -106,6 +104,7 @@ from benchmarks.load import (
     ratio,
     rss_mb,
     start_echo,
+    start_floor,
     start_wibble,
 )
 from wibble.core import Board, LetterSampler, Pos, WordList, solve
@@ -212,24 +211,7 @@ async def relay(host: str, port: int) -> None:
 
 
 def start_relay() -> Target:
-    process = subprocess.Popen(
-        [sys.executable, "-m", "benchmarks.rooms", "relay", "--port", "0"],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    assert process.stdout is not None
-    line = process.stdout.readline()
-    found = re.search(r"running at (ws://\S+)", line)
-    if not found:
-        process.kill()
-        raise RuntimeError(f"relay server did not start: {line!r}")
-
-    def stop() -> None:
-        process.terminate()
-        process.wait(10)
-
-    return Target("relay floor", found.group(1), process.pid, stop, echo=True)
+    return start_floor("relay floor", "benchmarks.rooms", "relay")
 
 
 @dataclass
