@@ -135,6 +135,7 @@ def test_a_damaged_room_is_refused(damage: dict[str, Any]) -> None:
         {"speed": True},
         {"gone": "no"},
         {"token": 5},
+        {"where": 5},
         {"name": None},
     ],
 )

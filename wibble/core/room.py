@@ -83,6 +83,8 @@ class RoomSeat:
     joined: int = 0
     """The order people sat down in: the host role passes to the earliest."""
     gone: bool = False
+    where: str = ""
+    """The hashed address a person sat down from: barred from sitting again if the host removes them."""
 
     def to_doc(self) -> dict[str, Any]:
         return {
@@ -93,6 +95,7 @@ class RoomSeat:
             "token": self.token,
             "joined": self.joined,
             "gone": self.gone,
+            "where": self.where,
         }
 
 
@@ -145,7 +148,7 @@ class Room:
             seat = free[0]
         if self.holder(seat, playing) is not None:
             raise RuleError("room/seat_taken", "someone is in that seat")
-        self.seats[seat] = RoomSeat(name, "human", token=token, joined=self.joins)
+        self.seats[seat] = RoomSeat(name, "human", token=token, joined=self.joins, where=where)
         self.joins += 1
         if self.host is None:
             self.host = seat
@@ -190,7 +193,7 @@ class Room:
             self.seats[seat] = None
         if token is not None:
             self.removed = [*self.removed, token][-MAX_REMOVED:]
-            fresh = [w for w in where if w not in self.barred]
+            fresh = [w for w in {*where, held.where} if w and w not in self.barred]
             self.barred = [*self.barred, *fresh][-MAX_REMOVED:]
         self.version += 1
         return token
@@ -332,11 +335,13 @@ def _seat(entry: Any) -> RoomSeat:
     if not isinstance(entry, Mapping):
         raise GameDataError("field 'seats' is damaged")
     kind, level, token = entry.get("kind"), entry.get("level"), entry.get("token")
-    speed, gone = entry.get("speed"), entry.get("gone")
+    speed, gone, where = entry.get("speed"), entry.get("gone"), entry.get("where")
     if kind not in ("human", "bot") or (kind == "bot" and level not in LEVELS):
         raise GameDataError("a seat is neither a person nor a bot of a known level")
-    if not (token is None or isinstance(token, str)) or type(gone) is not bool:
+    if not (token is None or isinstance(token, str)) or type(gone) is not bool or not isinstance(where, str):
         raise GameDataError("a seat is damaged")
     if type(speed) is not int or not 1 <= speed <= 4:
         raise GameDataError("a seat's speed is damaged")
-    return RoomSeat(field_of(entry, "name", str), kind, level, speed, token, count_of(entry, "joined"), gone)
+    return RoomSeat(
+        field_of(entry, "name", str), kind, level, speed, token, count_of(entry, "joined"), gone, where
+    )

@@ -252,8 +252,11 @@ class Matches:
         """A bot of ``level`` plays ``seat`` from now on (None: its person is back, and the bot
         stops at once, dropping a chain it was dragging for them)."""
         with live.lock:
+            match = live.match
             if level is not None:
                 live.stand_ins[seat] = level
+                if match.phase is Phase.PLAYING and match.turn == seat and match.chain and live.bot is None:
+                    self._publish(live, match.cancel(seat))  # the person's own drag, left half done
             elif live.stand_ins.pop(seat, None) is not None and live.match.turn == seat:
                 live.bot = None
                 if live.match.phase is Phase.PLAYING and live.match.chain:
@@ -266,7 +269,7 @@ class Matches:
             match, now = live.match, self.clock()
             if match.phase is Phase.PLAYING and match.turn == seat:
                 if match.chain:
-                    match.cancel(seat)
+                    self._publish(live, match.cancel(seat))  # everyone stops seeing the half-dragged word
                 self._publish(live, self._commit(live, lambda: match.pass_turn(seat, now), seat, "away"))
             self._schedule(live)
 

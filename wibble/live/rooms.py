@@ -221,12 +221,12 @@ class Rooms:
     # -- creating, joining -------------------------------------------------------------------
 
     def _create(self, client: Client, command: CreateRoom) -> None:
-        self.budgets.new_room(client.address)
         with self._lock:
             if len(self._rooms) >= self.limits.max_rooms:
                 raise RuleError(
                     "server/full", "the server has as many rooms open as it can hold; try again later"
                 )
+        self.budgets.new_room(client.address)
         rules = self._rules(Rules(), command.rules)
         if rules.wordlist is None:  # name the list the room plays with, so every page can show it
             rules = replace(rules, wordlist=words_for_player(self.wordlists, None).name)
@@ -237,7 +237,7 @@ class Rooms:
             if code in self._rooms or self.store.load(room_id(code)) is not None:
                 continue
             room = Room(code, rules)
-            room.take_seat(0, command.name, token_hash(token).hex(), playing=False)
+            room.take_seat(0, command.name, token_hash(token).hex(), False, address_hash(client.address))
             self.store.create(room_id(code), b"", room.to_doc(), now)
             live = LiveRoom(room)
             with self._lock:
@@ -296,7 +296,12 @@ class Rooms:
             live = self._rooms[code] = LiveRoom(room)
         with live.lock:
             if room.match_id is not None:
-                live.match = self.matches.open_for_room(room.match_id, code)
+                try:
+                    live.match = self.matches.open_for_room(room.match_id, code)
+                except WibbleError:  # server/full: the room is not half open; the next join tries again
+                    with self._lock:
+                        self._rooms.pop(code, None)
+                    raise
             # Nobody is connected to a room just loaded: each person's grace period starts now.
             now = self.clock()
             for seat in room.people():
@@ -307,6 +312,7 @@ class Rooms:
                     if held is not None and held.gone:
                         self.matches.set_stand_in(live.match, seat, room.rules.stand_in)
             self.timers.set((code, "room-empty"), now + self.limits.empty)
+        self._touch(live, force=True)  # open again: its empty time starts from now in the store too
         return live
 
     def _attach(self, client: Client, live: LiveRoom, seat: int | None, token: str | None, name: str) -> None:
@@ -363,6 +369,7 @@ class Rooms:
             live, lambda: live.room.take_seat(seat, client.name, hashed, live.playing, where), "sit"
         )
         client.seat, client.token = seat, token
+        self._host_here(live)  # an away host hands on to someone here
         self._tell_all(live)
         if live.match is not None:
             self.matches.watch(client, live.match)  # its end screen, now as a seat
