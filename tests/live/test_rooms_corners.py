@@ -96,9 +96,10 @@ def test_a_newcomer_who_sits_while_the_away_host_is_alone_gets_the_host_role(sta
     ann.leave()
     tick(live, GRACE)  # Ann is away past her grace period; no other seated person is here: she keeps it
     assert held(live, code).room.host == 0
-    sit(bo, 1)
+    sat = bo.send(type="take_seat", seat=1)
     # Bo is seated and here, Ann is away for good: nobody but Ann could ever start a match now.
-    assert last(bo, "room")["host"] == 1, "the away host keeps the room though a seated person is here"
+    assert types(sat) == ["room"], "one room message says both: Bo's seat and Bo hosting"
+    assert sat[0]["host"] == 1, "the away host keeps the room though a seated person is here"
     bo.send(type="set_seat", seat=2, bot="easy")
     assert types(bo.send(type="start_match")) == ["room", "match"]
 

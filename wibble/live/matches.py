@@ -215,18 +215,10 @@ class Matches:
             return None
         return self.adopt(live)
 
-    def watch(self, client: Client, live: LiveMatch) -> None:
-        """Put a room's connection on its match, as the seat ``client.seat`` (None: a spectator)."""
-        if client.match is not None and client.match is not live:
-            self.unwatch(client)
-        with live.lock:
-            self.fanout.add(live.match_id, client)
-            client.match = live
-            live.last_active = self.clock()
-            self._send_snapshot(live, client)
+    def watch(self, live: LiveMatch, *clients: Client) -> None:
+        """Put a room's connections on its match, each as the seat ``client.seat`` (None: a spectator).
 
-    def watch_all(self, clients: list[Client], live: LiveMatch) -> None:
-        """Put a whole room on its new match at once, so each snapshot shows everyone connected."""
+        All of them listen before any snapshot goes out, so that each shows everyone connected."""
         for client in clients:
             if client.match is not None and client.match is not live:
                 self.unwatch(client)
@@ -234,6 +226,7 @@ class Matches:
             for client in clients:
                 self.fanout.add(live.match_id, client)
                 client.match = live
+            live.last_active = self.clock()
             for client in clients:
                 self._send_snapshot(live, client)
 

@@ -330,7 +330,7 @@ class Rooms:
             elif back:
                 self._back(live, seat, client)
             if live.match is not None:
-                self.matches.watch(client, live.match)
+                self.matches.watch(live.match, client)
         self._touch(live)
 
     def _back(self, live: LiveRoom, seat: int, client: Client) -> None:
@@ -342,20 +342,22 @@ class Rooms:
         self._broadcast(live, self._presence(live, seat), skip=client)
         if was_away and live.match is not None:
             self.matches.set_stand_in(live.match, seat, None)
-        self._host_here(live)
+        if self._host_here(live):
+            self._tell_all(live)
 
-    def _host_here(self, live: LiveRoom) -> None:
+    def _host_here(self, live: LiveRoom) -> bool:
         """A host who stayed away past the grace period while nobody else was here keeps the room only
-        until someone is: then it passes on, so that the people here can play."""
+        until someone is: then it passes on, so that the people here can play. True if it did (the
+        caller tells everyone)."""
         room = live.room
         host = None if room.host is None else room.seats[room.host]
         if host is None or host.token not in live.away:
-            return
+            return False
         try:
-            if self._commit(live, lambda: room.pass_host(self._present(live)), "host"):
-                self._tell_all(live)
+            return self._commit(live, lambda: room.pass_host(self._present(live)), "host")
         except WibbleError as exc:
             log.warning("room %s: could not hand the host role on (%s)", live.code, exc.code)
+            return False
 
     # -- seats -------------------------------------------------------------------------------
 
@@ -372,16 +374,16 @@ class Rooms:
         self._host_here(live)  # an away host hands on to someone here
         self._tell_all(live)
         if live.match is not None:
-            self.matches.watch(client, live.match)  # its end screen, now as a seat
+            self.matches.watch(live.match, client)  # its end screen, now as a seat
 
     def _leave_seat(self, client: Client, live: LiveRoom) -> None:
         seat = client.seat
         if seat is None:
             raise RuleError("room/not_seated", "you are not in a seat")
-        token = client.token
+        hashed = token_hash(client.token).hex() if client.token else None
         playing = live.playing
         self._commit(live, lambda: live.room.leave_seat(seat, playing, self._present(live)), "leave")
-        self._unseat(live, seat, token)
+        self._unseat(live, seat, hashed)
         if playing and live.match is not None:
             self.matches.set_stand_in(live.match, seat, live.room.rules.stand_in)
         self._tell_all(live)
@@ -391,24 +393,22 @@ class Rooms:
         removed = [c for c in self._clients(live) if c.seat == seat]
         where = {address_hash(c.address) for c in removed if c.address}
         token = self._commit(live, lambda: room.remove(client.seat, seat, playing, present, where), "remove")
-        self._unseat(live, seat, None)
+        self._unseat(live, seat, token)
         for other in removed:
             other.deliver(protocol.encode({"type": "removed"}))
         if token is not None and playing and live.match is not None:
             self.matches.set_stand_in(live.match, seat, room.rules.stand_in)
-        if token is not None:
-            self.timers.cancel(((live.code, token), "grace"))
         self._tell_all(live)
 
-    def _unseat(self, live: LiveRoom, seat: int, token: str | None) -> None:
-        """Every connection of ``seat`` watches from now on (its token opens nothing any more)."""
+    def _unseat(self, live: LiveRoom, seat: int, hashed: str | None) -> None:
+        """Every connection of ``seat`` watches from now on; the person's token (its hash ``hashed``)
+        opens nothing any more, and its grace period and away mark go."""
         for other in self._clients(live):
             if other.seat == seat:
                 other.seat, other.token = None, None
                 if live.match is not None:
-                    self.matches.watch(other, live.match)
-        if token is not None:
-            hashed = token_hash(token).hex()
+                    self.matches.watch(live.match, other)
+        if hashed is not None:
             self.timers.cancel(((live.code, hashed), "grace"))
             live.away.discard(hashed)
 
@@ -456,7 +456,7 @@ class Rooms:
                 if held is not None and held.token in live.away:
                     self.matches.set_stand_in(live.match, seat, room.rules.stand_in)
             self._tell_all(live)
-            self.matches.watch_all(self._clients(live), live.match)
+            self.matches.watch(live.match, *self._clients(live))
 
     def _match_over(self, match: LiveMatch) -> None:
         # Called under the match's lock: the room is told from the timers' loop, under its own.
@@ -486,7 +486,8 @@ class Rooms:
                 return
             live.away.add(token)
             self._broadcast(live, self._presence(live, seat))
-            self._host_here(live)
+            if self._host_here(live):
+                self._tell_all(live)
             if live.match is not None and live.playing:
                 try:
                     self.matches.skip_turn(live.match, seat)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core.match import Match
+from ..core.match import Match, Phase
 from ..core.room import Room
 
 
@@ -22,7 +22,7 @@ def room_snapshot(
     Scores and gems are the current (or last) match's; between matches a gone person's
     seat shows as free.
     """
-    playing = match is not None and match.phase.value != "over"
+    playing = match is not None and match.phase is not Phase.OVER
     seats: list[dict[str, Any] | None] = []
     for index in range(len(room.seats)):
         held = room.holder(index, playing)
