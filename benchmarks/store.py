@@ -4,7 +4,7 @@ Every measurement plays real games first: ``wibble.core.Game`` boards (at least 
 words each, as the server draws them), and released chains chosen as the load
 players choose them (80% words the solver found, the rest random paths, which
 commit too: every release is a move). Each move is then the document and move
-``Authority`` would commit. Subcommands (``all``, the default, runs them in order):
+the live layer (``wibble.live.games``) would commit. Subcommands (``all``, the default, runs them in order):
 
 - ``size``: bytes per stored game (fresh, and after 20 released chains) and per
   move, from the database's used pages and SQLite's own ``dbstat`` row sizes;
@@ -76,7 +76,7 @@ from websockets.sync.client import connect
 
 from benchmarks.load import LONGEST, REAL_WORDS, random_path
 from wibble.core import Draws, Game, HashParams, Move, Pos, WordJudged, WordList, solve
-from wibble.live.registry import token_hash
+from wibble.live.credentials import token_hash
 from wibble.store import MemoryStore, SqliteStore, StorageError, VersionConflict
 from wibble.store.sqlite import _dump  # the exact text the store writes
 from wibble.wordlists import load as load_words
@@ -137,7 +137,7 @@ def play_games(words: WordList, count: int, moves: int, seed: int) -> list[Playe
             for pos in path[1:]:
                 game.enter(pos)
             expected, chain = game.version, game.chain
-            events = game.release() + game.clean_up()  # as Authority._commit_release
+            events = game.release() + game.clean_up()  # as Games._commit_release
             judged = events[0]
             assert isinstance(judged, WordJudged)
             steps.append((expected, game.to_doc(), Move.of(chain, judged).to_doc()))

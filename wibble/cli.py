@@ -169,7 +169,7 @@ def _serve(args: argparse.Namespace) -> int:
     for signum in (signal.SIGINT, signal.SIGTERM):
         gevent.signal_handler(signum, stop.set)
     housekeeping = gevent.spawn(run_housekeeping, app)
-    timers = app.extensions["wibble.authority"].timers
+    timers = app.extensions["wibble.live"].timers
     timers.start()  # turn timers, bots, pauses between rounds (the websocket route starts it too)
     stop.wait()
     print("Stopping: telling players the server is restarting…", flush=True)

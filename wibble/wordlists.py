@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from .cache import TrieCache
-from .core import Trie, WordList, WordListError, build_word_list, parse_words
+from .core import RuleError, Trie, WordList, WordListError, build_word_list, parse_words
 
 log = logging.getLogger(__name__)
 
@@ -175,6 +175,19 @@ class WordLists:
                 )
             )
         return result
+
+    def for_player(self, name: str | None) -> WordList:
+        """The list a player asked for by name (None: the default), or a ``RuleError`` they can act on."""
+        try:
+            return self.get(name)
+        except KeyError:
+            names = ", ".join(self.names())
+            raise RuleError("game/unknown_wordlist", f"no word list named {name!r} (have: {names})") from None
+        except WordListError:
+            # The detail (file and line) is for the host's log (get() wrote it), not for players.
+            raise RuleError(
+                "game/wordlist_unavailable", f"word list {name!r} cannot be loaded; the server log says why"
+            ) from None
 
     def get(self, name: str | None = None) -> WordList:
         """The named list (the default if None), loading it on first use."""

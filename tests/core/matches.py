@@ -12,6 +12,7 @@ import pytest
 from tests.support import shipped_list
 from wibble.core import Pos, RuleError, WordList, build_word_list
 from wibble.core.match import Match, MatchEvent, Seat, Settings
+from wibble.core.match import restore as restore_match
 
 P = Pos
 NOW = 1_000.0
@@ -75,7 +76,7 @@ def saved(match: Match) -> str:
 
 def through_json(match: Match) -> Match:
     """The match as another process finds it: its document saved as JSON text, read back, restored."""
-    return Match.from_doc(json.loads(json.dumps(match.to_doc())), match.words)
+    return restore_match(json.loads(json.dumps(match.to_doc())), match.words)
 
 
 @contextmanager

@@ -51,6 +51,7 @@ from wibble.core.match import (
     TurnChanged,
     WordRefused,
 )
+from wibble.core.match import restore as restore_match
 
 SEED = 42
 PROPERTY = settings(derandomize=True, database=None, deadline=None)
@@ -949,17 +950,17 @@ def test_a_damaged_document_is_refused(
     doc = damaged(good_doc, where, value)
 
     with pytest.raises(GameDataError):
-        Match.from_doc(doc, english)
+        restore_match(doc, english)
 
 
 def test_the_undamaged_document_is_accepted(english: WordList, good_doc: dict[str, Any]) -> None:
-    assert Match.from_doc(copy.deepcopy(good_doc), english).to_doc() == good_doc
+    assert restore_match(copy.deepcopy(good_doc), english).to_doc() == good_doc
 
 
 @pytest.mark.parametrize("doc", [None, [], "match", 5])
 def test_a_document_that_is_not_an_object_is_refused(english: WordList, doc: Any) -> None:
     with pytest.raises(GameDataError):
-        Match.from_doc(doc, english)
+        restore_match(doc, english)
 
 
 def test_a_pause_between_rounds_without_a_deadline_is_refused(
@@ -968,12 +969,12 @@ def test_a_pause_between_rounds_without_a_deadline_is_refused(
     doc = damaged(damaged(damaged(good_doc, "chain", []), "phase", "between_rounds"), "deadline", None)
 
     with pytest.raises(GameDataError):
-        Match.from_doc(doc, english)
+        restore_match(doc, english)
 
 
 def test_a_document_is_refused_by_another_word_list(good_doc: dict[str, Any]) -> None:
     with pytest.raises(GameDataError, match="played with list 'en'"):
-        Match.from_doc(copy.deepcopy(good_doc), shipped_list("en-easy"))
+        restore_match(copy.deepcopy(good_doc), shipped_list("en-easy"))
 
 
 # Damage from_doc lets through today: each one breaks the match later, when it is played on.
@@ -1009,7 +1010,7 @@ def test_a_document_with_damaged_settings_or_history_is_refused(
     doc = damaged(good_doc, where, value)
 
     with pytest.raises(GameDataError):
-        Match.from_doc(doc, english)
+        restore_match(doc, english)
 
 
 def test_the_kept_search_always_answers_for_the_board_as_it_is_now() -> None:

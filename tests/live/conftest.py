@@ -1,4 +1,4 @@
-"""The live layer in-process: a store, a registry, an authority, players as ``Client`` objects, a fake clock.
+"""The live layer in-process: a store, the router ``wire`` builds, ``Session`` players, a fake clock.
 
 No sockets and no sleeps (see ``tests.live.players``).
 """
@@ -12,7 +12,7 @@ import pytest
 
 from tests.live.players import FakeClock, Live, LiveFactory
 from tests.support import WORDS
-from wibble.live import Authority, Budgets, Fanout, Registry
+from wibble.live import LiveSettings, wire
 from wibble.live.budgets import Limits
 from wibble.store import MemoryStore, Store
 from wibble.wordlists import WordLists
@@ -31,16 +31,14 @@ def clock() -> FakeClock:
 @pytest.fixture
 def make_live(wordlists: WordLists, clock: FakeClock) -> LiveFactory:
     """Start a live layer: ``store`` (a fresh MemoryStore by default), ``limits`` (None: unlimited),
-    and any of the registry's options (``idle_timeout``, ``max_games``, ``min_words``, ``wordlists``)."""
+    and any of ``LiveSettings`` (``idle_timeout``, ``max_games``, ``min_words``), or ``wordlists``."""
 
     def make(store: Store | None = None, limits: Limits | None = None, **options: Any) -> Live:
         store = store if store is not None else MemoryStore()
         lists = options.pop("wordlists", wordlists)
-        registry = Registry(
-            store, lists, Fanout(), clock=clock, wall_clock=clock, entropy=random.Random(7), **options
-        )
-        budgets = Budgets(limits, clock) if limits is not None else None
-        return Live(store, registry, Authority(registry, budgets), clock)
+        settings = LiveSettings(limits=limits, **options)
+        router = wire(store, lists, clock, clock, settings, entropy=random.Random(7))
+        return Live(store, router, clock)
 
     return make
 

@@ -1,7 +1,7 @@
 """Players as the live layer sees them: ``Client`` objects that keep every frame, plus a fake clock
 and a store that can be made to fail. Shared by the live and web tests.
 
-A player's messages go through ``protocol.parse`` and ``Authority.handle`` exactly as
+A player's messages go through ``protocol.parse`` and ``Router.handle`` exactly as
 the websocket handler sends them, and refusals come back as the same ``error`` frames.
 """
 
@@ -16,7 +16,7 @@ from typing import Any
 from tests.support import find_paths
 from wibble import protocol
 from wibble.core import Game, Pos, WibbleError
-from wibble.live import Authority, Client, Registry
+from wibble.live import Router, Session
 from wibble.store import MemoryStore, StorageError, Store
 from wibble.web.connection import Outbox, _handle
 
@@ -61,10 +61,10 @@ class FlakyStore(MemoryStore):
 class Player:
     """One connection: sends messages as JSON text and keeps every frame it is sent, decoded."""
 
-    def __init__(self, authority: Authority, address: str = "192.0.2.1") -> None:
-        self.authority = authority
+    def __init__(self, router: Router, address: str = "192.0.2.1") -> None:
+        self.router = router
         self.frames: list[Message] = []
-        self.client = Client(self._deliver, address)
+        self.session = Session(self._deliver, address)
         self.on_frame: Callable[[Message], None] | None = None
 
     def _deliver(self, frame: str) -> None:
@@ -79,7 +79,7 @@ class Player:
         command = None
         try:
             command = protocol.parse(json.dumps(message))
-            self.authority.handle(self.client, command)
+            self.router.handle(self.session, command)
         except WibbleError as exc:
             if exc.request is None and command is not None:
                 exc.about(protocol.request_name(command))
@@ -101,13 +101,14 @@ class Player:
             assert self.send(type="enter", row=pos.row, col=pos.col)[-1]["type"] == "chain"
 
     def leave(self) -> None:
-        self.authority.leave(self.client)
+        self.router.leave(self.session)
 
     @property
     def game(self) -> Game:
         """The game this player is on, as the server holds it."""
-        assert self.client.game is not None
-        return self.client.game.game
+        live = self.router.games.get(self.session.game or "")
+        assert live is not None
+        return live.game
 
     def a_word(self, skip: int = 0) -> list[Pos]:
         """The path of a word on the board as it stands, not found yet in this game."""
@@ -133,15 +134,15 @@ class Person(Player):
     So a refusal comes back exactly as a browser gets it, with the ``seq`` of the message it refuses.
     """
 
-    def __init__(self, authority: Authority, address: str = "192.0.2.1") -> None:
-        super().__init__(authority, address)
+    def __init__(self, router: Router, address: str = "192.0.2.1") -> None:
+        super().__init__(router, address)
         socket = SimpleNamespace(send=self._deliver)
         self.outbox = Outbox(socket, 100_000, lambda: self.outbox.flush(), lambda: None)
-        self.client = Client(self.outbox.put, address)
+        self.session = Session(self.outbox.put, address)
 
     def send(self, **message: Any) -> list[Message]:
         start = len(self.frames)
-        _handle(json.dumps(message), self.authority, self.client, self.outbox)
+        _handle(json.dumps(message), self.router, self.session, self.outbox)
         return self.frames[start:]
 
     def resume_match(self, match_id: str, token: str) -> Message:
@@ -166,7 +167,7 @@ def types(frames: list[Message]) -> list[str]:
 def tick(live: Live, seconds: float) -> int:
     """Let ``seconds`` pass, then run whatever deadlines fell due; returns how many ran."""
     live.clock.advance(seconds)
-    return live.authority.timers.run_due()
+    return live.router.timers.run_due()
 
 
 @dataclass
@@ -174,13 +175,12 @@ class Live:
     """One server's live layer; ``player()`` connects someone to it."""
 
     store: Store
-    registry: Registry
-    authority: Authority
+    router: Router
     clock: FakeClock
     players: list[Player] = field(default_factory=list)
 
     def player(self, address: str = "192.0.2.1") -> Player:
-        player = Player(self.authority, address)
+        player = Player(self.router, address)
         self.players.append(player)
         return player
 

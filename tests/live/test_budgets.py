@@ -69,7 +69,7 @@ def test_after_too_many_failed_resumes_even_the_right_token_is_refused_until_tim
 
     assert [errors(f) for f in failures] == [["game/bad_token"], ["game/not_found"]]
     assert errors(refused) == ["limit/resumes"]
-    assert guesser.client.game is None
+    assert guesser.session.game is None
 
     assert errors(live.player(SOMEONE_ELSE).resume(game["game_id"], game["token"])) == []
 

@@ -1,7 +1,7 @@
 """Matches through the live layer, in-process: bots, timers, seats, seq, failed writes, restarts, rematches.
 
 Every player here is a ``Client`` whose messages go through the websocket handler's own
-``_handle`` (parse, ``Authority.handle``, an ``error`` carrying the message's ``seq``) and
+``_handle`` (parse, ``Router.handle``, an ``error`` carrying the message's ``seq``) and
 whose frames pass through a real ``Outbox``; time is a ``FakeClock`` moved by hand, and a
 deadline runs only when a test calls ``timers.run_due()``. No sockets, no sleeps.
 """
@@ -19,9 +19,9 @@ from tests.live.players import LIST, FakeClock, FlakyStore, Live, Message, Perso
 from wibble.core import Pos
 from wibble.core.match import Seat, Settings
 from wibble.core.solver import Found
-from wibble.live import Authority, Fanout, Registry
+from wibble.live import LiveSettings, wire
+from wibble.live.credentials import token_hash
 from wibble.live.matches import BotPace, LiveMatch
-from wibble.live.registry import token_hash
 from wibble.store import MemoryStore, Store
 from wibble.wordlists import WordLists
 
@@ -46,10 +46,8 @@ def start(wordlists: WordLists, clock: FakeClock) -> Start:
 
     def make(store: Store | None = None, pace: BotPace = PACED) -> Live:
         store = store if store is not None else MemoryStore()
-        registry = Registry(
-            store, wordlists, Fanout(), clock=clock, wall_clock=clock, entropy=random.Random(7)
-        )
-        return Live(store, registry, Authority(registry, None, pace), clock)
+        router = wire(store, wordlists, clock, clock, LiveSettings(pace=pace), entropy=random.Random(7))
+        return Live(store, router, clock)
 
     return make
 
@@ -58,14 +56,14 @@ def start(wordlists: WordLists, clock: FakeClock) -> Start:
 
 
 def person(live: Live, address: str = "192.0.2.1") -> Person:
-    player = Person(live.authority, address)
+    player = Person(live.router, address)
     live.players.append(player)
     return player
 
 
 def held(live: Live, match_id: str) -> LiveMatch:
     """The match as this server holds it in memory."""
-    return live.authority.matches._matches[match_id]
+    return live.router.matches._matches[match_id]
 
 
 def stored(live: Live, match_id: str) -> dict[str, Any]:
@@ -77,7 +75,7 @@ def stored(live: Live, match_id: str) -> dict[str, Any]:
 def in_memory(live: Live, match_id: str) -> dict[str, Any]:
     """The match in memory as the store would hold it (JSON, tokens and all)."""
     lm = held(live, match_id)
-    doc = {**lm.match.to_doc(), "tokens": [None if h is None else h.hex() for h in lm.token_hashes]}
+    doc = {**lm.match.to_doc(), "tokens": list(lm.holders)}
     copy: dict[str, Any] = json.loads(json.dumps(doc))
     return copy
 
@@ -97,12 +95,10 @@ def new_match(player: Person, **fields: Any) -> Message:
 
 def two_humans(live: Live, seed: int = 3, **settings: Any) -> tuple[str, Person, Person]:
     """A match of two human seats, each with its own token; seat 0's and seat 1's players resume it."""
-    words = live.registry.wordlists.get(LIST)
+    words = live.router.games.wordlists.get(LIST)
     seats = [Seat("Zoe", "human"), Seat("Yann", "human")]
-    hashes: list[bytes | None] = [token_hash(t) for t in TOKENS]
-    lm, _ = live.authority.matches._start(
-        words, seats, Settings(**{"start_gems": 10, **settings}), seed, hashes
-    )
+    hashes: list[str | None] = [token_hash(t).hex() for t in TOKENS]
+    lm, _ = live.router.matches._start(words, seats, Settings(**{"start_gems": 10, **settings}), seed, hashes)
     zero, one = person(live), person(live)
     assert zero.resume_match(lm.match_id, TOKENS[0])["you"] == 0
     assert one.resume_match(lm.match_id, TOKENS[1])["you"] == 1
@@ -359,7 +355,7 @@ def test_a_word_released_on_the_very_instant_of_the_deadline_wins_over_the_timer
     assert (frames[-1]["turn"], frames[-1]["passed"]) == (1, None)
     heard = len(zero.frames), len(one.frames)
 
-    live.authority.timers.run_due()  # the timer runs now: too late
+    live.router.timers.run_due()  # the timer runs now: too late
 
     assert zero.since(heard[0]) == one.since(heard[1]) == []
     assert stored(live, mid)["version"] == 1
@@ -373,8 +369,8 @@ def test_a_timer_taken_as_due_just_before_a_release_changes_nothing_after_it(sta
     mid, zero, one = two_humans(live, turn_seconds=TURN)
     zero.drag_path(words_now(live, mid)[-1].path)
     live.clock.advance(TURN)
-    timers = live.authority.timers
-    handler = live.authority.matches._due
+    timers = live.router.timers
+    handler = live.router.matches._due
     released: list[Message] = []
 
     def release_first(key: Any) -> None:
@@ -464,7 +460,7 @@ def test_a_bots_word_the_store_cannot_save_is_played_once_it_can(start: Start) -
     me.send(type="pass")
 
     store.failing = True
-    live.authority.timers.run_due()
+    live.router.timers.run_due()
     assert stored(live, mid)["version"] == 1
     assert held(live, mid).match.turn == 1
 
@@ -545,8 +541,8 @@ def test_resuming_a_match_needs_its_id_and_one_of_its_seats_tokens(start: Start)
             "game/not_found"
         ]
         assert errors(someone.send(type="resume", game_id=mid, token=token)) == ["game/not_found"]
-        assert someone.client.match is None
-        assert someone.client.game is None
+        assert someone.session.match is None
+        assert someone.session.game is None
         assert someone.resume_match(mid, token)["you"] == 0
 
     # Nor is a game's id a match's.
@@ -635,7 +631,7 @@ def test_the_end_ranks_the_seats_and_sets_each_turn_beside_its_best(start: Start
     low = words_now(live, mid)[-1]
 
     play_word(me, low.path)
-    live.authority.timers.run_due()  # both bots play their whole turns
+    live.router.timers.run_due()  # both bots play their whole turns
 
     [over] = [frame for frame in me.frames if frame["type"] == "match_over"]
     assert me.frames[-1] == over
@@ -671,7 +667,7 @@ def test_a_rematch_is_refused_while_the_match_is_on_then_starts_a_new_one_for_th
     live = start()
     mid, zero, one = two_humans(live, rounds=1)
     assert errors(zero.send(type="rematch")) == ["match/not_over"]
-    assert live.authority.matches.__len__() == 1
+    assert live.router.matches.__len__() == 1
 
     play_word(zero, words_now(live, mid)[-1].path)
     ended = play_word(one, words_now(live, mid)[-1].path)
@@ -724,8 +720,7 @@ def test_a_refused_resume_or_new_match_leaves_the_connection_on_its_match(start:
     me.send(type="pass")
     tick(live, 1)
     assert "played" in types(me.frames)  # still on the match: it hears the bot play
-    assert me.client.match is not None
-    assert me.client.match.match_id == snapshot["match_id"]
+    assert me.session.match == snapshot["match_id"]
 
 
 def test_a_wrong_token_starts_nothing_in_a_stored_match(start: Start) -> None:
@@ -738,7 +733,7 @@ def test_a_wrong_token_starts_nothing_in_a_stored_match(start: Start) -> None:
     assert error["code"] == "game/bad_token"
     tick(again, TURN * 3)
     assert stored(again, mid)["version"] == 0  # its clock did not start: nothing timed out
-    assert len(again.authority.matches) == 0
+    assert len(again.router.matches) == 0
 
 
 def test_a_turn_past_its_deadline_can_be_neither_extended_nor_played(start: Start) -> None:
@@ -767,14 +762,14 @@ def test_a_bot_on_a_short_timed_turn_plays_before_its_time_runs_out(start: Start
 
 def test_matches_in_memory_are_capped_and_an_unattended_one_makes_room(start: Start) -> None:
     live = start()
-    live.authority.matches.max_matches = 2
+    live.router.matches.max_matches = 2
     left = person(live)
     first = new_match(left)
     left.leave()
     second, third = person(live), person(live)
     new_match(second)
     new_match(third)  # the unattended first match leaves memory to make room
-    assert len(live.authority.matches) == 2
+    assert len(live.router.matches) == 2
     # Both in memory have someone on them: no room, until one is left.
     [error] = person(live).send(type="resume", match_id=first["match_id"], token=first["token"])
     assert error["code"] == "server/full"

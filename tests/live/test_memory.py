@@ -7,7 +7,7 @@ from pathlib import Path
 
 from tests.live.players import LIST, FakeClock, Live, LiveFactory, Message, errors
 from tests.support import WORDS
-from wibble.live.registry import token_hash
+from wibble.live.credentials import token_hash
 from wibble.wordlists import WordLists
 
 IDLE = 600.0
@@ -31,15 +31,15 @@ def test_an_idle_game_leaves_memory_and_resumes_from_the_store_as_it_was(
 ) -> None:
     live = make_live(idle_timeout=IDLE)
     before = played_and_left(live)
-    assert len(live.registry) == 1
+    assert len(live.router.games) == 1
 
     clock.advance(IDLE + 1)
-    assert live.registry.sweep() == 1
+    assert live.router.games.sweep() == 1
 
-    assert len(live.registry) == 0
+    assert len(live.router.games) == 0
     [after] = live.player().resume(before["game_id"], before["token"])
     assert after == before
-    assert len(live.registry) == 1
+    assert len(live.router.games) == 1
 
 
 def test_a_game_is_not_let_go_before_its_idle_timeout(make_live: LiveFactory, clock: FakeClock) -> None:
@@ -48,8 +48,8 @@ def test_a_game_is_not_let_go_before_its_idle_timeout(make_live: LiveFactory, cl
 
     clock.advance(IDLE - 1)
 
-    assert live.registry.sweep(force=True) == 0
-    assert len(live.registry) == 1
+    assert live.router.games.sweep(force=True) == 0
+    assert len(live.router.games) == 1
 
 
 def test_a_game_someone_is_connected_to_stays_in_memory_however_long(
@@ -60,8 +60,8 @@ def test_a_game_someone_is_connected_to_stays_in_memory_however_long(
 
     clock.advance(IDLE * 10)
 
-    assert live.registry.sweep(force=True) == 0
-    assert len(live.registry) == 1
+    assert live.router.games.sweep(force=True) == 0
+    assert len(live.router.games) == 1
 
 
 def test_idle_games_are_let_go_as_new_ones_arrive_without_a_housekeeper(
@@ -75,7 +75,7 @@ def test_idle_games_are_let_go_as_new_ones_arrive_without_a_housekeeper(
     clock.advance(IDLE + 1)
     live.player().new_game(seed=2)
 
-    assert len(live.registry) == 1
+    assert len(live.router.games) == 1
 
 
 def test_at_the_cap_an_unattended_game_makes_room_and_still_resumes(make_live: LiveFactory) -> None:
@@ -86,11 +86,11 @@ def test_at_the_cap_an_unattended_game_makes_room_and_still_resumes(make_live: L
     third = live.player()
     third.new_game(seed=3)  # the unattended game leaves memory for it
 
-    assert len(live.registry) == 2
+    assert len(live.router.games) == 2
     third.leave()
     [after] = live.player().resume(before["game_id"], before["token"])
     assert after == before
-    assert len(live.registry) == 2
+    assert len(live.router.games) == 2
 
 
 def test_at_the_cap_with_everyone_playing_a_new_game_is_refused_and_nobody_loses_theirs(
@@ -104,7 +104,7 @@ def test_at_the_cap_with_everyone_playing_a_new_game_is_refused_and_nobody_loses
     frames = live.player().send(type="new_game", wordlist=LIST, seed=3)
 
     assert errors(frames) == ["server/full"]
-    assert len(live.registry) == 2
+    assert len(live.router.games) == 2
     one.drag(one.a_word())
     assert one.send(type="release")[0]["result"] == "scored"
 

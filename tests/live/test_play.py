@@ -102,7 +102,7 @@ def test_a_new_game_the_store_cannot_save_is_refused_and_not_kept(make_live: Liv
     frames = live.player().send(type="new_game", wordlist="en-easy", seed=1)
 
     assert errors(frames) == ["server/storage"]
-    assert len(live.registry) == 0
+    assert len(live.router.games) == 0
     assert store.count() == 0
 
 

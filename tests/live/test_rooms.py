@@ -15,8 +15,8 @@ import pytest
 
 from tests.live.players import LIST, FakeClock, FlakyStore, Live, Message, Person, errors, tick, types
 from wibble.core.room import CODE_ALPHABET, CODE_LENGTH
-from wibble.live import Authority, Fanout, Registry, RoomLimits
-from wibble.live.budgets import Budgets, Limits
+from wibble.live import LiveSettings, RoomLimits, wire
+from wibble.live.budgets import Limits
 from wibble.live.matches import BotPace, LiveMatch
 from wibble.live.rooms import LiveRoom
 from wibble.store import MemoryStore, Store
@@ -36,19 +36,15 @@ def start(wordlists: WordLists, clock: FakeClock) -> Start:
 
     def make(store: Store | None = None, limits: Limits | None = None, **room: Any) -> Live:
         store = store if store is not None else MemoryStore()
-        registry = Registry(
-            store, wordlists, Fanout(), clock=clock, wall_clock=clock, entropy=random.Random(7)
-        )
-        budgets = Budgets(limits, clock) if limits is not None else None
         room_limits = RoomLimits(**{"grace": GRACE, "empty": EMPTY, **room})
-        authority = Authority(registry, budgets, QUICK, round_pause=0.0, room_limits=room_limits)
-        return Live(store, registry, authority, clock)
+        settings = LiveSettings(limits=limits, pace=QUICK, round_pause=0.0, rooms=room_limits)
+        return Live(store, wire(store, wordlists, clock, clock, settings, entropy=random.Random(7)), clock)
 
     return make
 
 
 def person(live: Live, address: str = "192.0.2.1") -> Person:
-    player = Person(live.authority, address)
+    player = Person(live.router, address)
     live.players.append(player)
     return player
 
@@ -83,7 +79,7 @@ def last(who: Person, kind: str) -> Message:
 
 
 def held(live: Live, code: str) -> LiveRoom:
-    return live.authority.rooms._rooms[code]
+    return live.router.rooms._rooms[code]
 
 
 def match_of(live: Live, code: str) -> LiveMatch:
@@ -199,7 +195,7 @@ def test_a_room_refuses_when_the_server_is_full_and_closes_none_to_make_space(st
     create(live)
     late = person(live)
     assert errors(late.send(type="create_room", name="Zed")) == ["server/full"]
-    assert len(live.authority.rooms) == 2
+    assert len(live.router.rooms) == 2
 
 
 def test_one_address_cannot_create_rooms_in_a_loop(start: Start) -> None:
@@ -463,7 +459,7 @@ def test_an_empty_room_is_deleted_and_its_matches_records_stay(start: Start) -> 
     for who in (ann, bo, cy, di):
         who.leave()
     tick(live, EMPTY)
-    assert code not in live.authority.rooms._rooms
+    assert code not in live.router.rooms._rooms
     assert live.store.load(f"room:{code}") is None
     assert live.store.load(match_id) is not None
     assert errors(person(live).send(type="join_room", code=code, name="Ann")) == ["room/not_found"]
@@ -476,7 +472,7 @@ def test_a_room_left_empty_by_a_restart_is_closed_after_the_empty_time(
     ann, room = create(first)
     clock.advance(EMPTY + 1)
     second = start(first.store)
-    assert second.authority.rooms.sweep() == 1
+    assert second.router.rooms.sweep() == 1
     assert errors(person(second).send(type="join_room", code=room["code"], name="Ann")) == ["room/not_found"]
 
 

@@ -25,7 +25,7 @@ from tests.live.test_rooms import (
     sit,
     table,
 )
-from wibble.live import Authority, Fanout, Registry, RoomLimits
+from wibble.live import LiveSettings, RoomLimits, wire
 from wibble.live.matches import BotPace
 from wibble.store import MemoryStore, Store
 from wibble.wordlists import WordLists
@@ -40,12 +40,9 @@ PACED = BotPace(think=(THINK, THINK), step=0.0)
 def start(wordlists: WordLists, clock: FakeClock) -> Start:
     def make(store: Store | None = None, **room: Any) -> Live:
         store = store if store is not None else MemoryStore()
-        registry = Registry(
-            store, wordlists, Fanout(), clock=clock, wall_clock=clock, entropy=random.Random(7)
-        )
         limits = RoomLimits(**{"grace": GRACE, "empty": EMPTY, **room})
-        authority = Authority(registry, None, PACED, round_pause=0.0, room_limits=limits)
-        return Live(store, registry, authority, clock)
+        settings = LiveSettings(pace=PACED, round_pause=0.0, rooms=limits)
+        return Live(store, wire(store, wordlists, clock, clock, settings, entropy=random.Random(7)), clock)
 
     return make
 
@@ -149,7 +146,7 @@ def test_a_failed_join_does_not_leave_a_room_in_memory_that_the_store_has_purged
     eve = person(second)
     assert errors(eve.send(type="join_room", code=code, name="Eve", token="y" * 30)) == ["room/bad_token"]
     clock.advance(60)
-    second.authority.rooms.sweep()  # housekeeping: the stored room's last note is older than EMPTY
+    second.router.rooms.sweep()  # housekeeping: the stored room's last note is older than EMPTY
     back = join(second, code, "Ann", token=token)  # the room is still open in memory...
     assert back.frames[0]["you"] == 0
     # ...but every change to it fails now, and a restart would lose it.

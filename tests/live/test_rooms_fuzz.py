@@ -17,9 +17,9 @@ from hypothesis import strategies as st
 from tests.live.players import LIST, FakeClock, Live, Person
 from tests.support import WORDS
 from wibble.core.room import Room
-from wibble.live import Authority, Fanout, Registry, RoomLimits
+from wibble.live import LiveSettings, RoomLimits, wire
+from wibble.live.credentials import token_hash
 from wibble.live.matches import BotPace
-from wibble.live.registry import token_hash
 from wibble.store import MemoryStore
 from wibble.wordlists import WordLists
 
@@ -74,21 +74,19 @@ step = st.one_of(
 def build() -> tuple[Live, list[Person], str]:
     clock = FakeClock()
     store = MemoryStore()
-    registry = Registry(
-        store, WordLists(WORDS), Fanout(), clock=clock, wall_clock=clock, entropy=random.Random(7)
-    )
     pace = BotPace(think=(0.0, 0.0), step=0.0)
-    authority = Authority(registry, None, pace, round_pause=1.0, room_limits=RoomLimits(grace=120.0))
-    live = Live(store, registry, authority, clock)
-    people = [Person(authority) for _ in range(4)]
+    settings = LiveSettings(pace=pace, round_pause=1.0, rooms=RoomLimits(grace=120.0))
+    router = wire(store, WordLists(WORDS), clock, clock, settings, entropy=random.Random(7))
+    live = Live(store, router, clock)
+    people = [Person(router) for _ in range(4)]
     [room] = people[0].send(type="create_room", name="Ann", rules={"wordlist": LIST, "rounds": 1})
     for who in people[1:]:
         who.send(type="join_room", code=room["code"], name="P")
     return live, people, room["code"]
 
 
-def check(live: Live, code: str) -> None:
-    rooms = live.authority.rooms._rooms
+def check(live: Live, people: list[Person], code: str) -> None:
+    rooms = live.router.rooms._rooms
     if code not in rooms:
         return  # closed after standing empty
     held = rooms[code]
@@ -100,12 +98,16 @@ def check(live: Live, code: str) -> None:
         host = room.seats[room.host]
         assert host is not None
         assert host.kind == "human"
-    for client in live.authority.fanout.listeners(f"room:{code}"):
-        if client.seat is not None:
-            seat = room.seats[client.seat]
-            assert seat is not None
-            assert client.token is not None
-            assert seat.token == token_hash(client.token).hex()
+    # Presence says who is here as each person's own credentials say: a seat is connected exactly
+    # when someone holding its token is in the room.
+    topic = f"room:{code}"
+    members = live.router.presence.members(topic)
+    inside = [who.session for who in people if who.session.room == topic]
+    assert members == {session.id: session.holder(topic) for session in inside}
+    for session in inside:
+        credential = session.credential(topic)
+        if credential.token is not None:
+            assert credential.holder == token_hash(credential.token).hex()
     if held.match is not None and held.playing:
         assert len(held.match.match.seats) == len(room.filled(playing=True))
 
@@ -118,9 +120,9 @@ def test_random_messages_never_crash_a_room_or_leave_it_unsaved(steps: list[tupl
     for kind, who, what, fields in steps:
         if kind == "tick":
             live.clock.advance(what)
-            live.authority.timers.run_due()
+            live.router.timers.run_due()
         elif kind == "leave":
-            live.authority.leave(people[who].client)
+            live.router.leave(people[who].session)
         else:
             message: dict[str, Any] = {"type": what, **fields}
             if "token" in message:
@@ -135,4 +137,4 @@ def test_random_messages_never_crash_a_room_or_leave_it_unsaved(steps: list[tupl
                     assert frame["code"].count("/") == 1, frame
                 if frame["type"] == "room" and frame.get("token"):
                     tokens[who] = frame["token"]
-        check(live, code)
+        check(live, people, code)

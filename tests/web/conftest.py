@@ -44,4 +44,4 @@ def client(app: Flask) -> FlaskClient:
 @pytest.fixture
 def player(app: Flask) -> Player:
     """Someone playing on this app's server, as its websocket handler would pass their messages on."""
-    return Player(app.extensions["wibble.authority"])
+    return Player(app.extensions["wibble.live"])

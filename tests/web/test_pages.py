@@ -148,7 +148,7 @@ def test_a_game_whose_list_is_gone_still_has_its_record_but_no_replay(
             shutil.copy(WORDS / f"{LIST}{suffix}", folder / f"{LIST}{suffix}")
     (before / "pets.txt").write_text("cat\ndog\nrat\ntoad\ngoat\n", encoding="utf-8")
     first = make_app(WORDS_DIR=str(before), MIN_BOARD_WORDS=0)
-    pets = Player(first.extensions["wibble.authority"])
+    pets = Player(first.extensions["wibble.live"])
     snapshot = pets.new_game(wordlist="pets")
     first.extensions["wibble.store"].close()
 
@@ -168,7 +168,7 @@ def test_a_game_whose_list_changed_since_has_a_record_that_no_longer_replays(
         folder.mkdir()
         (folder / "pets.txt").write_text(words, encoding="utf-8")
     first = make_app(WORDS_DIR=str(before), MIN_BOARD_WORDS=0)
-    snapshot = Player(first.extensions["wibble.authority"]).new_game(wordlist="pets")
+    snapshot = Player(first.extensions["wibble.live"]).new_game(wordlist="pets")
     first.extensions["wibble.store"].close()
 
     response = make_app(WORDS_DIR=str(after)).test_client().get(f"/games/{snapshot['game_id']}/replay")
@@ -230,7 +230,7 @@ def test_a_game_whose_stored_document_is_damaged_is_unavailable_and_never_a_serv
 def test_a_matchs_record_has_its_moves_and_never_a_token(client: FlaskClient, app: Flask) -> None:
     """A match is saved like a game: its record lists every committed move; its replay is not built yet.
     Until it is over, the record keeps the seed and the draw counts secret: they tell every tile to come."""
-    player = Player(app.extensions["wibble.authority"])
+    player = Player(app.extensions["wibble.live"])
     [snapshot] = player.send(type="new_match", bots=[{"level": "easy"}], seed=5)
     player.send(type="pass")
 

@@ -1,41 +1,51 @@
 """Games in play: the layer between the rules (``wibble.core``) and the network (``wibble.web``).
 
-- ``clients``: a connection as this layer sees it (the game it is on, a way to reach it);
-- ``registry``: which games are in memory, loading them from the store on demand
-  and letting idle ones go (they stay in the store);
-- ``authority``: applies a client's command to its game in one ordered checklist,
-  commits what changes the game for good, then tells everyone;
-- ``fanout``: who hears about which game, with each message encoded once;
-- ``budgets``: what one client address may cost the server;
-- ``matches``: matches in play, their seats, bots and deadlines; ``timers``: every
-  deadline of the process in one priority queue;
-- ``rooms``: rooms people join by code, their seats, host, away seats and matches.
+Documents and sessions. A game, a match and a room are documents: held in memory as
+a cache of the store, changed by the pure core, committed with a compare-and-set on
+their version, then told. A connection is a ``Session``: it subscribes to topics and
+carries credentials (the tokens it was given), never the actor a rule checks.
 
-No sockets and no Flask here: a client is anything with a ``deliver(frame)``, so
+- ``sessions``: a connection as this layer sees it; ``credentials``: ids, tokens, hashes;
+- ``bus``: everything a session receives is published on a topic, to an audience;
+- ``presence``: who is connected to which document, asked by every rule about it;
+- ``games``, ``matches``, ``rooms``: the three kinds of document in play, each with its
+  own checklist, commits and deadlines; ``timers``: every deadline in one priority queue;
+- ``router``: each command to its service; ``wiring``: builds all of it in one call;
+- ``budgets``: what one client address may cost the server; ``records``: stored records.
+
+No sockets and no Flask here: a session is anything with a ``deliver(frame)``, so
 the same code runs under the websocket handler and in tests, with an injected clock.
 """
 
-from .authority import Authority
-from .budgets import Budgets
-from .clients import Client
-from .fanout import Fanout
+from .budgets import Budgets, Limits
+from .bus import Bus, MemoryBus
+from .games import Games, LiveGame
 from .matches import BotPace, LiveMatch, Matches
-from .registry import LiveGame, Registry
+from .presence import MemoryPresence, Presence
 from .rooms import LiveRoom, RoomLimits, Rooms
+from .router import Router
+from .sessions import Session
 from .timers import Timers
+from .wiring import LiveSettings, wire
 
 __all__ = [
-    "Authority",
     "BotPace",
     "Budgets",
-    "Client",
-    "Fanout",
+    "Bus",
+    "Games",
+    "Limits",
     "LiveGame",
     "LiveMatch",
-    "Matches",
     "LiveRoom",
-    "Registry",
+    "LiveSettings",
+    "Matches",
+    "MemoryBus",
+    "MemoryPresence",
+    "Presence",
     "RoomLimits",
     "Rooms",
+    "Router",
+    "Session",
     "Timers",
+    "wire",
 ]

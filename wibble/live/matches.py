@@ -7,7 +7,7 @@ with a compare-and-set before anyone hears of it; a drag is only broadcast. A
 refused command is answered to its sender alone.
 
 Seats are seats: each human seat has its own token (only its hash is stored), a
-connection acts as the seat its token opened, and bots act through the very same
+session acts as the seat its token holds, and bots act through the very same
 commands, driven by deadlines: a bot "thinks" for a while, then drags its word
 tile by tile so that people watch it play. Every deadline (a turn's timer, the
 pause between rounds, a bot's next step) is one entry in ``Timers``; when it falls
@@ -22,7 +22,6 @@ scheduled again when someone resumes it.
 
 from __future__ import annotations
 
-import hmac
 import logging
 import random
 import threading
@@ -44,6 +43,7 @@ from ..core.match import (
     Settings,
     choose,
 )
+from ..core.match import restore as restore_match
 from ..protocol import (
     Cancel,
     Command,
@@ -62,9 +62,10 @@ from ..protocol import (
 from ..store import StorageError, Store, VersionConflict
 from ..wordlists import WordLists
 from .budgets import Budgets
-from .clients import Client
-from .fanout import Fanout
-from .registry import new_token, token_hash, words_for_player
+from .bus import EVERYONE, Audience, Bus, all_but, holders_of, only
+from .credentials import holder_of, new_token
+from .presence import Presence, holders
+from .sessions import Credential, Session
 from .timers import Timers
 
 log = logging.getLogger(__name__)
@@ -89,8 +90,9 @@ class BotTurn:
 @dataclass(eq=False)
 class LiveMatch:
     match_id: str
-    token_hashes: list[bytes | None]
-    """Per seat: the SHA-256 of its token (None for a bot)."""
+    holders: list[str | None]
+    """Per seat: the hash (hex) of the token that acts as it (None for a bot). A room's match takes
+    them from the room's seats (``Matches.set_holders``); they are stored only for a match of its own."""
     match: Match
     last_active: float
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -114,7 +116,8 @@ class Matches:
         self,
         store: Store,
         wordlists: WordLists,
-        fanout: Fanout,
+        bus: Bus,
+        presence: Presence,
         timers: Timers,
         clock: Callable[[], float],
         budgets: Budgets,
@@ -128,7 +131,8 @@ class Matches:
         self.store = store
         self.round_pause = round_pause
         self.wordlists = wordlists
-        self.fanout = fanout
+        self.bus = bus
+        self.presence = presence
         self.timers = timers
         self.clock = clock
         self.budgets = budgets
@@ -139,8 +143,6 @@ class Matches:
         self._matches: dict[str, LiveMatch] = {}
         self._lock = threading.Lock()
         self.max_matches = max_matches
-        self.on_attach: Callable[[Client], None] = lambda client: None
-        """Called just before a connection joins a match (the authority makes it leave its game)."""
         self.on_over: Callable[[LiveMatch], None] = lambda live: None
         """Called (under the match's lock) once a room's match is over: the room shows it."""
         timers.route("clock", self._due)
@@ -151,35 +153,64 @@ class Matches:
 
     # -- commands ------------------------------------------------------------------------
 
-    def handle(self, client: Client, command: Command) -> None:
-        if isinstance(command, NewMatch):
-            self.budgets.new_game(client.address)
-            live, token = self._create(command)
-            self._attach(client, live, token, 0)
-        elif isinstance(command, ResumeMatch):
-            self.budgets.check_resume(client.address)
-            try:
-                live, seat = self._open(command.match_id, command.token)
-            except RuleError as exc:
-                if exc.code in ("game/not_found", "game/bad_token"):
-                    self.budgets.failed_resume(client.address)
-                raise
-            self._attach(client, live, command.token, seat)
-        elif isinstance(command, Rematch):
-            self._rematch(client)
-        else:
-            self._move(client, command)
+    def get(self, match_id: str | None) -> LiveMatch | None:
+        """The match if it is in memory."""
+        return None if match_id is None else self._matches.get(match_id)
 
-    def leave(self, client: Client) -> None:
-        live, seat = client.match, client.seat
-        client.match, client.seat = None, None
-        if live is None or seat is None:
+    def create(self, command: NewMatch, address: str) -> tuple[LiveMatch, str]:
+        """A new match of one person against bots, saved; returns it and the person's token."""
+        self.budgets.new_game(address)
+        return self._create(command)
+
+    def resume(self, command: ResumeMatch, address: str) -> tuple[LiveMatch, str]:
+        """The match ``command`` names, if its token opens a seat of it."""
+        self.budgets.check_resume(address)
+        try:
+            live = self._open(command.match_id, command.token)
+        except RuleError as exc:
+            if exc.code in ("game/not_found", "game/bad_token"):
+                self.budgets.failed_resume(address)
+            raise
+        return live, command.token
+
+    def handle(self, session: Session, command: Command) -> None:
+        """A command from a session on a match of its own (``rematch``, or a move)."""
+        if isinstance(command, Rematch):
+            self._rematch(session)
+        else:
+            self._move(session, command)
+
+    def leave(self, session: Session) -> None:
+        """``session`` leaves its match (it disconnected, or opened something else); the others hear
+        if that leaves its seat with nobody connected."""
+        mid = session.match
+        if mid is None:
+            return
+        live = self._matches.get(mid)
+        seat = None if live is None else self.seat_of(session, live)
+        self._unsubscribe(session, mid)
+        if live is None:
             return
         with live.lock:
-            self.fanout.remove(live.match_id, client)
             live.last_active = self.clock()
-            if not self._seat_connected(live, seat):
-                self._broadcast(live, [{"type": "presence", "seat": seat, "connected": False}])
+            if seat is not None and not self._seat_connected(live, seat):
+                self.bus.publish(mid, [protocol.presence(seat, False)])
+
+    def seat_of(self, session: Session, live: LiveMatch) -> int | None:
+        """The seat ``session``'s token holds in ``live`` (None: it watches)."""
+        holder = session.holder(live.match_id)
+        return live.holders.index(holder) if holder is not None and holder in live.holders else None
+
+    def _subscribe(self, session: Session, live: LiveMatch) -> None:
+        session.match = live.match_id
+        self.bus.subscribe(live.match_id, session)
+        self.presence.join(live.match_id, session.id, session.holder(live.match_id))
+
+    def _unsubscribe(self, session: Session, mid: str) -> None:
+        session.match = None
+        session.credentials.pop(mid, None)
+        self.bus.unsubscribe(mid, session)
+        self.presence.leave(mid, session.id)
 
     # -- a room's match: its seats act through the room ----------------------------------------
 
@@ -215,31 +246,43 @@ class Matches:
             return None
         return self.adopt(live)
 
-    def watch(self, live: LiveMatch, *clients: Client) -> None:
-        """Put a room's connections on its match, each as the seat ``client.seat`` (None: a spectator).
+    def watch(self, live: LiveMatch, *sessions: Session) -> None:
+        """Put a room's sessions on its match, each as the seat its room token holds (or watching).
 
         All of them listen before any snapshot goes out, so that each shows everyone connected."""
-        for client in clients:
-            if client.match is not None and client.match is not live:
-                self.unwatch(client)
+        for session in sessions:
+            if session.match is not None and session.match != live.match_id:
+                self.unwatch(session)
         with live.lock:
-            for client in clients:
-                self.fanout.add(live.match_id, client)
-                client.match = live
+            for session in sessions:
+                self._subscribe(session, live)
             live.last_active = self.clock()
-            for client in clients:
-                self._send_snapshot(live, client)
+            if len(sessions) == 1:
+                self._send_snapshot(live, only(sessions[0].id))
+            elif sessions:
+                self._send_snapshot(live, EVERYONE)
 
-    def unwatch(self, client: Client) -> None:
-        live, client.match = client.match, None
+    def unwatch(self, session: Session) -> None:
+        mid = session.match
+        if mid is None:
+            return
+        self._unsubscribe(session, mid)
+        live = self._matches.get(mid)
         if live is not None:
             with live.lock:
-                self.fanout.remove(live.match_id, client)
                 live.last_active = self.clock()
 
-    def move(self, client: Client, command: Command) -> None:
-        """A move from a room's seat (the room has checked that the connection holds one)."""
-        self._move(client, command)
+    def set_holders(self, live: LiveMatch, seats: list[str | None], tell: Audience | None = None) -> None:
+        """A room's seats changed hands: who acts as each seat of its match from now on. ``tell``: the
+        sessions whose seat changed get the match again, as they now read it."""
+        with live.lock:
+            live.holders = list(seats[: len(live.match.seats)])
+            if tell is not None:
+                self._send_snapshot(live, tell)
+
+    def move(self, session: Session, command: Command) -> None:
+        """A move from a room's seat (the room has checked that the session holds one)."""
+        self._move(session, command)
 
     def set_stand_in(self, live: LiveMatch, seat: int, level: str | None) -> None:
         """A bot of ``level`` plays ``seat`` from now on (None: its person is back, and the bot
@@ -266,8 +309,9 @@ class Matches:
                 self._publish(live, self._commit(live, lambda: match.pass_turn(seat, now), seat, "away"))
             self._schedule(live)
 
-    def _move(self, client: Client, command: Command) -> None:
-        live, seat = client.match, client.seat
+    def _move(self, session: Session, command: Command) -> None:
+        live = self.get(session.match)
+        seat = None if live is None else self.seat_of(session, live)
         if live is None or seat is None:
             raise RuleError("match/none", "no match yet: send new_match or resume one first")
         with live.lock:
@@ -290,7 +334,7 @@ class Matches:
                     live, lambda: self._committed(match, seat, command, now), seat, _ACTIONS[type(command)]
                 )
             live.last_active = now
-            self._publish(live, events, client, command.seq)
+            self._publish(live, events, session.id, command.seq)
             self._schedule(live)
 
     def _committed(self, match: Match, seat: int, command: Command, now: float) -> list[MatchEvent]:
@@ -332,24 +376,22 @@ class Matches:
             )
         except StorageError as exc:
             log.error("could not save a move of match %s: %s", live.match_id, exc.reason)
-            live.match = Match.from_doc(before, match.words)
+            live.match = restore_match(before, match.words)
             raise
         except VersionConflict:
             log.warning("match %s changed in the store under us; reloading it", live.match_id)
             row = self.store.load(live.match_id)
-            live.match = Match.from_doc(before if row is None else row.doc, match.words)
+            live.match = restore_match(before if row is None else row.doc, match.words)
             live.bot = None
-            for client in self.fanout.listeners(live.match_id):
-                self._send_snapshot(live, client)
+            self._send_snapshot(live, EVERYONE)
             self._schedule(live)
             raise
         return events
 
     def _doc(self, live: LiveMatch) -> dict[str, Any]:
-        doc = {**live.match.to_doc(), "tokens": [None if h is None else h.hex() for h in live.token_hashes]}
-        if live.room is not None:
-            doc["room"] = live.room
-        return doc
+        if live.room is not None:  # its seats are the room's: their tokens are kept there
+            return {**live.match.to_doc(), "tokens": [None] * len(live.holders), "room": live.room}
+        return {**live.match.to_doc(), "tokens": list(live.holders)}
 
     # -- deadlines and bots ----------------------------------------------------------------
 
@@ -452,7 +494,7 @@ class Matches:
     # -- creating, opening, attaching ------------------------------------------------------
 
     def _create(self, command: NewMatch) -> tuple[LiveMatch, str]:
-        words = words_for_player(self.wordlists, command.wordlist)
+        words = self.wordlists.for_player(command.wordlist)
         seats = [Seat(command.name, "human", speed=command.speed)]
         seats += [Seat(BOT_NAMES[i], "bot", bot.level, bot.speed) for i, bot in enumerate(command.bots)]
         settings = Settings(
@@ -466,45 +508,36 @@ class Matches:
         seats: list[Seat],
         settings: Settings,
         seed: int | None,
-        tokens: list[bytes | None] | None,
+        tokens: list[str | None] | None,
     ) -> tuple[LiveMatch, str]:
         if seed is None:
             seed = self._entropy.randrange(protocol.MAX_SEED + 1)
         match = Match(words, seed, seats, self.clock(), settings, min_words=self.min_words)
         token = new_token()
         if tokens is None:
-            tokens = [token_hash(token) if seat.kind == "human" else None for seat in seats]
+            tokens = [holder_of(token) if seat.kind == "human" else None for seat in seats]
         mid = new_token(12)
         live = LiveMatch(mid, tokens, match, self.clock())
-        first = next((h for h in tokens if h is not None), b"")
+        first = next((bytes.fromhex(h) for h in tokens if h is not None), b"")
         with self._lock:
             self._make_room()  # before saving: a refused match leaves nothing in the store
         self.store.create(mid, first, self._doc(live), self.clock())
         return self._keep(live), token
 
-    def _open(self, match_id: str, token: str) -> tuple[LiveMatch, int]:
-        """The match and the seat ``token`` opens; a match loaded from the store is kept (and its timers
-        and bots go on) only once the token is right, so a wrong token starts nothing."""
+    def _open(self, match_id: str, token: str) -> LiveMatch:
+        """The match if ``token`` opens one of its seats; a match loaded from the store is kept (and its
+        timers and bots go on) only once the token is right, so a wrong token starts nothing."""
         live = self._matches.get(match_id)
         loaded = live is None
         if live is None:
             live = self._load(match_id)
-        given = token_hash(token)
-        seat = next(
-            (
-                i
-                for i, held in enumerate(live.token_hashes)
-                if held is not None and hmac.compare_digest(held, given)
-            ),
-            None,
-        )
-        if seat is None:
+        if live.room is not None or holder_of(token) not in live.holders:
             raise RuleError("game/bad_token", "that token does not open this match")
         if loaded:
             live = self._keep(live)
             with live.lock:
                 self._schedule(live)  # its timer and its bot go on where they were
-        return live, seat
+        return live
 
     def _load(self, match_id: str) -> LiveMatch:
         row = self.store.load(match_id)
@@ -516,9 +549,9 @@ class Matches:
                 words = self.wordlists.get(name if isinstance(name, str) else "")
             except (KeyError, WordListError):
                 raise GameDataError(f"its word list {name!r} cannot be loaded here") from None
-            match = Match.from_doc(row.doc, words)
-            tokens = [None if h is None else bytes.fromhex(h) for h in row.doc.get("tokens", [])]
-            if len(tokens) != len(match.seats):
+            match = restore_match(row.doc, words)
+            tokens = row.doc.get("tokens", [])
+            if len(tokens) != len(match.seats) or not all(h is None or bytes.fromhex(h) for h in tokens):
                 raise GameDataError("its seats' tokens are damaged")
             room = row.doc.get("room")
             if not (room is None or isinstance(room, str)):
@@ -547,81 +580,71 @@ class Matches:
         if len(self._matches) >= self.max_matches and not self._evict_one():
             raise RuleError("server/full", "the server is full of matches in play; try again later")
 
-    def _attach(self, client: Client, live: LiveMatch, token: str, seat: int) -> None:
-        self.on_attach(client)
-        if client.match is not live or client.seat != seat:
-            self.leave(client)  # its old seat may now have nobody connected: the others hear so
+    def attach(self, session: Session, live: LiveMatch, token: str) -> None:
+        """``session`` plays the seat ``token`` holds in ``live`` (the router made it leave what it had)."""
+        holder = holder_of(token)
+        seat = live.holders.index(holder)
+        if session.match is not None and (
+            session.match != live.match_id or session.holder(live.match_id) != holder
+        ):
+            self.leave(session)  # its old seat may now have nobody connected: the others hear so
         with live.lock:
             was_connected = self._seat_connected(live, seat)
-            self.fanout.add(live.match_id, client)
-            client.match, client.seat, client.token = live, seat, token
+            session.credentials[live.match_id] = Credential.of(token)
+            self._subscribe(session, live)
             live.last_active = self.clock()
-            self._send_snapshot(live, client)
+            self._send_snapshot(live, only(session.id))
             if not was_connected:
-                self._broadcast(live, [{"type": "presence", "seat": seat, "connected": True}], skip=client)
+                self.bus.publish(live.match_id, [protocol.presence(seat, True)], all_but(session.id))
             self._schedule(live)
         try:
             self.store.touch(live.match_id, self.clock())  # kept RETENTION_DAYS from the last opening
         except StorageError as exc:
             log.warning("could not note that match %s was opened: %s", live.match_id, exc.reason)
 
-    def _rematch(self, client: Client) -> None:
-        live, seat = client.match, client.seat
-        if live is None or seat is None or client.token is None:
+    def _rematch(self, session: Session) -> None:
+        live = self.get(session.match)
+        token = None if live is None else session.credential(live.match_id).token
+        if live is None or token is None or self.seat_of(session, live) is None:
             raise RuleError("match/none", "no match to play again")
         with live.lock:
             old = live.match
             if old.phase is not Phase.OVER:
                 raise RuleError("match/not_over", "the match is still being played")
             seats = [Seat(s.name, s.kind, s.level, s.speed) for s in old.seats]
-            tokens = list(live.token_hashes)
-        self.budgets.new_game(client.address)
+            tokens = list(live.holders)
+        self.budgets.new_game(session.address)
         new, _ = self._start(old.words, seats, old.settings, None, tokens)
         with live.lock:
             # Everyone else on the old match can follow with their own token.
-            self._broadcast(live, [{"type": "rematch", "match_id": new.match_id}], skip=client)
-        self._attach(client, new, client.token, seat)
+            self.bus.publish(live.match_id, [protocol.rematch(new.match_id)], all_but(session.id))
+        self.attach(session, new, token)
 
     # -- telling people ----------------------------------------------------------------------
 
     def _seat_connected(self, live: LiveMatch, seat: int) -> bool:
-        return any(c.seat == seat for c in self.fanout.listeners(live.match_id))
+        holder = live.holders[seat]
+        return holder is not None and holder in holders(self.presence, live.match_id)
 
-    def _send_snapshot(self, live: LiveMatch, client: Client) -> None:
-        connected = [self._seat_connected(live, i) for i in range(len(live.match.seats))]
-        you: int | None = client.seat or 0
-        token: str | None = client.token or ""
-        if live.room is not None:  # a room's seat acts through the room; its token is the room's
-            you, token = client.seat, None
+    def _send_snapshot(self, live: LiveMatch, audience: Audience) -> None:
+        here = holders(self.presence, live.match_id)
+        connected = [holder is not None and holder in here for holder in live.holders]
         message = protocol.match_snapshot(
-            live.match, live.match_id, token, you, connected, self.clock(), room=live.room
+            live.match, live.match_id, None, None, connected, self.clock(), room=live.room
         )
-        client.deliver(protocol.encode(message))
-
-    def _broadcast(self, live: LiveMatch, messages: list[dict[str, Any]], skip: Client | None = None) -> None:
-        frames = [protocol.encode(m) for m in messages]
-        for client in self.fanout.listeners(live.match_id):
-            if client is not skip:
-                for frame in frames:
-                    client.deliver(frame)
+        self.bus.publish(live.match_id, [protocol.personal(message, live.holders)], audience)
 
     def _publish(
-        self, live: LiveMatch, events: list[MatchEvent], origin: Client | None = None, seq: int | None = None
+        self, live: LiveMatch, events: list[MatchEvent], origin: str | None = None, seq: int | None = None
     ) -> None:
-        """Send each event to everyone on the match (a hint to its seat only); ``seq`` to ``origin`` only."""
+        """Publish each event to everyone on the match (a hint to its seat alone); ``origin`` gets ``seq``."""
         letters, now = live.match.words.letters, self.clock()
-        listeners = self.fanout.listeners(live.match_id)
         for event in events:
             message = protocol.match_event(event, letters, now)
-            audience = (
-                [c for c in listeners if c.seat == event.seat] if isinstance(event, HintGiven) else listeners
-            )
-            frame = protocol.encode(message)
-            for client in audience:
-                if client is origin and seq is not None:
-                    client.deliver(protocol.encode({**message, "seq": seq}))
-                else:
-                    client.deliver(frame)
+            if isinstance(event, HintGiven):
+                self.bus.publish(live.match_id, [message], holders_of(live.holders[event.seat]), origin, seq)
+            else:
+                self.bus.publish(live.match_id, [message], EVERYONE, origin, seq)
             if isinstance(event, MatchOver) and live.room is not None:
                 self.on_over(live)
 
@@ -640,7 +663,9 @@ class Matches:
         stale = [
             mid
             for mid, live in self._matches.items()
-            if live.room is None and not self.fanout.count(mid) and now - live.last_active > self.idle_timeout
+            if live.room is None
+            and not self.presence.count(mid)
+            and now - live.last_active > self.idle_timeout
         ]
         for mid in stale:
             self._drop(mid)
@@ -648,7 +673,7 @@ class Matches:
     def _evict_one(self) -> bool:
         """Make room: the match nobody is on that was left longest ago leaves memory."""
         unattended = [
-            live for mid, live in self._matches.items() if live.room is None and not self.fanout.count(mid)
+            live for mid, live in self._matches.items() if live.room is None and not self.presence.count(mid)
         ]
         if not unattended:
             return False

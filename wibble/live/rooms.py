@@ -6,9 +6,11 @@ The same shape as ``matches``: a room command goes through the room's own checks
 anyone hears of it; presence (who is connected, who is away) is only broadcast.
 
 A room's match is an ordinary match (``Matches``) whose seats act through the
-room: its document carries no tokens, and a connection acts as the room seat its
-token opened. Seat *i* of the room is seat *i* of its match (the room moves people
-up into free seats when a match starts).
+room: its document carries no tokens, and a session acts as the room seat its
+token holds, looked up in the room's document at each command. Seat *i* of the
+room is seat *i* of its match (the room moves people up into free seats when a
+match starts); nobody's session is rewritten when seats move. Who is here is asked
+of the presence service.
 
 Time is wall-clock, like a match's deadlines: an empty room's age is read from the
 store after a restart. Every deadline is an entry in the process's ``Timers``:
@@ -56,10 +58,11 @@ from ..ratelimit import TokenBucket
 from ..store import StorageError, Store, VersionConflict
 from ..wordlists import WordLists
 from .budgets import Budgets
-from .clients import Client
-from .fanout import Fanout
+from .bus import EVERYONE, Audience, Bus, all_but, holders_of, only
+from .credentials import address_hash, holder_of, new_token
 from .matches import LiveMatch, Matches
-from .registry import new_token, token_hash, words_for_player
+from .presence import Presence, holders
+from .sessions import Credential, Session
 from .timers import Timers
 
 log = logging.getLogger(__name__)
@@ -72,13 +75,8 @@ FAILED_JOINS_PER_CONNECTION = 5
 _T = TypeVar("_T")
 
 
-def address_hash(address: str) -> str:
-    """What a room remembers of where a removed person played from: never the address itself."""
-    return token_hash(f"address:{address}").hex() if address else ""
-
-
 def room_id(code: str) -> str:
-    """Where a room is kept in the store, and the name of its listeners in the fan-out."""
+    """Where a room is kept in the store, and its topic on the bus."""
     return f"room:{code}"
 
 
@@ -115,7 +113,8 @@ class Rooms:
         self,
         store: Store,
         wordlists: WordLists,
-        fanout: Fanout,
+        bus: Bus,
+        presence: Presence,
         matches: Matches,
         timers: Timers,
         clock: Callable[[], float],
@@ -126,7 +125,8 @@ class Rooms:
     ) -> None:
         self.store = store
         self.wordlists = wordlists
-        self.fanout = fanout
+        self.bus = bus
+        self.presence = presence
         self.matches = matches
         self.timers = timers
         self.clock = clock
@@ -135,9 +135,9 @@ class Rooms:
         self.round_pause = round_pause
         self._entropy = entropy or random.SystemRandom()
         self._rooms: dict[str, LiveRoom] = {}
+        self._local: dict[str, dict[str, Session]] = {}
+        """This process's sessions in each room: the ones it moves onto the room's next match."""
         self._lock = threading.Lock()
-        self.on_attach: Callable[[Client], None] = lambda client: None
-        """Called before a connection enters a room (the authority makes it leave its game or match)."""
         matches.on_over = self._match_over
         timers.route("grace", self._grace_due)
         timers.route("room-empty", self._empty_due)
@@ -146,90 +146,107 @@ class Rooms:
     def __len__(self) -> int:
         return len(self._rooms)
 
+    def get(self, session: Session) -> LiveRoom | None:
+        """The room ``session`` is in, if any."""
+        return None if session.room is None else self._rooms.get(session.room.removeprefix("room:"))
+
+    def seat_of(self, session: Session, live: LiveRoom) -> int | None:
+        """The seat ``session``'s token holds in the room (None: it watches)."""
+        holder = session.holder(room_id(live.code))
+        return None if holder is None else live.room.seat_of(holder)
+
     # -- commands ------------------------------------------------------------------------
 
-    def handle(self, client: Client, command: Command) -> None:
+    def handle(self, session: Session, command: Command) -> None:
         if isinstance(command, CreateRoom):
-            self._create(client, command)
+            self._create(session, command)
             return
         if isinstance(command, JoinRoom):
-            self._join(client, command)
+            self._join(session, command)
             return
-        live = client.room
+        live = self.get(session)
         if live is None:
             raise RuleError("room/not_in_room", "join a room first (join_room with its code)")
         if isinstance(command, StartMatch | Rematch):
-            self._start(client, live)
+            self._start(session, live)
             return
         with live.lock:
-            self._change(client, live, command)
+            self._change(session, live, command)
         if isinstance(command, LeaveRoom):
-            self.leave(client)
+            self.leave(session)
 
-    def _change(self, client: Client, live: LiveRoom, command: Command) -> None:
+    def _change(self, session: Session, live: LiveRoom, command: Command) -> None:
         """A command that changes the room itself, under its lock."""
-        room = live.room
+        room, by = live.room, self.seat_of(session, live)
         if isinstance(command, TakeSeat):
-            self._take_seat(client, live, command.seat)
-        elif isinstance(command, LeaveSeat) or (isinstance(command, LeaveRoom) and client.seat is not None):
-            self._leave_seat(client, live)
+            self._take_seat(session, live, command.seat)
+        elif isinstance(command, LeaveSeat) or (isinstance(command, LeaveRoom) and by is not None):
+            self._leave_seat(session, live)
         elif isinstance(command, SetRules):
             rules = self._rules(room.rules, command.rules)
-            self._commit(live, lambda: room.set_rules(client.seat, rules, live.playing), "rules")
+            self._commit(live, lambda: room.set_rules(by, rules, live.playing), "rules")
             self._tell_all(live)
         elif isinstance(command, SetSeat):
             seat, bot, speed = command.seat, command.bot, command.speed
-            self._commit(live, lambda: room.set_seat(client.seat, seat, bot, speed, live.playing), "seat")
+            self._commit(live, lambda: room.set_seat(by, seat, bot, speed, live.playing), "seat")
             self._tell_all(live)
         elif isinstance(command, Remove):
-            self._remove(client, live, command.seat)
+            self._remove(session, live, command.seat)
 
-    def move(self, client: Client, command: Command) -> None:
-        """A match command from a connection in a room: only a seat may move, in the room's match."""
-        live = client.room
+    def move(self, session: Session, command: Command) -> None:
+        """A match command from a session in a room: only a seat may move, in the room's match."""
+        live = self.get(session)
         assert live is not None
         if isinstance(command, Rematch):
-            self._start(client, live)
+            self._start(session, live)
             return
-        if client.seat is None:
+        if self.seat_of(session, live) is None:
             raise RuleError("room/not_seated", "you are watching; take a seat between matches to play")
-        if client.match is None:
+        if session.match is None:
             raise RuleError("match/none", "the room has no match yet; the host starts one")
-        self.matches.move(client, command)
+        self.matches.move(session, command)
 
-    def leave(self, client: Client) -> None:
-        """``client`` leaves its room (it disconnected, or opened something else); its seat is held."""
-        live = client.room
+    def leave(self, session: Session) -> None:
+        """``session`` leaves its room (it disconnected, or opened something else); its seat is held."""
+        live = self.get(session)
         if live is None:
             return
+        topic = room_id(live.code)
         with live.lock:
-            self.fanout.remove(room_id(live.code), client)
-            self.matches.unwatch(client)
-            seat, client.room, client.seat, client.token = client.seat, None, None, None
+            seat = self.seat_of(session, live)
+            self.matches.unwatch(session)
+            self.bus.unsubscribe(topic, session)
+            self.presence.leave(topic, session.id)
+            self._local.get(live.code, {}).pop(session.id, None)
+            session.room = None
+            session.credentials.pop(topic, None)
             now = self.clock()
             if seat is not None and not self._connected(live, seat):
                 held = live.room.seats[seat]
                 if held is not None and held.token is not None:
                     self.timers.set(((live.code, held.token), "grace"), now + self.limits.grace)
-                self._broadcast(live, self._presence(live, seat))
+                self._publish(live, self._presence(live, seat))
             elif seat is None:
-                self._broadcast(live, {"type": "spectators", "count": self._spectators(live)})
-            if not self.fanout.count(room_id(live.code)):
+                self._publish(live, protocol.spectators(self._spectators(live)))
+            if not self.presence.count(topic):
+                self._local.pop(live.code, None)
                 self.timers.set((live.code, "room-empty"), now + self.limits.empty)
                 self._touch(live, force=True)
 
     # -- creating, joining -------------------------------------------------------------------
 
-    def _create(self, client: Client, command: CreateRoom) -> None:
+    def create(self, session: Session, command: CreateRoom) -> tuple[LiveRoom, str]:
+        """A new room, saved, with ``session``'s person in seat 0 as its host; returns it and their
+        token (the router then attaches the session)."""
         with self._lock:
             if len(self._rooms) >= self.limits.max_rooms:
                 raise RuleError(
                     "server/full", "the server has as many rooms open as it can hold; try again later"
                 )
-        self.budgets.new_room(client.address)
+        self.budgets.new_room(session.address)
         rules = self._rules(Rules(), command.rules)
         if rules.wordlist is None:  # name the list the room plays with, so every page can show it
-            rules = replace(rules, wordlist=words_for_player(self.wordlists, None).name)
+            rules = replace(rules, wordlist=self.wordlists.for_player(None).name)
         token = new_token()
         now = self.clock()
         for _ in range(8):
@@ -237,41 +254,49 @@ class Rooms:
             if code in self._rooms or self.store.load(room_id(code)) is not None:
                 continue
             room = Room(code, rules)
-            room.take_seat(0, command.name, token_hash(token).hex(), False, address_hash(client.address))
+            room.take_seat(0, command.name, holder_of(token), False, address_hash(session.address))
             self.store.create(room_id(code), b"", room.to_doc(), now)
             live = LiveRoom(room)
             with self._lock:
                 self._rooms[code] = live
-            self._attach(client, live, 0, token, command.name)
-            return
+            return live, token
         raise RuleError("server/busy", "could not find a free room code; try again")  # pragma: no cover
 
-    def _join(self, client: Client, command: JoinRoom) -> None:
-        self.budgets.check_join(client.address)
-        if client.failed_joins is not None and client.failed_joins.available() < 1:
+    def join(self, session: Session, command: JoinRoom) -> tuple[LiveRoom, str | None]:
+        """The room ``command`` names and the seat token it brings (None: it will watch); the router
+        then attaches the session. Nothing changes for a join that is refused."""
+        self.budgets.check_join(session.address)
+        if session.failed_joins is not None and session.failed_joins.available() < 1:
             raise RuleError("limit/joins", "too many failed joins on this connection; wait a minute")
         live = self._open(command.code)
         if live is None:
-            self._failed_join(client)
+            self._failed_join(session)
             raise RuleError("room/not_found", "no room has that code (it may have closed)")
-        seat = None
-        if command.token is not None:
-            given = token_hash(command.token).hex()
-            seat = live.room.seat_of(given)
-            if seat is None:
-                if any(hmac.compare_digest(given, removed) for removed in live.room.removed):
-                    raise RuleError("room/removed", "the host removed you from your seat; you can watch")
-                self._failed_join(client)
-                raise RuleError("room/bad_token", "that token opens no seat of this room; you can watch")
-        self._attach(client, live, seat, command.token if seat is not None else None, command.name)
+        if command.token is None:
+            return live, None
+        given = holder_of(command.token)
+        if live.room.seat_of(given) is None:
+            if any(hmac.compare_digest(given, removed) for removed in live.room.removed):
+                raise RuleError("room/removed", "the host removed you from your seat; you can watch")
+            self._failed_join(session)
+            raise RuleError("room/bad_token", "that token opens no seat of this room; you can watch")
+        return live, command.token
 
-    def _failed_join(self, client: Client) -> None:
-        self.budgets.failed_join(client.address)
-        if client.failed_joins is None:
-            client.failed_joins = TokenBucket(
+    def _create(self, session: Session, command: CreateRoom) -> None:
+        live, token = self.create(session, command)
+        self.attach(session, live, token, command.name)
+
+    def _join(self, session: Session, command: JoinRoom) -> None:
+        live, token = self.join(session, command)
+        self.attach(session, live, token, command.name)
+
+    def _failed_join(self, session: Session) -> None:
+        self.budgets.failed_join(session.address)
+        if session.failed_joins is None:
+            session.failed_joins = TokenBucket(
                 FAILED_JOINS_PER_CONNECTION / 60, FAILED_JOINS_PER_CONNECTION, self.clock
             )
-        client.failed_joins.take()
+        session.failed_joins.take()
 
     def _open(self, code: str) -> LiveRoom | None:
         """The room ``code``, from memory or else from the store (its match running again)."""
@@ -295,13 +320,7 @@ class Rooms:
                 return live  # another greenlet loaded it meanwhile
             live = self._rooms[code] = LiveRoom(room)
         with live.lock:
-            if room.match_id is not None:
-                try:
-                    live.match = self.matches.open_for_room(room.match_id, code)
-                except WibbleError:  # server/full: the room is not half open; the next join tries again
-                    with self._lock:
-                        self._rooms.pop(code, None)
-                    raise
+            self._open_match(live)
             # Nobody is connected to a room just loaded: each person's grace period starts now.
             now = self.clock()
             for seat in room.people():
@@ -315,31 +334,49 @@ class Rooms:
         self._touch(live, force=True)  # open again: its empty time starts from now in the store too
         return live
 
-    def _attach(self, client: Client, live: LiveRoom, seat: int | None, token: str | None, name: str) -> None:
-        self.on_attach(client)
-        if client.room is not None:
-            self.leave(client)
+    def _open_match(self, live: LiveRoom) -> None:
+        """A room just loaded from the store: its match runs again, its seats held by the room's."""
+        if live.room.match_id is None:
+            return
+        try:
+            live.match = self.matches.open_for_room(live.room.match_id, live.code)
+        except WibbleError:  # server/full: the room is not half open; the next join tries again
+            with self._lock:
+                self._rooms.pop(live.code, None)
+            raise
+        if live.match is not None:
+            self.matches.set_holders(live.match, self._holders(live))
+
+    def attach(self, session: Session, live: LiveRoom, token: str | None, name: str) -> None:
+        """``session`` is in the room from now on, acting with ``token`` (None: watching)."""
+        if session.room is not None:
+            self.leave(session)
+        topic = room_id(live.code)
+        credential = Credential.of(token, name)
         with live.lock:
+            seat = None if credential.holder is None else live.room.seat_of(credential.holder)
             back = seat is not None and not self._connected(live, seat)
-            self.fanout.add(room_id(live.code), client)
-            client.room, client.seat, client.token, client.name = live, seat, token, name
+            session.room, session.credentials[topic] = topic, credential
+            self.bus.subscribe(topic, session)
+            self.presence.join(topic, session.id, credential.holder)
+            self._local.setdefault(live.code, {})[session.id] = session
             self.timers.cancel((live.code, "room-empty"))
-            self._send_room(live, client)
+            self._send_room(live, only(session.id))
             if seat is None:
-                self._broadcast(live, {"type": "spectators", "count": self._spectators(live)}, skip=client)
+                self._publish(live, protocol.spectators(self._spectators(live)), all_but(session.id))
             elif back:
-                self._back(live, seat, client)
+                self._back(live, seat, session)
             if live.match is not None:
-                self.matches.watch(live.match, client)
+                self.matches.watch(live.match, session)
         self._touch(live)
 
-    def _back(self, live: LiveRoom, seat: int, client: Client) -> None:
+    def _back(self, live: LiveRoom, seat: int, session: Session) -> None:
         """A person's seat has a connection again: its grace period stops, and so does a stand-in."""
         token = live.room.seats[seat].token  # type: ignore[union-attr]
         self.timers.cancel(((live.code, token), "grace"))
         was_away = token in live.away
         live.away.discard(token or "")
-        self._broadcast(live, self._presence(live, seat), skip=client)
+        self._publish(live, self._presence(live, seat), all_but(session.id))
         if was_away and live.match is not None:
             self.matches.set_stand_in(live.match, seat, None)
         if self._host_here(live):
@@ -361,60 +398,73 @@ class Rooms:
 
     # -- seats -------------------------------------------------------------------------------
 
-    def _take_seat(self, client: Client, live: LiveRoom, seat: int) -> None:
-        if client.seat is not None:
+    def _take_seat(self, session: Session, live: LiveRoom, seat: int) -> None:
+        topic = room_id(live.code)
+        if self.seat_of(session, live) is not None:
             raise RuleError("room/already_seated", "you already hold a seat")
         token = new_token()
-        hashed = token_hash(token).hex()
-        where = address_hash(client.address)
+        name = session.credential(topic).name
+        credential = Credential.of(token, name)
+        where = address_hash(session.address)
         seat = self._commit(
-            live, lambda: live.room.take_seat(seat, client.name, hashed, live.playing, where), "sit"
+            live, lambda: live.room.take_seat(seat, name, credential.holder or "", live.playing, where), "sit"
         )
-        client.seat, client.token = seat, token
+        session.credentials[topic] = credential
+        self.presence.join(topic, session.id, credential.holder)
         self._host_here(live)  # an away host hands on to someone here
         self._tell_all(live)
         if live.match is not None:
-            self.matches.watch(live.match, client)  # its end screen, now as a seat
+            self.matches.set_holders(live.match, self._holders(live))
+            self.matches.watch(live.match, session)  # its end screen, now as a seat
 
-    def _leave_seat(self, client: Client, live: LiveRoom) -> None:
-        seat = client.seat
+    def _leave_seat(self, session: Session, live: LiveRoom) -> None:
+        topic = room_id(live.code)
+        seat = self.seat_of(session, live)
         if seat is None:
             raise RuleError("room/not_seated", "you are not in a seat")
-        hashed = token_hash(client.token).hex() if client.token else None
+        hashed = session.holder(topic)
         playing = live.playing
         self._commit(live, lambda: live.room.leave_seat(seat, playing, self._present(live)), "leave")
+        session.credentials[topic] = Credential.of(None, session.credential(topic).name)
+        self.presence.join(topic, session.id, None)
         self._unseat(live, seat, hashed)
         if playing and live.match is not None:
             self.matches.set_stand_in(live.match, seat, live.room.rules.stand_in)
         self._tell_all(live)
 
-    def _remove(self, client: Client, live: LiveRoom, seat: int) -> None:
+    def _remove(self, session: Session, live: LiveRoom, seat: int) -> None:
         room, playing, present = live.room, live.playing, self._present(live)
-        removed = [c for c in self._clients(live) if c.seat == seat]
-        where = {address_hash(c.address) for c in removed if c.address}
-        token = self._commit(live, lambda: room.remove(client.seat, seat, playing, present, where), "remove")
+        target = room.seats[seat]
+        removed = target.token if target is not None else None
+        # The addresses the person plays from now, as well as the one they sat down from.
+        where = {
+            address_hash(other.address)
+            for other in self._local.get(live.code, {}).values()
+            if other.address and removed is not None and other.holder(room_id(live.code)) == removed
+        }
+        by = self.seat_of(session, live)
+        token = self._commit(live, lambda: room.remove(by, seat, playing, present, where), "remove")
         self._unseat(live, seat, token)
-        for other in removed:
-            other.deliver(protocol.encode({"type": "removed"}))
+        if token is not None:
+            self._publish(live, protocol.removed(), holders_of(token))
         if token is not None and playing and live.match is not None:
             self.matches.set_stand_in(live.match, seat, room.rules.stand_in)
         self._tell_all(live)
 
     def _unseat(self, live: LiveRoom, seat: int, hashed: str | None) -> None:
-        """Every connection of ``seat`` watches from now on; the person's token (its hash ``hashed``)
-        opens nothing any more, and its grace period and away mark go."""
-        for other in self._clients(live):
-            if other.seat == seat:
-                other.seat, other.token = None, None
-                if live.match is not None:
-                    self.matches.watch(live.match, other)
+        """The person whose token hash is ``hashed`` no longer holds ``seat``: their token opens
+        nothing any more, their grace period and away mark go, and every session of theirs gets
+        the match again, now as a spectator."""
+        if live.match is not None:
+            tell = holders_of(hashed) if hashed is not None else None
+            self.matches.set_holders(live.match, self._holders(live), tell)
         if hashed is not None:
             self.timers.cancel(((live.code, hashed), "grace"))
             live.away.discard(hashed)
 
     def _rules(self, rules: Rules, patch: RulesPatch) -> Rules:
         if patch.wordlist is not None:
-            words_for_player(self.wordlists, patch.wordlist)  # game/unknown_wordlist, or unavailable
+            self.wordlists.for_player(patch.wordlist)  # game/unknown_wordlist, or unavailable
         try:
             return Rules(
                 patch.rounds if patch.rounds is not None else rules.rounds,
@@ -427,36 +477,35 @@ class Rooms:
 
     # -- matches -----------------------------------------------------------------------------
 
-    def _start(self, client: Client, live: LiveRoom) -> None:
+    def _start(self, session: Session, live: LiveRoom) -> None:
         """The host starts the room's next match (``start_match``, or ``rematch`` once one is over)."""
         with live.lock:
             room = live.room
-            words = words_for_player(self.wordlists, room.rules.wordlist)
+            by = self.seat_of(session, live)
+            words = self.wordlists.for_player(room.rules.wordlist)
             match_id = new_token(12)
 
-            def begin() -> tuple[dict[int, int], LiveMatch]:
-                moved = room.start(client.seat, live.playing, match_id)  # the room's own checks first
-                self.budgets.new_game(client.address)
+            def begin() -> LiveMatch:
+                room.start(by, live.playing, match_id)  # the room's own checks first
+                self.budgets.new_game(session.address)
                 seats = [Seat(s.name, s.kind, s.level, s.speed) for s in room.seats if s is not None]
                 rules = room.rules
                 settings = Settings(
                     rounds=rules.rounds, turn_seconds=rules.turn_seconds, round_pause=self.round_pause
                 )
-                return moved, self.matches.create_for_room(words, seats, settings, room.code, match_id)
+                return self.matches.create_for_room(words, seats, settings, room.code, match_id)
 
-            moved, new = self._commit(live, begin, "start")
+            new = self._commit(live, begin, "start")
             old = live.match
+            new.holders = self._holders(live)[: len(new.match.seats)]
             live.match = self.matches.adopt(new)
             if old is not None:
                 self.matches.drop(old.match_id)
-            for other in self._clients(live):
-                if other.seat is not None:
-                    other.seat = moved.get(other.seat)
             for seat, held in enumerate(room.seats):
                 if held is not None and held.token in live.away:
                     self.matches.set_stand_in(live.match, seat, room.rules.stand_in)
             self._tell_all(live)
-            self.matches.watch(live.match, *self._clients(live))
+            self.matches.watch(live.match, *self._local.get(live.code, {}).values())
 
     def _match_over(self, match: LiveMatch) -> None:
         # Called under the match's lock: the room is told from the timers' loop, under its own.
@@ -485,7 +534,7 @@ class Rooms:
             if seat is None or self._connected(live, seat):
                 return
             live.away.add(token)
-            self._broadcast(live, self._presence(live, seat))
+            self._publish(live, self._presence(live, seat))
             if self._host_here(live):
                 self._tell_all(live)
             if live.match is not None and live.playing:
@@ -501,7 +550,7 @@ class Rooms:
         if live is None:
             return
         with live.lock:
-            if self.fanout.count(room_id(code)):
+            if self.presence.count(room_id(code)):
                 return
         self._delete(code)
 
@@ -525,7 +574,7 @@ class Rooms:
         """Housekeeping: rooms with people in them are noted as alive in the store, and stored rooms
         nobody has been in for the empty time (left there by a restart) are deleted."""
         with self._lock:
-            occupied = [live for code, live in self._rooms.items() if self.fanout.count(room_id(code))]
+            occupied = [live for code, live in self._rooms.items() if self.presence.count(room_id(code))]
         for live in occupied:
             self._touch(live, force=True)
         return self.store.purge(self.clock() - self.limits.empty, purge_batch, prefix="room:")
@@ -584,52 +633,52 @@ class Rooms:
         except StorageError as exc:
             log.warning("could not note that room %s is in use: %s", live.code, exc.reason)
 
-    def _clients(self, live: LiveRoom) -> list[Client]:
-        return self.fanout.listeners(room_id(live.code))
+    def _holders(self, live: LiveRoom) -> list[str | None]:
+        """Each seat's token hash (None: empty, a bot, or a person gone)."""
+        return [None if held is None else held.token for held in live.room.seats]
+
+    def _here(self, live: LiveRoom) -> set[str]:
+        return holders(self.presence, room_id(live.code))
 
     def _connected(self, live: LiveRoom, seat: int) -> bool:
-        return any(c.seat == seat for c in self._clients(live))
+        held = live.room.seats[seat]
+        return held is not None and held.token is not None and held.token in self._here(live)
 
     def _present(self, live: LiveRoom) -> set[int]:
-        return {c.seat for c in self._clients(live) if c.seat is not None}
+        here = self._here(live)
+        return {i for i, held in enumerate(live.room.seats) if held is not None and held.token in here}
 
     def _spectators(self, live: LiveRoom) -> int:
-        return sum(1 for c in self._clients(live) if c.seat is None)
+        seated = {holder for holder in self._holders(live) if holder is not None}
+        members = self.presence.members(room_id(live.code)).values()
+        return sum(1 for holder in members if holder is None or holder not in seated)
 
     def _presence(self, live: LiveRoom, seat: int) -> dict[str, Any]:
         held = live.room.seats[seat]
         away = held is not None and (held.gone or (held.token is not None and held.token in live.away))
-        return {"type": "presence", "seat": seat, "connected": self._connected(live, seat), "away": away}
+        return protocol.presence(seat, self._connected(live, seat), away)
 
     def _snapshot(self, live: LiveRoom) -> dict[str, Any]:
-        room, clients = live.room, self._clients(live)
-        seated = {c.seat for c in clients}
+        room, here = live.room, self._here(live)
         away = [held is not None and held.token in live.away for held in room.seats]
         match = live.match
-        return protocol.room_snapshot(
+        snapshot = protocol.room_snapshot(
             room,
             None if match is None else match.match,
             None if match is None else match.match_id,
-            [i in seated for i in range(len(room.seats))],
+            [held is not None and held.token in here for held in room.seats],
             away,
-            sum(1 for c in clients if c.seat is None),
+            self._spectators(live),
             self.limits.grace,
         )
+        return protocol.personal(snapshot, self._holders(live))
 
-    def _send_room(self, live: LiveRoom, client: Client, snapshot: dict[str, Any] | None = None) -> None:
-        snapshot = snapshot or self._snapshot(live)
-        client.deliver(
-            protocol.encode(protocol.with_reader(snapshot, client.seat, client.token, client.name))
-        )
+    def _send_room(self, live: LiveRoom, audience: Audience) -> None:
+        self.bus.publish(room_id(live.code), [self._snapshot(live)], audience)
 
     def _tell_all(self, live: LiveRoom) -> None:
-        """The room as it now stands, to each connection in it (each with its own seat and token)."""
-        snapshot = self._snapshot(live)
-        for client in self._clients(live):
-            self._send_room(live, client, snapshot)
+        """The room as it now stands, to each session in it (each reads its own seat and token)."""
+        self._send_room(live, EVERYONE)
 
-    def _broadcast(self, live: LiveRoom, message: dict[str, Any], skip: Client | None = None) -> None:
-        frame = protocol.encode(message)
-        for client in self._clients(live):
-            if client is not skip:
-                client.deliver(frame)
+    def _publish(self, live: LiveRoom, message: dict[str, Any], audience: Audience = EVERYONE) -> None:
+        self.bus.publish(room_id(live.code), [message], audience)

@@ -3,7 +3,8 @@
 - ``commands``: what a client may ask for, one dataclass per message type;
 - ``fields`` and ``parse``: every field of a frame checked before any game sees it;
 - ``messages``: the endless game's messages, errors, and ``encode``;
-- ``matches`` and ``rooms``: a match's and a room's messages.
+- ``matches`` and ``rooms``: a match's and a room's messages;
+- ``readers``: snapshots each connection reads as itself, and presence.
 """
 
 from .commands import (
@@ -45,6 +46,7 @@ from .fields import is_text
 from .matches import match_event, match_snapshot, match_summary
 from .messages import board, encode, error, event, move, snapshot
 from .parse import parse, request_name, seq_of
+from .readers import for_reader, is_personal, personal, presence, rematch, removed, spectators
 from .rooms import room_snapshot, with_reader
 
 __all__ = [
@@ -85,15 +87,22 @@ __all__ = [
     "encode",
     "error",
     "event",
+    "for_reader",
+    "is_personal",
     "is_text",
     "match_event",
     "match_snapshot",
     "match_summary",
     "move",
     "parse",
+    "personal",
+    "presence",
+    "rematch",
+    "removed",
     "request_name",
     "room_snapshot",
     "seq_of",
     "snapshot",
+    "spectators",
     "with_reader",
 ]

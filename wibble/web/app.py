@@ -14,10 +14,9 @@ from flask_sock import Sock
 from .. import protocol
 from ..cache import from_setting
 from ..core import RecordError, WibbleError
-from ..live import Authority, BotPace, Budgets, Fanout, Registry, RoomLimits, Rooms
-from ..live.budgets import Limits
+from ..live import BotPace, Limits, LiveSettings, RoomLimits, Router, wire
 from ..live.records import match_record, record_of, replay_frames
-from ..store import Store, default_data_dir, open_store
+from ..store import default_data_dir, open_store
 from ..wordlists import DEFAULT_DIR, WordLists
 from .connection import Connections, check_websocket_library, serve_connection
 
@@ -94,16 +93,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     wordlists = WordLists(Path(app.config["WORDS_DIR"]), app.config["DEFAULT_WORDLIST"], cache=cache)
     data_dir = app.config["DATA_DIR"]
     store = open_store(default_data_dir() if data_dir is None else data_dir)
-    registry = Registry(
-        store,
-        wordlists,
-        Fanout(),
-        clock=time.monotonic,
-        wall_clock=time.time,
-        idle_timeout=app.config["IDLE_TIMEOUT"],
-        max_games=app.config["MAX_GAMES"],
-        min_words=app.config["MIN_BOARD_WORDS"],
-    )
     limits = Limits(
         app.config["MAX_CONNECTIONS_PER_ADDRESS"],
         app.config["GAMES_PER_MINUTE"],
@@ -112,31 +101,36 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config["ROOMS_PER_MINUTE"],
         app.config["FAILED_JOINS_PER_MINUTE"],
     )
-    budgets = Budgets(limits, time.monotonic)
-    think = app.config["BOT_THINK_SECONDS"]
-    pace = BotPace(think, app.config["BOT_STEP_SECONDS"])
-    room_limits = RoomLimits(
-        app.config["ROOM_GRACE_SECONDS"], app.config["ROOM_EMPTY_SECONDS"], app.config["MAX_ROOMS"]
+    settings = LiveSettings(
+        idle_timeout=app.config["IDLE_TIMEOUT"],
+        max_games=app.config["MAX_GAMES"],
+        min_words=app.config["MIN_BOARD_WORDS"],
+        limits=limits,
+        pace=BotPace(app.config["BOT_THINK_SECONDS"], app.config["BOT_STEP_SECONDS"]),
+        round_pause=app.config["ROUND_PAUSE_SECONDS"],
+        rooms=RoomLimits(
+            app.config["ROOM_GRACE_SECONDS"], app.config["ROOM_EMPTY_SECONDS"], app.config["MAX_ROOMS"]
+        ),
     )
-    authority = Authority(registry, budgets, pace, app.config["ROUND_PAUSE_SECONDS"], room_limits)
+    router = wire(store, wordlists, clock=time.monotonic, wall_clock=time.time, settings=settings)
     connections = Connections()
     app.extensions.update(
         {
-            "wibble.authority": authority,
-            "wibble.registry": registry,
+            "wibble.live": router,
             "wibble.store": store,
             "wibble.wordlists": wordlists,
             "wibble.connections": connections,
         }
     )
-    _add_pages(app, wordlists, registry, store, authority.rooms)
+    _add_pages(app, wordlists, router)
     _add_guards(app)
-    _add_websocket(app, authority, connections)
+    _add_websocket(app, router, connections)
     return app
 
 
-def _add_pages(app: Flask, wordlists: WordLists, registry: Registry, store: Store, rooms: Rooms) -> None:
+def _add_pages(app: Flask, wordlists: WordLists, live: Router) -> None:
     """The game's page, the replay page, a game's record and the health check."""
+    store = live.store
 
     @app.get("/")
     def index() -> str:
@@ -157,7 +151,7 @@ def _add_pages(app: Flask, wordlists: WordLists, registry: Registry, store: Stor
 
     @app.get("/healthz")
     def health() -> dict[str, Any]:
-        return {"ok": True, "games": len(registry), "rooms": len(rooms), "store": store.description}
+        return {"ok": True, "games": len(live.games), "rooms": len(live.rooms), "store": store.description}
 
     @app.get("/games/<game_id>/record")
     def record(game_id: str) -> tuple[Any, int] | Any:
@@ -216,7 +210,7 @@ def _add_guards(app: Flask) -> None:
         return None
 
 
-def _add_websocket(app: Flask, authority: Authority, connections: Connections) -> None:
+def _add_websocket(app: Flask, live: Router, connections: Connections) -> None:
     trusted = app.config["TRUSTED_PROXIES"]
     sock = Sock(app)
 
@@ -224,9 +218,9 @@ def _add_websocket(app: Flask, authority: Authority, connections: Connections) -
     def ws(connection: Any) -> None:
         # Deadlines (turn timers, bots) run in the serving process, however it was started:
         # `wibble serve`, or create_app() under another WSGI server.
-        authority.timers.start()
+        live.timers.start()
         address = client_address(request.environ, trusted)
-        serve_connection(connection, authority, app.config, address, connections)
+        serve_connection(connection, live, app.config, address, connections)
 
 
 _STATUS = {

@@ -34,7 +34,7 @@ from simple_websocket import ConnectionClosed
 
 from .. import protocol
 from ..core import ProtocolError, RuleError, WibbleError
-from ..live import Authority, Client
+from ..live import Router, Session
 from ..ratelimit import TokenBucket
 
 log = logging.getLogger(__name__)
@@ -262,12 +262,12 @@ def _tune_socket(ws: Any, config: Mapping[str, Any]) -> socket.socket | None:
     return sock
 
 
-def _handle(frame: str | bytes, authority: Authority, client: Client, outbox: Outbox) -> None:
+def _handle(frame: str | bytes, router: Router, session: Session, outbox: Outbox) -> None:
     """Parse and apply one message; every refusal is answered, and nothing escapes."""
     command = None
     try:
         command = protocol.parse(frame)
-        authority.handle(client, command)
+        router.handle(session, command)
     except WibbleError as exc:
         if exc.request is None and command is not None:
             exc.about(protocol.request_name(command))
@@ -284,7 +284,7 @@ def _handle(frame: str | bytes, authority: Authority, client: Client, outbox: Ou
 
 def serve_connection(
     ws: Any,
-    authority: Authority,
+    router: Router,
     config: Mapping[str, Any],
     address: str = "",
     connections: Connections | None = None,
@@ -300,8 +300,8 @@ def serve_connection(
                 pass
 
     outbox = Outbox(ws, int(config["OUTBOX_LIMIT"]), ws.event.set, hang_up)
-    client = Client(outbox.put, address)
-    budgets = authority.budgets
+    session = Session(outbox.put, address)
+    budgets = router.budgets
     if connections is None:  # not `or`: an empty Connections is falsy
         connections = Connections()
     closing: list[int] = []
@@ -312,7 +312,7 @@ def serve_connection(
 
     close_code: int | None = None
     counted = budgets.connect(address)
-    connections.add(client, close_with)
+    connections.add(session, close_with)
     try:
         if connections.closing is not None:
             raise _Closing(connections.closing)
@@ -321,7 +321,7 @@ def serve_connection(
                 RuleError("limit/connections", "too many connections from your address; close some tabs")
             )
             raise _Closing(POLICY_VIOLATION)
-        close_code = _receive_loop(ws, authority, client, outbox, config, closing)
+        close_code = _receive_loop(ws, router, session, outbox, config, closing)
     except _Closing as stop:
         close_code = stop.code
     except ConnectionClosed:
@@ -330,18 +330,18 @@ def serve_connection(
         log.exception("websocket connection failed")
         close_code = INTERNAL_ERROR
     finally:
-        connections.discard(client)
+        connections.discard(session)
         if counted:
             budgets.disconnect(address)
-        authority.leave(client)
+        router.leave(session)
         _finish(ws, sock, outbox, close_code)
         hang_up()
 
 
 def _receive_loop(
     ws: Any,
-    authority: Authority,
-    client: Client,
+    router: Router,
+    session: Session,
     outbox: Outbox,
     config: Mapping[str, Any],
     closing: list[int],
@@ -363,7 +363,7 @@ def _receive_loop(
             # The library's own limit counts characters; a frame of "ñ"s is twice as many bytes.
             return MESSAGE_TOO_BIG
         if limiter.admit(outbox):
-            _handle(frame, authority, client, outbox)
+            _handle(frame, router, session, outbox)
 
 
 def _finish(ws: Any, sock: socket.socket | None, outbox: Outbox, close_code: int | None) -> None:

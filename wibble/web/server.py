@@ -131,15 +131,14 @@ def make_server(app: Any, host: str, port: int, access_log: TextIO | None = None
 
 def run_housekeeping(app: Any, interval: float = HOUSEKEEPING_INTERVAL) -> None:
     """Forever: let idle games and matches leave memory, and delete those untouched for ``RETENTION_DAYS``."""
-    registry = app.extensions["wibble.registry"]
-    matches = app.extensions["wibble.authority"].matches
+    live = app.extensions["wibble.live"]
     store = app.extensions["wibble.store"]
     keep = float(app.config["RETENTION_DAYS"]) * 86400
     while True:
         try:
-            registry.sweep(force=True)
-            matches.sweep()
-            app.extensions["wibble.authority"].rooms.sweep(PURGE_BATCH)
+            live.games.sweep(force=True)
+            live.matches.sweep()
+            live.rooms.sweep(PURGE_BATCH)
             before, purged = time.time() - keep, 0
             while True:
                 deleted = store.purge(before, PURGE_BATCH)

@@ -8,6 +8,7 @@
 """
 
 from .bots import BotMove, choose
+from .restore import restore
 from .settings import LEVELS, MAX_SEATS, TIMED_TURN_SECONDS, Costs, Settings
 from .state import (
     BoardChanged,
@@ -46,4 +47,5 @@ __all__ = [
     "TurnChanged",
     "WordRefused",
     "choose",
+    "restore",
 ]

@@ -8,7 +8,7 @@ in a document is trusted to be the right type or in range.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..board import Pos
 from ..draws import Draws
@@ -18,15 +18,12 @@ from ..game import board_of
 from ..turns import TICKS_PER_ROUND, TurnOrder, step
 from ..wordlist import WordList
 from .settings import LEVELS, MAX_SEATS, Settings
+from .state import DOC_FORMAT, Match, Phase, Seat, bot_seed
 from .tiles import DL, TL, Specials
 
-if TYPE_CHECKING:
-    from .state import Match
 
-
-def restore(cls: type[Match], doc: Mapping[str, Any], words: WordList) -> Match:
-    from .state import DOC_FORMAT, Phase
-
+def restore(doc: Mapping[str, Any], words: WordList) -> Match:
+    """The match ``doc`` describes; ``GameDataError`` if it is damaged or does not fit ``words``."""
     if not isinstance(doc, Mapping):
         raise GameDataError("a match document must be an object")
     if doc.get("format") != DOC_FORMAT or doc.get("kind") != "match":
@@ -36,11 +33,11 @@ def restore(cls: type[Match], doc: Mapping[str, Any], words: WordList) -> Match:
     try:
         phase = Phase(doc.get("phase"))
         draws = Draws(field_of(doc, "seed", int), count_of(doc, "draws"))
-        bot_draws = Draws(_bot_seed(draws.seed), count_of(doc, "bot_draws"))
+        bot_draws = Draws(bot_seed(draws.seed), count_of(doc, "bot_draws"))
     except ValueError as exc:
         raise GameDataError(str(exc)) from None
 
-    match = cls.__new__(cls)
+    match = Match.__new__(Match)
     match.words = words
     match.settings = Settings.from_doc(doc.get("settings"))
     match.min_words = count_of(doc, "min_words")
@@ -80,12 +77,6 @@ def restore(cls: type[Match], doc: Mapping[str, Any], words: WordList) -> Match:
     return match
 
 
-def _bot_seed(seed: int) -> int:
-    from .state import bot_seed
-
-    return bot_seed(seed)
-
-
 def _pos(value: Any, size: int, name: str) -> Pos:
     if not (isinstance(value, list) and len(value) >= 2 and all(type(v) is int for v in value[:2])):
         raise GameDataError(f"field {name!r} is damaged")
@@ -110,8 +101,6 @@ def _specials(doc: Mapping[str, Any], size: int) -> Specials:
 
 
 def _seats(doc: Mapping[str, Any], gem_cap: int) -> list[Any]:
-    from .state import Seat
-
     entries = field_of(doc, "seats", list)
     if not 1 <= len(entries) <= MAX_SEATS:
         raise GameDataError("field 'seats' is damaged")

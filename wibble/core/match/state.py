@@ -24,7 +24,7 @@ plays twice a round with no special case.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 from hashlib import blake2b
@@ -594,13 +594,6 @@ class Match:
             "history": list(self.history),  # entries never change once written; the list grows
             "version": self.version,
         }
-
-    @classmethod
-    def from_doc(cls, doc: Mapping[str, Any], words: WordList) -> Match:
-        """The match ``doc`` describes; ``GameDataError`` if it is damaged or does not fit ``words``."""
-        from .restore import restore
-
-        return restore(cls, doc, words)
 
 
 def _path_doc(path: Sequence[Pos]) -> list[list[int]]:

@@ -1,0 +1,94 @@
+"""The bus, sessions and presence: who hears what, each connection reading snapshots as itself."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from tests.live.players import FakeClock
+from wibble import protocol
+from wibble.live import MemoryBus, MemoryPresence, Session
+from wibble.live.bus import all_but, holders_of, only
+from wibble.live.credentials import holder_of
+from wibble.live.presence import holders
+from wibble.live.sessions import Credential
+
+
+def listener(frames: list[dict[str, Any]], token: str | None = None, topic: str = "t") -> Session:
+    session = Session(lambda frame: frames.append(json.loads(frame)))
+    if token is not None:
+        session.credentials[topic] = Credential.of(token, "Ann")
+    return session
+
+
+def test_everyone_hears_in_order_and_only_the_sender_gets_its_seq() -> None:
+    bus, mine, theirs = MemoryBus(), [], []
+    me, them = listener(mine), listener(theirs)
+    bus.subscribe("t", me)
+    bus.subscribe("t", them)
+    bus.publish("t", [{"type": "a"}, {"type": "b"}], origin=me.id, seq=7)
+    assert mine == [{"type": "a", "seq": 7}, {"type": "b", "seq": 7}]
+    assert theirs == [{"type": "a"}, {"type": "b"}]
+
+
+def test_a_seats_message_reaches_only_the_sessions_holding_its_token() -> None:
+    bus, hinted, other_tab, watcher = MemoryBus(), [], [], []
+    for frames, token in ((hinted, "seat-0"), (other_tab, "seat-0"), (watcher, None)):
+        bus.subscribe("t", listener(frames, token))
+    bus.publish("t", [{"type": "hint"}], holders_of(holder_of("seat-0")))
+    assert hinted == other_tab == [{"type": "hint"}]
+    assert watcher == []
+
+
+def test_one_session_or_all_but_one() -> None:
+    bus, a, b = MemoryBus(), [], []
+    first, second = listener(a), listener(b)
+    bus.subscribe("t", first)
+    bus.subscribe("t", second)
+    bus.publish("t", [{"type": "x"}], only(first.id))
+    bus.publish("t", [{"type": "y"}], all_but(first.id))
+    assert a == [{"type": "x"}]
+    assert b == [{"type": "y"}]
+
+
+def test_a_snapshot_is_published_once_and_each_session_reads_its_own_seat_and_token() -> None:
+    bus, seat_1, spectator = MemoryBus(), [], []
+    bus.subscribe("room:ABCDEF", listener(seat_1, "tok-1", "room:ABCDEF"))
+    bus.subscribe("room:ABCDEF", listener(spectator))
+    seats = [holder_of("tok-0"), holder_of("tok-1"), None]
+    bus.publish("room:ABCDEF", [protocol.personal({"type": "room", "code": "ABCDEF"}, seats)])
+    assert seat_1 == [{"type": "room", "code": "ABCDEF", "you": 1, "name": "Ann", "token": "tok-1"}]
+    assert spectator == [{"type": "room", "code": "ABCDEF", "you": None, "name": ""}]
+
+
+def test_a_session_that_left_hears_nothing_more() -> None:
+    bus, frames = MemoryBus(), []
+    session = listener(frames)
+    bus.subscribe("t", session)
+    bus.unsubscribe("t", session)
+    bus.publish("t", [{"type": "x"}])
+    assert frames == []
+
+
+def test_presence_names_who_holds_which_token_and_forgets_who_left() -> None:
+    presence = MemoryPresence(FakeClock())
+    presence.join("room:A", "s1", holder_of("tok"))
+    presence.join("room:A", "s2", None)
+    assert holders(presence, "room:A") == {holder_of("tok")}
+    assert presence.count("room:A") == 2
+    presence.leave("room:A", "s1")
+    assert holders(presence, "room:A") == set()
+    assert presence.members("room:A") == {"s2": None}
+
+
+def test_an_entry_nobody_refreshes_expires_as_a_dead_processs_sessions_would() -> None:
+    clock = FakeClock()
+    presence = MemoryPresence(clock, ttl=30.0)
+    presence.join("m", "alive", "h1")
+    presence.join("m", "dead", "h2")
+    clock.advance(20)
+    presence.heartbeat(["alive"])
+    clock.advance(20)
+    assert presence.members("m") == {"alive": "h1"}
+    clock.advance(31)
+    assert presence.count("m") == 0

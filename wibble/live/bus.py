@@ -1,0 +1,127 @@
+"""The one way out: everything a connection receives is published on a topic of the bus.
+
+A topic is a document's id (a game, a match, ``room:<code>``). A publisher says what
+happened and to whom (``Audience``); it never holds a connection. Each subscriber (a
+``Session``) adds its own part as it delivers: the ``seq`` of its own request, and on
+snapshots its seat and token (``wibble.protocol.for_reader``).
+
+Every frame is encoded once, however many sessions hear it; only a message that a
+session personalises is encoded again for it. ``MemoryBus`` serves one process; a
+Redis engine publishes the same envelopes to every process, whose own bus then hands
+them to its sessions, so nothing above this module knows how many processes there are.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from .. import protocol
+
+Message = dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Audience:
+    """Who on a topic hears a message: everyone (the default), only the sessions holding one of
+    ``holders`` (token hashes: a seat's hint), or only the session ``session``; ``skip`` leaves
+    one session out (it was told already)."""
+
+    holders: frozenset[str] | None = None
+    session: str | None = None
+    skip: str | None = None
+
+    def includes(self, session_id: str, holder: str | None) -> bool:
+        if session_id == self.skip:
+            return False
+        if self.session is not None:
+            return session_id == self.session
+        if self.holders is not None:
+            return holder is not None and holder in self.holders
+        return True
+
+
+EVERYONE = Audience()
+
+
+def holders_of(*holders: str | None) -> Audience:
+    return Audience(holders=frozenset(h for h in holders if h is not None))
+
+
+def only(session_id: str) -> Audience:
+    return Audience(session=session_id)
+
+
+def all_but(session_id: str) -> Audience:
+    return Audience(skip=session_id)
+
+
+class Subscriber(Protocol):
+    """A session, as the bus sees it."""
+
+    @property
+    def id(self) -> str: ...
+
+    def holder(self, topic: str) -> str | None:
+        """The token hash this session acts with on ``topic`` (None: it watches)."""
+
+    def receive(
+        self, topic: str, messages: Sequence[Message], frames: Sequence[str], seq: int | None
+    ) -> None:
+        """Deliver ``messages`` (``frames`` are the same, encoded), adding ``seq`` if it is given."""
+
+
+class Bus(Protocol):
+    def subscribe(self, topic: str, subscriber: Subscriber) -> None: ...
+
+    def unsubscribe(self, topic: str, subscriber: Subscriber) -> None: ...
+
+    def publish(
+        self,
+        topic: str,
+        messages: Iterable[Message],
+        audience: Audience = EVERYONE,
+        origin: str | None = None,
+        seq: int | None = None,
+    ) -> None:
+        """Hand ``messages``, in order, to the topic's subscribers in ``audience``; the session
+        ``origin`` gets them with its request's ``seq``. Call it under the document's lock, so
+        that everyone hears the same order."""
+
+
+class MemoryBus:
+    """Topics and their subscribers in this process."""
+
+    def __init__(self) -> None:
+        self._topics: dict[str, dict[str, Subscriber]] = {}
+
+    def subscribe(self, topic: str, subscriber: Subscriber) -> None:
+        self._topics.setdefault(topic, {})[subscriber.id] = subscriber
+
+    def unsubscribe(self, topic: str, subscriber: Subscriber) -> None:
+        subscribers = self._topics.get(topic)
+        if subscribers is not None and subscribers.get(subscriber.id) is subscriber:
+            del subscribers[subscriber.id]
+            if not subscribers:
+                del self._topics[topic]
+
+    def publish(
+        self,
+        topic: str,
+        messages: Iterable[Message],
+        audience: Audience = EVERYONE,
+        origin: str | None = None,
+        seq: int | None = None,
+    ) -> None:
+        subscribers = self._topics.get(topic)
+        if not subscribers:
+            return
+        messages = list(messages)
+        frames: list[str] | None = None
+        for subscriber in list(subscribers.values()):
+            if not audience.includes(subscriber.id, subscriber.holder(topic)):
+                continue
+            if frames is None:
+                frames = [protocol.encode(m) for m in messages]
+            subscriber.receive(topic, messages, frames, seq if subscriber.id == origin else None)

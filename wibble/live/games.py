@@ -1,0 +1,292 @@
+"""Endless games in play: created here, loaded from the store on demand, let go when idle, and moved.
+
+Memory is a cache of the store, never the only copy: a game leaves memory when
+nobody has been connected to it for ``idle_timeout`` seconds, or to make room at
+``max_games``, and comes back from the store the next time someone resumes it.
+
+Every move goes through one ordered checklist, as in boardgame.io's master: the
+session is on a game; the chain is its own (or free); the core checks phase and
+tiles; a release is committed to the store with a compare-and-set on the game's
+version; only then is it published. A refused command leaves the game as it was and
+is answered to its sender alone; a commit that fails puts the game back exactly as
+it stood before the release (chain and all), so the player can simply let go again.
+"""
+
+from __future__ import annotations
+
+import hmac
+import logging
+import random
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from .. import protocol
+from ..core import (
+    Draws,
+    Event,
+    Game,
+    GameDataError,
+    HashParams,
+    Move,
+    Phase,
+    RuleError,
+    WordJudged,
+    WordListError,
+)
+from ..protocol import Cancel, Command, Enter, Press, Release
+from ..store import StorageError, Store, VersionConflict
+from ..wordlists import WordLists
+from .bus import EVERYONE, Audience, Bus, only
+from .credentials import new_token, token_hash
+from .presence import Presence
+from .sessions import Credential, Session
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(eq=False)
+class LiveGame:
+    """A game in memory, with its lock (the session dragging its chain is ``game.owner``)."""
+
+    game_id: str
+    token_hash: bytes
+    game: Game
+    last_active: float
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+class Games:
+    """The endless games in memory, backed by ``store``.
+
+    Every board of its new games allows at least ``min_words`` words still to find
+    (as far as the list can: see ``wibble.core.game.MAX_DRAWS``). Only when
+    ``max_games`` games are in memory and every one has someone connected does a
+    new game get ``server/full``; an unattended game simply leaves memory.
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        wordlists: WordLists,
+        bus: Bus,
+        presence: Presence,
+        clock: Callable[[], float],
+        wall_clock: Callable[[], float],
+        idle_timeout: float = 3600.0,
+        max_games: int = 10_000,
+        entropy: random.Random | None = None,
+        min_words: int = 0,
+    ) -> None:
+        self.store = store
+        self.wordlists = wordlists
+        self.bus = bus
+        self.presence = presence
+        self.clock = clock
+        self.wall_clock = wall_clock
+        self.idle_timeout = idle_timeout
+        self.max_games = max_games
+        self.min_words = min_words
+        # Seeds and hash bases come from the OS's randomness unless a test injects some.
+        self._entropy = entropy or random.SystemRandom()
+        self._games: dict[str, LiveGame] = {}
+        self._lock = threading.Lock()
+        self._last_sweep = clock()
+        self._logged_unavailable: set[str] = set()
+
+    def __len__(self) -> int:
+        return len(self._games)
+
+    def get(self, game_id: str) -> LiveGame | None:
+        """The game if it is in memory."""
+        return self._games.get(game_id)
+
+    def create(self, wordlist: str | None, seed: int | None) -> tuple[LiveGame, str]:
+        """A new game, saved before anyone sees it; returns it and its secret token."""
+        words = self.wordlists.for_player(wordlist)
+        if seed is None:
+            seed = self._entropy.randrange(protocol.MAX_SEED + 1)
+        game = Game(words, Draws(seed), HashParams.draw(self._entropy), min_words=self.min_words)
+        game_id, token = new_token(12), new_token(24)
+        live = LiveGame(game_id, token_hash(token), game, self.clock())
+        self.store.create(game_id, live.token_hash, game.to_doc(), self.wall_clock())
+        self._keep(live)
+        return live, token
+
+    def open(self, game_id: str, token: str) -> LiveGame:
+        """The game ``game_id`` if ``token`` opens it, from memory or else from the store."""
+        live = self._games.get(game_id) or self._load(game_id)
+        if not hmac.compare_digest(live.token_hash, token_hash(token)):
+            raise RuleError("game/bad_token", "that token does not open this game")
+        return live
+
+    def forget(self, live: LiveGame) -> None:
+        """Let a game go from memory (the store keeps it), e.g. after another process changed it."""
+        with self._lock:
+            if self._games.get(live.game_id) is live:
+                del self._games[live.game_id]
+
+    def sweep(self, force: bool = False) -> int:
+        """Let go of games nobody has been connected to for ``idle_timeout``; returns how many."""
+        now = self.clock()
+        # Scanning every game on every create would be O(games); once in a while is enough.
+        if not force and now - self._last_sweep < min(60.0, self.idle_timeout / 2):
+            return 0
+        self._last_sweep = now
+        with self._lock:
+            stale = [
+                gid
+                for gid, live in self._games.items()
+                if not self.presence.count(gid) and now - live.last_active > self.idle_timeout
+            ]
+            for gid in stale:
+                del self._games[gid]
+        return len(stale)
+
+    # -- sessions ----------------------------------------------------------------------
+
+    def attach(self, session: Session, live: LiveGame, token: str) -> None:
+        """``session`` plays ``live`` from now on (the router has made it leave what it had)."""
+        gid = live.game_id
+        credential = Credential.of(token)
+        with live.lock:
+            if live.game.owner not in (None, session.id):
+                # The same player, back from elsewhere (a phone that changed network
+                # leaves its old socket half open for a minute): their new tab plays now.
+                self._drop_chain(live)
+            session.game, session.credentials[gid] = gid, credential
+            self.bus.subscribe(gid, session)
+            self.presence.join(gid, session.id, credential.holder)
+            live.last_active = self.clock()
+            self._publish_snapshot(live, only(session.id))
+        try:
+            self.store.touch(gid, self.wall_clock())
+        except StorageError as exc:  # only the retention clock missed a beat
+            log.warning("could not note that game %s was opened: %s", gid, exc.reason)
+
+    def leave(self, session: Session) -> None:
+        """``session`` leaves its game (on disconnect, or when it opens something else)."""
+        gid, session.game = session.game, None
+        if gid is None:
+            return
+        session.credentials.pop(gid, None)
+        live = self._games.get(gid)
+        self.bus.unsubscribe(gid, session)
+        self.presence.leave(gid, session.id)
+        if live is None:
+            return
+        with live.lock:
+            live.last_active = self.clock()
+            if live.game.owner == session.id:
+                self._drop_chain(live)
+
+    def move(self, session: Session, command: Command) -> None:
+        gid = session.game
+        live = None if gid is None else self._games.get(gid)
+        if live is None:
+            raise RuleError("game/none", "no game yet: send new_game or resume first")
+        with live.lock:
+            game = live.game
+            # The session is the actor: the core checks that only the one that pressed goes on.
+            if isinstance(command, Press):
+                events = game.press(command.pos, session.id)
+            elif isinstance(command, Enter):
+                events = game.enter(command.pos, session.id)
+            elif isinstance(command, Cancel):
+                events = game.cancel(session.id)
+            elif isinstance(command, Release):
+                events = self._commit_release(live, session.id)
+            else:  # pragma: no cover - the router sends only the types above
+                raise TypeError(command)
+            live.last_active = self.clock()
+            self._publish(live, events, session.id, command.seq)
+
+    # -- committing ----------------------------------------------------------------------
+
+    def _commit_release(self, live: LiveGame, actor: str) -> list[Event]:
+        """Judge the chain and refill, and commit both; on a failed commit, undo both."""
+        game = live.game
+        before = game.to_doc()
+        path, expected = game.chain, game.version
+        events = game.release(actor) + game.clean_up()
+        judged = events[0]
+        assert isinstance(judged, WordJudged)
+        try:
+            self.store.commit(
+                live.game_id, expected, game.to_doc(), Move.of(path, judged).to_doc(), self.wall_clock()
+            )
+        except StorageError as exc:
+            log.error("could not save a move of game %s: %s", live.game_id, exc.reason)
+            live.game = Game.from_doc(before, game.words)
+            live.game.owner = actor  # the chain is still theirs, to release again (owners are not saved)
+            raise
+        except VersionConflict:
+            # Another process moved this game first: take its version, show everyone.
+            log.warning("game %s changed in the store under us; reloading it", live.game_id)
+            row = self.store.load(live.game_id)
+            live.game = Game.from_doc(before if row is None else row.doc, game.words)
+            if live.game.phase is Phase.CHAINING:
+                live.game.cancel()
+            self._publish_snapshot(live, EVERYONE)
+            raise
+        return events
+
+    def _drop_chain(self, live: LiveGame) -> None:
+        if live.game.phase is Phase.CHAINING:
+            self._publish(live, live.game.cancel(live.game.owner))
+
+    def _publish(
+        self, live: LiveGame, events: list[Event], origin: str | None = None, seq: int | None = None
+    ) -> None:
+        letters = live.game.words.letters
+        self.bus.publish(
+            live.game_id, [protocol.event(event, letters) for event in events], EVERYONE, origin, seq
+        )
+
+    def _publish_snapshot(self, live: LiveGame, audience: Audience) -> None:
+        snapshot = protocol.snapshot(live.game, live.game_id, "")
+        self.bus.publish(live.game_id, [protocol.personal(snapshot, [live.token_hash.hex()])], audience)
+
+    # -- memory --------------------------------------------------------------------------
+
+    def _load(self, game_id: str) -> LiveGame:
+        try:
+            row = self.store.load(game_id)
+            if row is None or row.doc.get("kind") in ("match", "room"):
+                raise RuleError("game/not_found", "no such game (it may have expired); start a new one")
+            name = row.doc.get("wordlist")
+            try:
+                words = self.wordlists.get(name if isinstance(name, str) else "")
+            except KeyError:
+                raise GameDataError(f"its word list {name!r} is no longer on this server") from None
+            except WordListError as exc:
+                raise GameDataError(f"its word list {name!r} cannot be loaded ({exc.message})") from None
+            game = Game.from_doc(row.doc, words)
+        except GameDataError as exc:
+            if game_id not in self._logged_unavailable:
+                self._logged_unavailable.add(game_id)
+                log.warning("stored game %s cannot be played: %s", game_id, exc.message)
+            raise RuleError(
+                "game/unavailable", "this saved game cannot be loaded on this server; start a new one"
+            ) from None
+        return self._keep(LiveGame(game_id, row.token_hash, game, self.clock()))
+
+    def _keep(self, live: LiveGame) -> LiveGame:
+        """Hold ``live`` in memory (or the copy another greenlet loaded meanwhile)."""
+        self.sweep()
+        with self._lock:
+            held = self._games.get(live.game_id)
+            if held is not None:
+                return held
+            if len(self._games) >= self.max_games and not self._evict_one():
+                raise RuleError("server/full", "the server is full of games in play; try again later")
+            self._games[live.game_id] = live
+        return live
+
+    def _evict_one(self) -> bool:
+        unattended = [live for gid, live in self._games.items() if not self.presence.count(gid)]
+        if not unattended:
+            return False
+        oldest = min(unattended, key=lambda live: live.last_active)
+        del self._games[oldest.game_id]
+        return True

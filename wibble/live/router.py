@@ -1,0 +1,116 @@
+"""The router: each command to the service that owns it, and a session's moves between documents.
+
+Whatever a session opens (a game, a match, a room), it first leaves what it had,
+which stays saved; it leaves only once the new one is open, so a refused ``resume``
+or ``join_room`` leaves it where it was.
+"""
+
+from __future__ import annotations
+
+from ..core import RuleError
+from ..protocol import (
+    Command,
+    CreateRoom,
+    JoinRoom,
+    MatchCommand,
+    NewGame,
+    NewMatch,
+    Resume,
+    ResumeMatch,
+    RoomCommand,
+)
+from ..store import Store
+from .budgets import Budgets
+from .bus import Bus
+from .games import Games, LiveGame
+from .matches import LiveMatch, Matches
+from .presence import Presence
+from .rooms import LiveRoom, Rooms
+from .sessions import Session
+from .timers import Timers
+
+
+class Router:
+    """The live layer as the websocket handler sees it: ``handle`` a command, ``leave`` on disconnect."""
+
+    def __init__(
+        self,
+        store: Store,
+        bus: Bus,
+        presence: Presence,
+        timers: Timers,
+        budgets: Budgets,
+        games: Games,
+        matches: Matches,
+        rooms: Rooms,
+    ) -> None:
+        self.store = store
+        self.bus = bus
+        self.presence = presence
+        self.timers = timers
+        self.budgets = budgets
+        self.games = games
+        self.matches = matches
+        self.rooms = rooms
+
+    def handle(self, session: Session, command: Command) -> None:
+        """Apply one command; a ``WibbleError`` means nothing changed and only ``session`` hears."""
+        if isinstance(command, CreateRoom):
+            live_room, token = self.rooms.create(session, command)
+            self._enter_room(session, live_room, token, command.name)
+        elif isinstance(command, JoinRoom):
+            live_room, room_token = self.rooms.join(session, command)
+            self._enter_room(session, live_room, room_token, command.name)
+        elif isinstance(command, RoomCommand):
+            self.rooms.handle(session, command)
+        elif isinstance(command, NewGame):
+            self.budgets.new_game(session.address)
+            game, token = self.games.create(command.wordlist, command.seed)
+            self._enter_game(session, game, token)
+        elif isinstance(command, Resume):
+            self._enter_game(session, self._resume_game(session, command), command.token)
+        elif isinstance(command, NewMatch):
+            match, token = self.matches.create(command, session.address)
+            self._enter_match(session, match, token)
+        elif isinstance(command, ResumeMatch):
+            match, token = self.matches.resume(command, session.address)
+            self._enter_match(session, match, token)
+        elif session.room is not None:
+            self.rooms.move(session, command)
+        elif isinstance(command, MatchCommand) or session.match is not None:
+            self.matches.handle(session, command)
+        else:
+            self.games.move(session, command)
+
+    def leave(self, session: Session) -> None:
+        """``session`` leaves its game, match or room (on disconnect)."""
+        self.rooms.leave(session)
+        self.matches.leave(session)
+        self.games.leave(session)
+
+    def _resume_game(self, session: Session, command: Resume) -> LiveGame:
+        self.budgets.check_resume(session.address)
+        try:
+            return self.games.open(command.game_id, command.token)
+        except RuleError as exc:
+            if exc.code in ("game/not_found", "game/bad_token"):
+                self.budgets.failed_resume(session.address)
+            raise
+
+    def _enter_game(self, session: Session, live: LiveGame, token: str) -> None:
+        self.rooms.leave(session)
+        self.matches.leave(session)
+        if session.game != live.game_id:
+            self.games.leave(session)
+        self.games.attach(session, live, token)
+
+    def _enter_match(self, session: Session, live: LiveMatch, token: str) -> None:
+        self.rooms.leave(session)
+        self.games.leave(session)
+        self.matches.attach(session, live, token)
+
+    def _enter_room(self, session: Session, live: LiveRoom, token: str | None, name: str) -> None:
+        if session.room is None:
+            self.matches.leave(session)
+        self.games.leave(session)
+        self.rooms.attach(session, live, token, name)

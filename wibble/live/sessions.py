@@ -1,0 +1,85 @@
+"""A connection as the live layer sees it: a session that subscribes to topics and carries credentials.
+
+A session is never the actor a rule checks. It holds, per topic, the token it was
+given (a game's, a match seat's or a room seat's) and the name it joined with; a
+command's actor is whatever the document says that token holds (``holder``), looked up
+afresh each time. So a room that moves its seats around changes only its document:
+no other connection is rewritten, and any process can apply the change.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .. import protocol
+from ..ratelimit import TokenBucket
+from .credentials import holder_of
+
+_ids = itertools.count(1)
+
+
+@dataclass(frozen=True, slots=True)
+class Credential:
+    token: str | None
+    """The secret this session was given on the topic (None: it only watches)."""
+    holder: str | None
+    """Its hash, as documents and presence name it."""
+    name: str = ""
+    """The display name it joined a room with (a seat it takes gets this name)."""
+
+    @classmethod
+    def of(cls, token: str | None, name: str = "") -> Credential:
+        return cls(token, None if token is None else holder_of(token), name)
+
+
+WATCHING = Credential(None, None)
+
+
+class Session:
+    """One connection: what it is on (a game, a match, a room), its credentials, a way to reach it.
+
+    ``deliver`` takes an encoded frame and must never block (the websocket layer queues
+    it); ``address`` is the client's network address, for per-address budgets.
+    """
+
+    __slots__ = ("address", "credentials", "deliver", "failed_joins", "game", "id", "match", "room")
+
+    def __init__(
+        self, deliver: Callable[[str], None], address: str = "", session_id: str | None = None
+    ) -> None:
+        self.id = session_id or f"s{next(_ids)}"
+        self.deliver = deliver
+        self.address = address
+        self.credentials: dict[str, Credential] = {}
+        self.game: str | None = None
+        self.match: str | None = None
+        """The match it plays or watches (a room's connections watch the room's match too)."""
+        self.room: str | None = None
+        """The room's topic (``room:<code>``) if it is in one."""
+        self.failed_joins: TokenBucket | None = None
+
+    def credential(self, topic: str | None) -> Credential:
+        if topic is not None and topic == self.match and self.room is not None:
+            topic = self.room  # a room's people act in its match as the room's seats
+        return self.credentials.get(topic, WATCHING) if topic is not None else WATCHING
+
+    def holder(self, topic: str) -> str | None:
+        return self.credential(topic).holder
+
+    def receive(
+        self, topic: str, messages: Sequence[dict[str, Any]], frames: Sequence[str], seq: int | None
+    ) -> None:
+        for message, frame in zip(messages, frames, strict=True):
+            if protocol.is_personal(message):
+                credential = self.credential(topic)
+                message = protocol.for_reader(message, credential.holder, credential.token, credential.name)
+                frame = protocol.encode(message if seq is None else {**message, "seq": seq})
+            elif seq is not None:
+                frame = protocol.encode({**message, "seq": seq})
+            self.deliver(frame)
+
+    def __repr__(self) -> str:
+        return f"<Session {self.id} {self.address}>"

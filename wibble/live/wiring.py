@@ -1,0 +1,98 @@
+"""One function builds the whole live layer, for the server (``create_app``) and for the tests alike."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ..store import Store
+from ..wordlists import WordLists
+from .budgets import Budgets, Limits
+from .bus import Bus, MemoryBus
+from .games import Games
+from .matches import BotPace, Matches
+from .presence import MemoryPresence, Presence
+from .rooms import RoomLimits, Rooms
+from .router import Router
+from .timers import Timers
+
+
+@dataclass(frozen=True)
+class LiveSettings:
+    """Every setting of the live layer (``create_app`` reads them from ``WIBBLE_*``)."""
+
+    idle_timeout: float = 3600.0
+    """Seconds a game or match nobody is connected to stays in memory (it stays saved)."""
+    max_games: int = 10_000
+    """Games (and, apart, matches) held in memory at once; unattended ones make room."""
+    min_words: int = 0
+    """Words every new or refilled board must allow (0: no check)."""
+    limits: Limits | None = None
+    """What one client address may cost; None: no limits (tests)."""
+    pace: BotPace = field(default_factory=BotPace)
+    round_pause: float = 3.0
+    rooms: RoomLimits = field(default_factory=RoomLimits)
+
+
+def wire(
+    store: Store,
+    wordlists: WordLists,
+    clock: Callable[[], float],
+    wall_clock: Callable[[], float],
+    settings: LiveSettings | None = None,
+    entropy: random.Random | None = None,
+    bus: Bus | None = None,
+    presence: Presence | None = None,
+) -> Router:
+    """The live layer over ``store``: games, matches and rooms, their deadlines, the bus and presence.
+
+    ``clock`` measures idleness (monotonic); ``wall_clock`` dates what is saved, deadlines
+    included, so that they mean the same after a restart. ``bus`` and ``presence`` default to
+    this process's memory engines.
+    """
+    settings = settings or LiveSettings()
+    bus = bus or MemoryBus()
+    presence = presence or MemoryPresence(clock)
+    budgets = Budgets(settings.limits, clock) if settings.limits is not None else Budgets.unlimited(clock)
+    # Match and room deadlines are wall-clock times: they are saved, and must mean the same after a restart.
+    timers = Timers(wall_clock)
+    games = Games(
+        store,
+        wordlists,
+        bus,
+        presence,
+        clock,
+        wall_clock,
+        idle_timeout=settings.idle_timeout,
+        max_games=settings.max_games,
+        entropy=entropy,
+        min_words=settings.min_words,
+    )
+    matches = Matches(
+        store,
+        wordlists,
+        bus,
+        presence,
+        timers,
+        wall_clock,
+        budgets,
+        settings.pace,
+        min_words=settings.min_words,
+        idle_timeout=settings.idle_timeout,
+        round_pause=settings.round_pause,
+        max_matches=settings.max_games,
+    )
+    rooms = Rooms(
+        store,
+        wordlists,
+        bus,
+        presence,
+        matches,
+        timers,
+        wall_clock,
+        budgets,
+        settings.rooms,
+        round_pause=settings.round_pause,
+    )
+    return Router(store, bus, presence, timers, budgets, games, matches, rooms)
