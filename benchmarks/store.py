@@ -88,6 +88,11 @@ SLOW = 0.005  # commits slower than this are counted
 Doc = dict[str, Any]
 
 
+def with_token(doc: dict[str, Any], token: str) -> dict[str, Any]:
+    """A game's document as the server stores it: with its token's hash."""
+    return {**doc, "tokens": [token_hash(token).hex()]}
+
+
 def percentile(values: list[float], share: float) -> float:
     if not values:
         return float("nan")
@@ -206,14 +211,14 @@ class GroupCommitter:
                 db.execute("BEGIN IMMEDIATE")
                 for game_id, expected, version, doc, move, now, _ in batch:
                     cursor = db.execute(
-                        "UPDATE games SET version = ?, doc = ?, updated = ? WHERE id = ? AND version = ?",
+                        "UPDATE documents SET version = ?, doc = ?, updated = ? WHERE id = ? AND version = ?",
                         (version, doc, now, game_id, expected),
                     )
                     if cursor.rowcount != 1:
                         outcomes.append(VersionConflict(game_id, expected))
                         continue
                     db.execute(
-                        "INSERT INTO moves (game_id, version, move) VALUES (?, ?, ?)",
+                        "INSERT INTO records (doc_id, version, move) VALUES (?, ?, ?)",
                         (game_id, version, move),
                     )
                     outcomes.append(None)
@@ -325,7 +330,7 @@ def opened(variant: Variant, folder: Path, games: list[tuple[str, Played]]) -> I
     if variant.engine == "memory":
         memory = MemoryStore()
         for game_id, p in games:
-            memory.create(game_id, b"\0" * 32, p.fresh, now)
+            memory.create(game_id, "game", p.fresh, now)
         yield memory
         return
     path = database_of(variant, folder)
@@ -334,7 +339,7 @@ def opened(variant: Variant, folder: Path, games: list[tuple[str, Played]]) -> I
     store = SqliteStore(path)
     store._db.execute(f"PRAGMA synchronous={variant.synchronous}")
     for game_id, p in games:
-        store.create(game_id, b"\0" * 32, p.fresh, now)
+        store.create(game_id, "game", p.fresh, now)
     store._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # every run starts with an empty WAL
     helper: GroupCommitter | Checkpointer | None = None
     committer: Committer = store
@@ -535,7 +540,7 @@ def size_section(played: list[Played], folder: Path, copies: int) -> None:
     games = [(new_id(rng), p) for _ in range(copies) for p in played]
     now = time.time()
     for game_id, p in games:
-        store.create(game_id, token_hash(new_id(rng, 24)), p.fresh, now)
+        store.create(game_id, "game", with_token(p.fresh, new_id(rng, 24)), now)
     fresh, fresh_tables = used_bytes(db), table_bytes(db)
     for game_id, p in games:
         for expected, doc, move in p.steps:
@@ -591,7 +596,7 @@ def fill(folder: Path, played: list[Played], count: int, seed: int) -> Filled:
 
     def flush() -> None:
         store._db.execute("BEGIN IMMEDIATE")
-        store._db.executemany("INSERT INTO moves (game_id, version, move) VALUES (?, ?, ?)", pending)
+        store._db.executemany("INSERT INTO records (doc_id, version, move) VALUES (?, ?, ?)", pending)
         store._db.execute("COMMIT")
         pending.clear()
 
@@ -599,7 +604,8 @@ def fill(folder: Path, played: list[Played], count: int, seed: int) -> Filled:
         which = i % len(played)
         p, stage = played[which], rng.randint(0, len(played[which].steps))
         game_id, token = new_id(rng), new_id(rng, 24)
-        store.create(game_id, token_hash(token), p.fresh if stage == 0 else p.steps[stage - 1][1], now)
+        doc = p.fresh if stage == 0 else p.steps[stage - 1][1]
+        store.create(game_id, "game", with_token(doc, token), now)
         keys.append((game_id, token))
         pending.extend((game_id, version, texts[which][version - 1]) for version in range(1, stage + 1))
         moves += stage
@@ -822,7 +828,7 @@ class CommitWindow:
             return
         db = sqlite3.connect(f"file:{self.db_path}?mode=ro", uri=True)
         try:
-            self.counts.append(int(db.execute("SELECT count(*) FROM moves").fetchone()[0]))
+            self.counts.append(int(db.execute("SELECT count(*) FROM records").fetchone()[0]))
         finally:
             db.close()
         # The WAL file is reused from its start after each checkpoint: its size is its high-water mark.
@@ -854,7 +860,9 @@ class CommitWindow:
 def stored_results(db_path: Path) -> collections.Counter[str]:
     db = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
     try:
-        rows = db.execute("SELECT json_extract(move, '$.result'), count(*) FROM moves GROUP BY 1").fetchall()
+        rows = db.execute(
+            "SELECT json_extract(move, '$.result'), count(*) FROM records GROUP BY 1"
+        ).fetchall()
     finally:
         db.close()
     return collections.Counter({result: n for result, n in rows})

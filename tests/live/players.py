@@ -45,10 +45,10 @@ class FlakyStore(MemoryStore):
         super().__init__()
         self.failing = False
 
-    def create(self, game_id: str, token_hash: bytes, doc: Doc, now: float) -> None:
+    def create(self, doc_id: str, kind: str, doc: Doc, now: float) -> None:
         if self.failing:
             raise StorageError("disk full (injected)")
-        super().create(game_id, token_hash, doc, now)
+        super().create(doc_id, kind, doc, now)
 
     def commit(
         self, game_id: str, expected: int, doc: dict[str, Any], move: dict[str, Any], now: float

@@ -63,7 +63,9 @@ def person(live: Live, address: str = "192.0.2.1") -> Person:
 
 def held(live: Live, match_id: str) -> LiveMatch:
     """The match as this server holds it in memory."""
-    return live.router.matches._matches[match_id]
+    held = live.router.matches.get(match_id)
+    assert held is not None
+    return held
 
 
 def stored(live: Live, match_id: str) -> dict[str, Any]:
@@ -762,7 +764,7 @@ def test_a_bot_on_a_short_timed_turn_plays_before_its_time_runs_out(start: Start
 
 def test_matches_in_memory_are_capped_and_an_unattended_one_makes_room(start: Start) -> None:
     live = start()
-    live.router.matches.max_matches = 2
+    live.router.matches.docs.capacity = 2
     left = person(live)
     first = new_match(left)
     left.leave()

@@ -138,7 +138,8 @@ def test_a_game_whose_stored_document_is_damaged_is_unavailable_and_the_others_s
     fine = live.player().new_game(seed=2)
     row = live.store.load(fine["game_id"])
     assert row is not None
-    live.store.create("damaged", token_hash("secret"), {**row.doc, "board": "?" * 25}, 0.0)
+    doc = {**row.doc, "board": "?" * 25, "tokens": [token_hash("secret").hex()]}
+    live.store.create("damaged", "game", doc, 0.0)
 
     assert errors(live.player().resume("damaged", "secret")) == ["game/unavailable"]
     assert errors(live.player().resume("damaged", "secret")) == ["game/unavailable"]

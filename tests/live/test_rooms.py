@@ -79,7 +79,9 @@ def last(who: Person, kind: str) -> Message:
 
 
 def held(live: Live, code: str) -> LiveRoom:
-    return live.router.rooms._rooms[code]
+    held = live.router.rooms.docs.get(f"room:{code}")
+    assert held is not None
+    return held
 
 
 def match_of(live: Live, code: str) -> LiveMatch:
@@ -459,7 +461,7 @@ def test_an_empty_room_is_deleted_and_its_matches_records_stay(start: Start) -> 
     for who in (ann, bo, cy, di):
         who.leave()
     tick(live, EMPTY)
-    assert code not in live.router.rooms._rooms
+    assert live.router.rooms.docs.get(f"room:{code}") is None
     assert live.store.load(f"room:{code}") is None
     assert live.store.load(match_id) is not None
     assert errors(person(live).send(type="join_room", code=code, name="Ann")) == ["room/not_found"]

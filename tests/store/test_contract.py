@@ -3,31 +3,47 @@ and a compare-and-set on the version so that two writers can never fork a game."
 
 from __future__ import annotations
 
-import hashlib
-
 import pytest
 
 from tests.store.conftest import Opener
 from tests.store.games import AB, new_game, play
 from wibble.core import Game
-from wibble.store import Store, VersionConflict
+from wibble.store import KINDS, AlreadyExists, Store, VersionConflict
 
-TOKEN = hashlib.sha256(b"token").digest()
 T0 = 1_700_000_000.0
 
 
 def test_a_created_game_loads_as_it_was_saved(store: Store) -> None:
     doc = new_game(seed=3).to_doc()
 
-    store.create("g1", TOKEN, doc, T0)
+    store.create("g1", "game", doc, T0)
     row = store.load("g1")
 
     assert row is not None
-    assert (row.game_id, row.token_hash, row.doc) == ("g1", TOKEN, doc)
+    assert (row.doc_id, row.kind, row.doc) == ("g1", "game", doc)
     assert (row.created, row.updated) == (T0, T0)
     assert Game.from_doc(row.doc, AB).to_doc() == doc
     assert store.moves("g1") == []
     assert store.count() == 1
+
+
+def test_an_id_in_use_is_refused_and_the_first_document_kept(store: Store) -> None:
+    first = new_game(seed=1).to_doc()
+    store.create("g1", "game", first, T0)
+
+    with pytest.raises(AlreadyExists):
+        store.create("g1", "room", new_game(seed=2).to_doc(), T0 + 1)
+
+    row = store.load("g1")
+    assert row is not None
+    assert (row.kind, row.doc, row.updated) == ("game", first, T0)
+    assert store.count() == 1
+
+
+def test_every_kind_of_document_comes_back_as_that_kind(store: Store) -> None:
+    for kind in KINDS:
+        store.create(f"{kind}-1", kind, {"version": 0, "kind": kind}, T0)
+    assert [store.load(f"{kind}-1").kind for kind in KINDS] == list(KINDS)  # type: ignore[union-attr]
 
 
 def test_an_unknown_game_loads_as_none(store: Store) -> None:
@@ -37,7 +53,7 @@ def test_an_unknown_game_loads_as_none(store: Store) -> None:
 
 def test_changing_a_document_after_saving_or_loading_it_changes_no_stored_game(store: Store) -> None:
     doc = new_game().to_doc()
-    store.create("g1", TOKEN, doc, T0)
+    store.create("g1", "game", doc, T0)
     saved = dict(doc)
 
     doc["total"] = 99
@@ -52,7 +68,7 @@ def test_changing_a_document_after_saving_or_loading_it_changes_no_stored_game(s
 
 def test_a_commit_at_the_stored_version_replaces_the_game_and_appends_its_move(store: Store) -> None:
     game = new_game()
-    store.create("g1", TOKEN, game.to_doc(), T0)
+    store.create("g1", "game", game.to_doc(), T0)
     [step] = play(game, 1)
 
     store.commit("g1", step.expected, step.doc, step.move, T0 + 5)
@@ -67,7 +83,7 @@ def test_a_commit_at_the_stored_version_replaces_the_game_and_appends_its_move(s
 
 def test_moves_come_back_oldest_first(store: Store) -> None:
     game = new_game(seed=8)
-    store.create("g1", TOKEN, game.to_doc(), T0)
+    store.create("g1", "game", game.to_doc(), T0)
     steps = play(game, 6)
 
     for n, step in enumerate(steps):
@@ -79,8 +95,8 @@ def test_moves_come_back_oldest_first(store: Store) -> None:
 
 def test_each_game_keeps_its_own_moves(store: Store) -> None:
     one, other = new_game(seed=1), new_game(seed=2)
-    store.create("one", TOKEN, one.to_doc(), T0)
-    store.create("other", TOKEN, other.to_doc(), T0)
+    store.create("one", "game", one.to_doc(), T0)
+    store.create("other", "game", other.to_doc(), T0)
     [a] = play(one, 1)
     [b, c] = play(other, 2)
 
@@ -95,7 +111,7 @@ def test_each_game_keeps_its_own_moves(store: Store) -> None:
 @pytest.mark.parametrize("expected", [0, 2, 5], ids=["behind", "ahead", "far-ahead"])
 def test_a_commit_at_a_stale_version_is_refused_and_changes_nothing(store: Store, expected: int) -> None:
     game = new_game()
-    store.create("g1", TOKEN, game.to_doc(), T0)
+    store.create("g1", "game", game.to_doc(), T0)
     first, second = play(game, 2)
     store.commit("g1", first.expected, first.doc, first.move, T0 + 1)  # the game is at version 1
 
@@ -122,7 +138,7 @@ def test_a_commit_to_a_game_that_is_not_stored_is_refused(store: Store) -> None:
 def test_two_writers_that_loaded_the_same_version_cannot_fork_the_game(open_store: Opener) -> None:
     here, there = open_store(), open_store()
     game = new_game(seed=5)
-    here.create("g1", TOKEN, game.to_doc(), T0)
+    here.create("g1", "game", game.to_doc(), T0)
     loaded_here, loaded_there = here.load("g1"), there.load("g1")
     assert loaded_here is not None
     assert loaded_there is not None
@@ -144,7 +160,7 @@ def test_two_writers_that_loaded_the_same_version_cannot_fork_the_game(open_stor
 
 def test_touch_moves_the_last_use_forward_and_keeps_the_game(store: Store) -> None:
     doc = new_game().to_doc()
-    store.create("g1", TOKEN, doc, T0)
+    store.create("g1", "game", doc, T0)
 
     store.touch("g1", T0 + 100)
     store.touch("nope", T0 + 100)  # a game purged meanwhile: nothing to note
@@ -158,7 +174,7 @@ def test_touch_moves_the_last_use_forward_and_keeps_the_game(store: Store) -> No
 def test_purge_deletes_only_games_last_used_before_the_cut(store: Store) -> None:
     game = new_game()
     for n, when in enumerate([T0, T0 + 10, T0 + 20, T0 + 30]):
-        store.create(f"g{n}", TOKEN, game.to_doc(), when)
+        store.create(f"g{n}", "game", game.to_doc(), when)
     store.touch("g0", T0 + 40)  # opened again lately: kept
     [step] = play(game, 1)
     store.commit("g1", step.expected, step.doc, step.move, T0 + 50)  # played lately: kept
@@ -176,8 +192,8 @@ def test_purge_deletes_only_games_last_used_before_the_cut(store: Store) -> None
 def test_purge_deletes_at_most_its_limit_and_the_rest_go_in_later_rounds(store: Store) -> None:
     game = new_game()
     for n in range(7):
-        store.create(f"g{n}", TOKEN, game.to_doc(), T0 + n)
-    store.create("new", TOKEN, game.to_doc(), T0 + 100)
+        store.create(f"g{n}", "game", game.to_doc(), T0 + n)
+    store.create("new", "game", game.to_doc(), T0 + 100)
 
     rounds = [store.purge(T0 + 50, limit=3) for _ in range(4)]
 
@@ -188,12 +204,12 @@ def test_purge_deletes_at_most_its_limit_and_the_rest_go_in_later_rounds(store: 
 
 def test_a_purged_games_moves_go_with_it(store: Store) -> None:
     game = new_game()
-    store.create("g1", TOKEN, game.to_doc(), T0)
+    store.create("g1", "game", game.to_doc(), T0)
     for step in play(game, 3):
         store.commit("g1", step.expected, step.doc, step.move, T0)
 
     assert store.purge(T0 + 1, limit=10) == 1
 
     assert store.moves("g1") == []
-    store.create("g1", TOKEN, new_game(seed=2).to_doc(), T0 + 2)  # the id may come back, with no past
+    store.create("g1", "game", new_game(seed=2).to_doc(), T0 + 2)  # the id may come back, with no past
     assert store.moves("g1") == []

@@ -14,7 +14,7 @@ import pytest
 
 from tests.store.games import AB, new_game, play
 from wibble.core import Game, GameDataError
-from wibble.store import SqliteStore, StorageError, StoreOpenError, open_store
+from wibble.store import AlreadyExists, SqliteStore, StorageError, StoreOpenError, open_store
 from wibble.store import sqlite as sqlite_store
 from wibble.store.sqlite import MIGRATIONS, SCHEMA_VERSION
 
@@ -54,7 +54,7 @@ def user_version(path: Path) -> int:
 def test_games_and_moves_survive_closing_and_reopening_the_file(db_path: Path) -> None:
     game = new_game(seed=4)
     store = SqliteStore(db_path)
-    store.create("g1", TOKEN, game.to_doc(), T0)
+    store.create("g1", "game", game.to_doc(), T0)
     steps = play(game, 3)
     for step in steps:
         store.commit("g1", step.expected, step.doc, step.move, T0)
@@ -103,11 +103,38 @@ def test_a_database_from_the_first_schema_is_upgraded_on_open_and_its_games_stil
 
     assert user_version(db_path) == SCHEMA_VERSION
     assert row is not None
-    assert row.token_hash == TOKEN
+    # The token's hash moved into the game's document (schema 3): the row keeps no secret.
+    assert (row.kind, row.doc["tokens"]) == ("game", [TOKEN.hex()])
     assert Game.from_doc(row.doc, AB).to_doc() == doc
     with closing(sqlite3.connect(db_path)) as db:
         indexes = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
-    assert "games_by_updated" in indexes
+    assert "documents_by_updated" in indexes
+
+
+def test_matches_and_rooms_of_schema_2_keep_their_kind_documents_and_records(db_path: Path) -> None:
+    match = {"kind": "match", "version": 2, "tokens": ["ab"], "seed": 1}
+    room = {"kind": "room", "version": 1, "code": "ABCDEF"}
+    with sqlite3.connect(db_path) as old:
+        old.executescript(MIGRATIONS[0] + MIGRATIONS[1])
+        old.execute("PRAGMA user_version = 2")
+        for doc_id, doc in (("m1", match), ("room:ABCDEF", room)):
+            old.execute(
+                "INSERT INTO games (id, token_hash, version, doc, created, updated)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (doc_id, b"", doc["version"], json.dumps(doc), T0, T0),
+            )
+        old.execute("INSERT INTO moves (game_id, version, move) VALUES ('m1', 1, '{\"seat\": 0}')")
+        old.execute("INSERT INTO moves (game_id, version, move) VALUES ('m1', 2, '{\"seat\": 1}')")
+    old.close()
+
+    store = SqliteStore(db_path)
+    stored = {doc_id: store.load(doc_id) for doc_id in ("m1", "room:ABCDEF")}
+    assert {doc_id: (row.kind, row.doc) for doc_id, row in stored.items() if row} == {
+        "m1": ("match", match),
+        "room:ABCDEF": ("room", room),
+    }
+    assert store.moves("m1") == [{"seat": 0}, {"seat": 1}]
+    store.close()
 
 
 def test_a_database_from_a_newer_wibble_is_refused_and_left_alone(db_path: Path) -> None:
@@ -159,7 +186,7 @@ def test_a_commit_while_the_database_is_locked_changes_nothing_and_succeeds_late
 ) -> None:
     game = new_game()
     store = SqliteStore(db_path)
-    store.create("g1", TOKEN, game.to_doc(), T0)
+    store.create("g1", "game", game.to_doc(), T0)
     first, second = play(game, 2)
     store.commit("g1", first.expected, first.doc, first.move, T0 + 1)
 
@@ -185,7 +212,7 @@ def test_a_new_game_while_the_database_is_locked_fails_with_a_storage_error(db_p
     store = SqliteStore(db_path)
 
     with exclusive_lock(db_path), pytest.raises(StorageError):
-        store.create("g1", TOKEN, new_game().to_doc(), T0)
+        store.create("g1", "game", new_game().to_doc(), T0)
 
     assert store.load("g1") is None
     store.close()
@@ -194,10 +221,10 @@ def test_a_new_game_while_the_database_is_locked_fails_with_a_storage_error(db_p
 def test_a_second_game_under_a_taken_id_is_refused_and_the_first_kept(db_path: Path) -> None:
     store = SqliteStore(db_path)
     first = new_game(seed=1).to_doc()
-    store.create("g1", TOKEN, first, T0)
+    store.create("g1", "game", first, T0)
 
-    with pytest.raises(StorageError):
-        store.create("g1", TOKEN, new_game(seed=2).to_doc(), T0)
+    with pytest.raises(AlreadyExists):
+        store.create("g1", "game", new_game(seed=2).to_doc(), T0)
 
     row = store.load("g1")
     assert row is not None
@@ -207,14 +234,14 @@ def test_a_second_game_under_a_taken_id_is_refused_and_the_first_kept(db_path: P
 
 @pytest.mark.parametrize(
     ("column", "value"),
-    [("doc", "{not json"), ("doc", "[1, 2, 3]"), ("doc", "null"), ("token_hash", "text, not bytes")],
+    [("doc", "{not json"), ("doc", "[1, 2, 3]"), ("doc", "null"), ("kind", "12")],
 )
 def test_a_damaged_row_loads_as_game_data_error(db_path: Path, column: str, value: str) -> None:
     store = SqliteStore(db_path)
-    store.create("g1", TOKEN, new_game().to_doc(), T0)
-    store.create("g2", TOKEN, new_game(seed=2).to_doc(), T0)
+    store.create("g1", "game", new_game().to_doc(), T0)
+    store.create("g2", "game", new_game(seed=2).to_doc(), T0)
     with sqlite3.connect(db_path) as db:
-        db.execute(f"UPDATE games SET {column} = ? WHERE id = 'g1'", (value,))
+        db.execute(f"UPDATE documents SET {column} = ? WHERE id = 'g1'", (value,))
     db.close()
 
     with pytest.raises(GameDataError) as refused:
@@ -228,11 +255,11 @@ def test_a_damaged_row_loads_as_game_data_error(db_path: Path, column: str, valu
 def test_a_damaged_move_reads_as_game_data_error(db_path: Path) -> None:
     game = new_game()
     store = SqliteStore(db_path)
-    store.create("g1", TOKEN, game.to_doc(), T0)
+    store.create("g1", "game", game.to_doc(), T0)
     [step] = play(game, 1)
     store.commit("g1", step.expected, step.doc, step.move, T0)
     with sqlite3.connect(db_path) as db:
-        db.execute("UPDATE moves SET move = 'garbage'")
+        db.execute("UPDATE records SET move = 'garbage'")
     db.close()
 
     with pytest.raises(GameDataError):

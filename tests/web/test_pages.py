@@ -197,7 +197,7 @@ def test_a_game_whose_stored_moves_are_damaged_is_unavailable(
     app: Flask, client: FlaskClient, player: Player, move: str, endpoint: str
 ) -> None:
     snapshot, _, _ = play_some(player, words=1)
-    damage(app, "UPDATE moves SET move = ?", move)
+    damage(app, "UPDATE records SET move = ?", move)
 
     response = client.get(f"/games/{snapshot['game_id']}/{endpoint}")
 
@@ -213,7 +213,7 @@ def test_a_game_whose_stored_document_is_damaged_is_unavailable_and_never_a_serv
 ) -> None:
     snapshot = player.new_game(wordlist=LIST)
     doc = player.game.to_doc()
-    damage(app, "UPDATE games SET doc = ?", json.dumps({**doc, field: value}))
+    damage(app, "UPDATE documents SET doc = ?", json.dumps({**doc, field: value}))
 
     replayed = client.get(f"/games/{snapshot['game_id']}/replay")
     record = client.get(f"/games/{snapshot['game_id']}/record")

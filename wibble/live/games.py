@@ -20,6 +20,7 @@ import random
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from .. import protocol
 from ..core import (
@@ -35,10 +36,11 @@ from ..core import (
     WordListError,
 )
 from ..protocol import Cancel, Command, Enter, Press, Release
-from ..store import StorageError, Store, VersionConflict
+from ..store import StorageError, Store
 from ..wordlists import WordLists
 from .bus import EVERYONE, Audience, Bus, only
 from .credentials import new_token, token_hash
+from .documents import Documents
 from .presence import Presence
 from .sessions import Credential, Session
 
@@ -54,6 +56,14 @@ class LiveGame:
     game: Game
     last_active: float
     lock: threading.Lock = field(default_factory=threading.Lock)
+
+    @property
+    def doc_id(self) -> str:
+        return self.game_id
+
+    @property
+    def version(self) -> int:
+        return self.game.version
 
 
 class Games:
@@ -89,17 +99,45 @@ class Games:
         self.min_words = min_words
         # Seeds and hash bases come from the OS's randomness unless a test injects some.
         self._entropy = entropy or random.SystemRandom()
-        self._games: dict[str, LiveGame] = {}
-        self._lock = threading.Lock()
+        self.docs: Documents[LiveGame] = Documents(
+            self,
+            store,
+            presence,
+            clock,
+            wall_clock,
+            max_games,
+            "the server is full of games in play; try again later",
+            idle_timeout,
+        )
         self._last_sweep = clock()
         self._logged_unavailable: set[str] = set()
 
     def __len__(self) -> int:
-        return len(self._games)
+        return len(self.docs)
 
     def get(self, game_id: str) -> LiveGame | None:
         """The game if it is in memory."""
-        return self._games.get(game_id)
+        return self.docs.get(game_id)
+
+    # -- the document's kind (see ``documents.Kind``) ---------------------------------------
+
+    name = "game"
+
+    def dump(self, live: LiveGame) -> dict[str, Any]:
+        # The token's hash is kept with the game, as a match keeps its seats'.
+        return {**live.game.to_doc(), "tokens": [live.token_hash.hex()]}
+
+    def restore(self, live: LiveGame, doc: dict[str, Any]) -> None:
+        live.game = Game.from_doc(doc, live.game.words)
+
+    def reloaded(self, live: LiveGame, doc: dict[str, Any]) -> None:
+        live.game = Game.from_doc(doc, live.game.words)
+        if live.game.phase is Phase.CHAINING:
+            live.game.cancel()
+        self._publish_snapshot(live, EVERYONE)
+
+    def committed(self, live: LiveGame) -> None:
+        pass
 
     def create(self, wordlist: str | None, seed: int | None) -> tuple[LiveGame, str]:
         """A new game, saved before anyone sees it; returns it and its secret token."""
@@ -109,22 +147,15 @@ class Games:
         game = Game(words, Draws(seed), HashParams.draw(self._entropy), min_words=self.min_words)
         game_id, token = new_token(12), new_token(24)
         live = LiveGame(game_id, token_hash(token), game, self.clock())
-        self.store.create(game_id, live.token_hash, game.to_doc(), self.wall_clock())
-        self._keep(live)
-        return live, token
+        self.sweep()
+        return self.docs.create(live), token
 
     def open(self, game_id: str, token: str) -> LiveGame:
         """The game ``game_id`` if ``token`` opens it, from memory or else from the store."""
-        live = self._games.get(game_id) or self._load(game_id)
+        live = self.docs.get(game_id) or self._load(game_id)
         if not hmac.compare_digest(live.token_hash, token_hash(token)):
             raise RuleError("game/bad_token", "that token does not open this game")
         return live
-
-    def forget(self, live: LiveGame) -> None:
-        """Let a game go from memory (the store keeps it), e.g. after another process changed it."""
-        with self._lock:
-            if self._games.get(live.game_id) is live:
-                del self._games[live.game_id]
 
     def sweep(self, force: bool = False) -> int:
         """Let go of games nobody has been connected to for ``idle_timeout``; returns how many."""
@@ -133,15 +164,7 @@ class Games:
         if not force and now - self._last_sweep < min(60.0, self.idle_timeout / 2):
             return 0
         self._last_sweep = now
-        with self._lock:
-            stale = [
-                gid
-                for gid, live in self._games.items()
-                if not self.presence.count(gid) and now - live.last_active > self.idle_timeout
-            ]
-            for gid in stale:
-                del self._games[gid]
-        return len(stale)
+        return self.docs.sweep()
 
     # -- sessions ----------------------------------------------------------------------
 
@@ -159,10 +182,7 @@ class Games:
             self.presence.join(gid, session.id, credential.holder)
             live.last_active = self.clock()
             self._publish_snapshot(live, only(session.id))
-        try:
-            self.store.touch(gid, self.wall_clock())
-        except StorageError as exc:  # only the retention clock missed a beat
-            log.warning("could not note that game %s was opened: %s", gid, exc.reason)
+        self.docs.touch(live)
 
     def leave(self, session: Session) -> None:
         """``session`` leaves its game (on disconnect, or when it opens something else)."""
@@ -170,7 +190,7 @@ class Games:
         if gid is None:
             return
         session.credentials.pop(gid, None)
-        live = self._games.get(gid)
+        live = self.docs.get(gid)
         self.bus.unsubscribe(gid, session)
         self.presence.leave(gid, session.id)
         if live is None:
@@ -182,7 +202,7 @@ class Games:
 
     def move(self, session: Session, command: Command) -> None:
         gid = session.game
-        live = None if gid is None else self._games.get(gid)
+        live = self.docs.get(gid)
         if live is None:
             raise RuleError("game/none", "no game yet: send new_game or resume first")
         with live.lock:
@@ -206,30 +226,18 @@ class Games:
     def _commit_release(self, live: LiveGame, actor: str) -> list[Event]:
         """Judge the chain and refill, and commit both; on a failed commit, undo both."""
         game = live.game
-        before = game.to_doc()
-        path, expected = game.chain, game.version
-        events = game.release(actor) + game.clean_up()
-        judged = events[0]
-        assert isinstance(judged, WordJudged)
+        path = game.chain
+
+        def record(events: list[Event]) -> dict[str, Any]:
+            judged = events[0]
+            assert isinstance(judged, WordJudged)
+            return Move.of(path, judged).to_doc()
+
         try:
-            self.store.commit(
-                live.game_id, expected, game.to_doc(), Move.of(path, judged).to_doc(), self.wall_clock()
-            )
-        except StorageError as exc:
-            log.error("could not save a move of game %s: %s", live.game_id, exc.reason)
-            live.game = Game.from_doc(before, game.words)
+            return self.docs.commit(live, lambda: game.release(actor) + game.clean_up(), record)
+        except StorageError:
             live.game.owner = actor  # the chain is still theirs, to release again (owners are not saved)
             raise
-        except VersionConflict:
-            # Another process moved this game first: take its version, show everyone.
-            log.warning("game %s changed in the store under us; reloading it", live.game_id)
-            row = self.store.load(live.game_id)
-            live.game = Game.from_doc(before if row is None else row.doc, game.words)
-            if live.game.phase is Phase.CHAINING:
-                live.game.cancel()
-            self._publish_snapshot(live, EVERYONE)
-            raise
-        return events
 
     def _drop_chain(self, live: LiveGame) -> None:
         if live.game.phase is Phase.CHAINING:
@@ -252,8 +260,15 @@ class Games:
     def _load(self, game_id: str) -> LiveGame:
         try:
             row = self.store.load(game_id)
-            if row is None or row.doc.get("kind") in ("match", "room"):
+            if row is None or row.kind != "game":
                 raise RuleError("game/not_found", "no such game (it may have expired); start a new one")
+            tokens = row.doc.get("tokens")
+            if not (isinstance(tokens, list) and len(tokens) == 1 and isinstance(tokens[0], str)):
+                raise GameDataError("its token is damaged")
+            try:
+                hashed = bytes.fromhex(tokens[0])
+            except ValueError:
+                raise GameDataError("its token is damaged") from None
             name = row.doc.get("wordlist")
             try:
                 words = self.wordlists.get(name if isinstance(name, str) else "")
@@ -269,24 +284,5 @@ class Games:
             raise RuleError(
                 "game/unavailable", "this saved game cannot be loaded on this server; start a new one"
             ) from None
-        return self._keep(LiveGame(game_id, row.token_hash, game, self.clock()))
-
-    def _keep(self, live: LiveGame) -> LiveGame:
-        """Hold ``live`` in memory (or the copy another greenlet loaded meanwhile)."""
         self.sweep()
-        with self._lock:
-            held = self._games.get(live.game_id)
-            if held is not None:
-                return held
-            if len(self._games) >= self.max_games and not self._evict_one():
-                raise RuleError("server/full", "the server is full of games in play; try again later")
-            self._games[live.game_id] = live
-        return live
-
-    def _evict_one(self) -> bool:
-        unattended = [live for gid, live in self._games.items() if not self.presence.count(gid)]
-        if not unattended:
-            return False
-        oldest = min(unattended, key=lambda live: live.last_active)
-        del self._games[oldest.game_id]
-        return True
+        return self.docs.keep(LiveGame(game_id, hashed, game, self.clock()))

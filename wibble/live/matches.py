@@ -59,11 +59,12 @@ from ..protocol import (
     Shuffle,
     Swap,
 )
-from ..store import StorageError, Store, VersionConflict
+from ..store import StorageError, Store
 from ..wordlists import WordLists
 from .budgets import Budgets
 from .bus import EVERYONE, Audience, Bus, all_but, holders_of, only
 from .credentials import holder_of, new_token
+from .documents import Documents
 from .presence import Presence, holders
 from .sessions import Credential, Session
 from .timers import Timers
@@ -101,6 +102,14 @@ class LiveMatch:
     """The code of the room this match is played in (its seats act through the room, not tokens)."""
     stand_ins: dict[int, str] = field(default_factory=dict)
     """People's seats a bot plays for now (away past the grace period, or gone), with its level."""
+
+    @property
+    def doc_id(self) -> str:
+        return self.match_id
+
+    @property
+    def version(self) -> int:
+        return self.match.version
 
 
 @dataclass(frozen=True)
@@ -140,22 +149,53 @@ class Matches:
         self.min_words = min_words
         self.idle_timeout = idle_timeout
         self._entropy = entropy or random.SystemRandom()
-        self._matches: dict[str, LiveMatch] = {}
-        self._lock = threading.Lock()
-        self.max_matches = max_matches
+        # A room's match stays in memory while its room is open (the room lets it go).
+        self.docs: Documents[LiveMatch] = Documents(
+            self,
+            store,
+            presence,
+            clock,
+            clock,
+            max_matches,
+            "the server is full of matches in play; try again later",
+            idle_timeout,
+            evictable=lambda live: live.room is None,
+        )
+        self.docs.on_drop = self._forget_deadlines
         self.on_over: Callable[[LiveMatch], None] = lambda live: None
         """Called (under the match's lock) once a room's match is over: the room shows it."""
         timers.route("clock", self._due)
         timers.route("bot", self._due)
 
     def __len__(self) -> int:
-        return len(self._matches)
-
-    # -- commands ------------------------------------------------------------------------
+        return len(self.docs)
 
     def get(self, match_id: str | None) -> LiveMatch | None:
         """The match if it is in memory."""
-        return None if match_id is None else self._matches.get(match_id)
+        return self.docs.get(match_id)
+
+    # -- the document's kind (see ``documents.Kind``) ---------------------------------------
+
+    name = "match"
+
+    def dump(self, live: LiveMatch) -> dict[str, Any]:
+        if live.room is not None:  # its seats are the room's: their tokens are kept there
+            return {**live.match.to_doc(), "tokens": [None] * len(live.holders), "room": live.room}
+        return {**live.match.to_doc(), "tokens": list(live.holders)}
+
+    def restore(self, live: LiveMatch, doc: dict[str, Any]) -> None:
+        live.match = restore_match(doc, live.match.words)
+
+    def reloaded(self, live: LiveMatch, doc: dict[str, Any]) -> None:
+        live.match = restore_match(doc, live.match.words)
+        live.bot = None
+        self._send_snapshot(live, EVERYONE)
+        self._schedule(live)
+
+    def committed(self, live: LiveMatch) -> None:
+        pass
+
+    # -- commands ------------------------------------------------------------------------
 
     def create(self, command: NewMatch, address: str) -> tuple[LiveMatch, str]:
         """A new match of one person against bots, saved; returns it and the person's token."""
@@ -186,7 +226,7 @@ class Matches:
         mid = session.match
         if mid is None:
             return
-        live = self._matches.get(mid)
+        live = self.docs.get(mid)
         seat = None if live is None else self.seat_of(session, live)
         self._unsubscribe(session, mid)
         if live is None:
@@ -221,21 +261,19 @@ class Matches:
         seed = self._entropy.randrange(protocol.MAX_SEED + 1)
         match = Match(words, seed, seats, self.clock(), settings, min_words=self.min_words)
         live = LiveMatch(match_id, [None] * len(seats), match, self.clock(), room=code)
-        with self._lock:
-            self._make_room()
-        self.store.create(match_id, b"", self._doc(live), self.clock())
+        self.docs.save_new(live)
         return live
 
     def adopt(self, live: LiveMatch) -> LiveMatch:
         """Run a room's match: keep it in memory and set its deadlines."""
-        live = self._keep(live)
+        live = self.docs.keep(live)
         with live.lock:
             self._schedule(live)
         return live
 
     def open_for_room(self, match_id: str, code: str) -> LiveMatch | None:
         """A room's match, from memory or the store (then running again); None if it is gone or damaged."""
-        live = self._matches.get(match_id)
+        live = self.docs.get(match_id)
         if live is not None:
             return live
         try:
@@ -267,7 +305,7 @@ class Matches:
         if mid is None:
             return
         self._unsubscribe(session, mid)
-        live = self._matches.get(mid)
+        live = self.docs.get(mid)
         if live is not None:
             with live.lock:
                 live.last_active = self.clock()
@@ -365,33 +403,7 @@ class Matches:
 
         A failed save puts the match back exactly as it was, chain and all.
         """
-        match = live.match
-        before, version = self._doc(live), match.version
-        events = apply()
-        if match.version == version:
-            return events  # refused as a word, or nothing to do: nothing to save
-        try:
-            self.store.commit(
-                live.match_id, version, self._doc(live), _move_doc(match, seat, action, events), self.clock()
-            )
-        except StorageError as exc:
-            log.error("could not save a move of match %s: %s", live.match_id, exc.reason)
-            live.match = restore_match(before, match.words)
-            raise
-        except VersionConflict:
-            log.warning("match %s changed in the store under us; reloading it", live.match_id)
-            row = self.store.load(live.match_id)
-            live.match = restore_match(before if row is None else row.doc, match.words)
-            live.bot = None
-            self._send_snapshot(live, EVERYONE)
-            self._schedule(live)
-            raise
-        return events
-
-    def _doc(self, live: LiveMatch) -> dict[str, Any]:
-        if live.room is not None:  # its seats are the room's: their tokens are kept there
-            return {**live.match.to_doc(), "tokens": [None] * len(live.holders), "room": live.room}
-        return {**live.match.to_doc(), "tokens": list(live.holders)}
+        return self.docs.commit(live, apply, lambda events: _move_doc(live.match, seat, action, events))
 
     # -- deadlines and bots ----------------------------------------------------------------
 
@@ -432,7 +444,7 @@ class Matches:
         if not (isinstance(key, tuple) and len(key) == 2):
             return
         mid, kind = str(key[0]), str(key[1])
-        live = self._matches.get(mid)
+        live = self.docs.get(mid)
         if live is None:
             return
         with live.lock:
@@ -518,30 +530,26 @@ class Matches:
             tokens = [holder_of(token) if seat.kind == "human" else None for seat in seats]
         mid = new_token(12)
         live = LiveMatch(mid, tokens, match, self.clock())
-        first = next((bytes.fromhex(h) for h in tokens if h is not None), b"")
-        with self._lock:
-            self._make_room()  # before saving: a refused match leaves nothing in the store
-        self.store.create(mid, first, self._doc(live), self.clock())
-        return self._keep(live), token
+        return self.docs.create(live), token
 
     def _open(self, match_id: str, token: str) -> LiveMatch:
         """The match if ``token`` opens one of its seats; a match loaded from the store is kept (and its
         timers and bots go on) only once the token is right, so a wrong token starts nothing."""
-        live = self._matches.get(match_id)
+        live = self.docs.get(match_id)
         loaded = live is None
         if live is None:
             live = self._load(match_id)
         if live.room is not None or holder_of(token) not in live.holders:
             raise RuleError("game/bad_token", "that token does not open this match")
         if loaded:
-            live = self._keep(live)
+            live = self.docs.keep(live)
             with live.lock:
                 self._schedule(live)  # its timer and its bot go on where they were
         return live
 
     def _load(self, match_id: str) -> LiveMatch:
         row = self.store.load(match_id)
-        if row is None or row.doc.get("kind") != "match":
+        if row is None or row.kind != "match":
             raise RuleError("game/not_found", "no such match (it may have expired); start a new one")
         try:
             name = row.doc.get("wordlist")
@@ -560,25 +568,6 @@ class Matches:
             log.warning("stored match %s cannot be played: %s", match_id, exc)
             raise RuleError("game/unavailable", "this saved match cannot be loaded on this server") from None
         return LiveMatch(match_id, tokens, match, self.clock(), room=room)
-
-    def _keep(self, live: LiveMatch) -> LiveMatch:
-        """Hold ``live`` in memory (or the copy another greenlet loaded meanwhile), making room if need be."""
-        with self._lock:
-            held = self._matches.get(live.match_id)
-            if held is not None:
-                return held
-            self._make_room()
-            self._matches[live.match_id] = live
-        return live
-
-    def _make_room(self) -> None:
-        """At ``max_matches``, the longest-unattended match leaves memory; ``server/full`` if none can.
-
-        Idle matches are let go by housekeeping (``sweep``), not here: a scan of every
-        match on every new one would cost O(matches) on the path of a player's message.
-        """
-        if len(self._matches) >= self.max_matches and not self._evict_one():
-            raise RuleError("server/full", "the server is full of matches in play; try again later")
 
     def attach(self, session: Session, live: LiveMatch, token: str) -> None:
         """``session`` plays the seat ``token`` holds in ``live`` (the router made it leave what it had)."""
@@ -649,47 +638,20 @@ class Matches:
                 self.on_over(live)
 
     def sweep(self) -> None:
-        """Let idle matches leave memory (housekeeping calls this now and then)."""
-        with self._lock:
-            self._sweep()
-
-    def _sweep(self) -> None:
         """Let matches nobody has been on for ``idle_timeout`` leave memory (they stay in the store).
 
-        A timed match goes too: its deadline is in its document, and the next ``resume``
-        picks it up where it stopped. ``last_active`` counts people only, not timers.
+        Housekeeping calls this now and then. A timed match goes too: its deadline is in its
+        document, and the next ``resume`` picks it up where it stopped.
         """
-        now = self.clock()
-        stale = [
-            mid
-            for mid, live in self._matches.items()
-            if live.room is None
-            and not self.presence.count(mid)
-            and now - live.last_active > self.idle_timeout
-        ]
-        for mid in stale:
-            self._drop(mid)
-
-    def _evict_one(self) -> bool:
-        """Make room: the match nobody is on that was left longest ago leaves memory."""
-        unattended = [
-            live for mid, live in self._matches.items() if live.room is None and not self.presence.count(mid)
-        ]
-        if not unattended:
-            return False
-        self._drop(min(unattended, key=lambda live: live.last_active).match_id)
-        return True
+        self.docs.sweep()
 
     def drop(self, mid: str) -> None:
         """A room closed: its match leaves memory (it stays saved, with its record)."""
-        with self._lock:
-            if mid in self._matches:
-                self._drop(mid)
+        self.docs.drop(mid)
 
-    def _drop(self, mid: str) -> None:
-        self.timers.cancel((mid, "clock"))
-        self.timers.cancel((mid, "bot"))
-        del self._matches[mid]
+    def _forget_deadlines(self, live: LiveMatch) -> None:
+        self.timers.cancel((live.match_id, "clock"))
+        self.timers.cancel((live.match_id, "bot"))
 
 
 _ACTIONS: dict[type, str] = {

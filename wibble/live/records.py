@@ -16,7 +16,7 @@ def match_record(store: Store, match_id: str) -> dict[str, Any] | None:
     """A stored match's record (seed, list, settings, seats, every committed move, the match now),
     never its tokens; None if ``match_id`` is not a match. Matches have no replay page yet."""
     row = store.load(match_id)
-    if row is None or row.doc.get("kind") != "match":
+    if row is None or row.kind != "match":
         return None
     # Until the match is over, its seed and draw counts stay secret: with them, anyone could
     # work out every tile still to come.
@@ -45,9 +45,9 @@ def record_of(store: Store, game_id: str) -> Record:
     row = store.load(game_id)
     if row is None:
         raise RuleError("game/not_found", "no such game")
-    if row.doc.get("kind") == "room":
+    if row.kind == "room":
         raise RuleError("game/not_found", "no such game")
-    if row.doc.get("kind") == "match":
+    if row.kind == "match":
         raise RuleError("record/match", "this is a match: /games/<id>/record has its record; no replay yet")
     try:
         return Record.of(game_id, row.doc, store.moves(game_id))

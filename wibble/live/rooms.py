@@ -55,11 +55,12 @@ from ..protocol import (
     TakeSeat,
 )
 from ..ratelimit import TokenBucket
-from ..store import StorageError, Store, VersionConflict
+from ..store import AlreadyExists, StorageError, Store
 from ..wordlists import WordLists
 from .budgets import Budgets
 from .bus import EVERYONE, Audience, Bus, all_but, holders_of, only
 from .credentials import address_hash, holder_of, new_token
+from .documents import Documents
 from .matches import LiveMatch, Matches
 from .presence import Presence, holders
 from .sessions import Credential, Session
@@ -89,10 +90,20 @@ class LiveRoom:
     """Token hashes of people whose grace period ran out (a stand-in plays for them)."""
     touched: float = float("-inf")
     """When the store last heard that the room is in use."""
+    last_active: float = 0.0
+    """Unused: a room leaves memory when it has stood empty, not when idle."""
 
     @property
     def code(self) -> str:
         return self.room.code
+
+    @property
+    def doc_id(self) -> str:
+        return room_id(self.room.code)
+
+    @property
+    def version(self) -> int:
+        return self.room.version
 
     @property
     def playing(self) -> bool:
@@ -134,21 +145,41 @@ class Rooms:
         self.limits = limits or RoomLimits()
         self.round_pause = round_pause
         self._entropy = entropy or random.SystemRandom()
-        self._rooms: dict[str, LiveRoom] = {}
+        # Rooms are never let go to make room: one open stays until it stands empty. The cap on
+        # new rooms is checked as one is created, so a stored room can always open again.
+        self.docs: Documents[LiveRoom] = Documents(
+            self, store, presence, clock, clock, float("inf"), "", evictable=lambda live: False
+        )
         self._local: dict[str, dict[str, Session]] = {}
         """This process's sessions in each room: the ones it moves onto the room's next match."""
-        self._lock = threading.Lock()
         matches.on_over = self._match_over
         timers.route("grace", self._grace_due)
         timers.route("room-empty", self._empty_due)
         timers.route("room-over", self._over_due)
 
     def __len__(self) -> int:
-        return len(self._rooms)
+        return len(self.docs)
 
     def get(self, session: Session) -> LiveRoom | None:
         """The room ``session`` is in, if any."""
-        return None if session.room is None else self._rooms.get(session.room.removeprefix("room:"))
+        return self.docs.get(session.room)
+
+    # -- the document's kind (see ``documents.Kind``) ---------------------------------------
+
+    name = "room"
+
+    def dump(self, live: LiveRoom) -> dict[str, Any]:
+        return live.room.to_doc()
+
+    def restore(self, live: LiveRoom, doc: dict[str, Any]) -> None:
+        live.room = Room.from_doc(doc)
+
+    def reloaded(self, live: LiveRoom, doc: dict[str, Any]) -> None:
+        live.room = Room.from_doc(doc)
+        self._tell_all(live)
+
+    def committed(self, live: LiveRoom) -> None:
+        pass
 
     def seat_of(self, session: Session, live: LiveRoom) -> int | None:
         """The seat ``session``'s token holds in the room (None: it watches)."""
@@ -238,28 +269,22 @@ class Rooms:
     def create(self, session: Session, command: CreateRoom) -> tuple[LiveRoom, str]:
         """A new room, saved, with ``session``'s person in seat 0 as its host; returns it and their
         token (the router then attaches the session)."""
-        with self._lock:
-            if len(self._rooms) >= self.limits.max_rooms:
-                raise RuleError(
-                    "server/full", "the server has as many rooms open as it can hold; try again later"
-                )
+        if len(self.docs) >= self.limits.max_rooms:
+            raise RuleError(
+                "server/full", "the server has as many rooms open as it can hold; try again later"
+            )
         self.budgets.new_room(session.address)
         rules = self._rules(Rules(), command.rules)
         if rules.wordlist is None:  # name the list the room plays with, so every page can show it
             rules = replace(rules, wordlist=self.wordlists.for_player(None).name)
         token = new_token()
-        now = self.clock()
         for _ in range(8):
-            code = new_code(self._entropy)
-            if code in self._rooms or self.store.load(room_id(code)) is not None:
-                continue
-            room = Room(code, rules)
+            room = Room(new_code(self._entropy), rules)
             room.take_seat(0, command.name, holder_of(token), False, address_hash(session.address))
-            self.store.create(room_id(code), b"", room.to_doc(), now)
-            live = LiveRoom(room)
-            with self._lock:
-                self._rooms[code] = live
-            return live, token
+            try:
+                return self.docs.create(LiveRoom(room)), token
+            except AlreadyExists:  # the store allocates codes: a code in use is simply drawn again
+                continue
         raise RuleError("server/busy", "could not find a free room code; try again")  # pragma: no cover
 
     def join(self, session: Session, command: JoinRoom) -> tuple[LiveRoom, str | None]:
@@ -300,7 +325,7 @@ class Rooms:
 
     def _open(self, code: str) -> LiveRoom | None:
         """The room ``code``, from memory or else from the store (its match running again)."""
-        live = self._rooms.get(code)
+        live = self.docs.get(room_id(code))
         if live is not None or not is_code(code):
             return live
         row = self.store.load(room_id(code))
@@ -314,11 +339,10 @@ class Rooms:
         except GameDataError as exc:
             log.warning("stored room %s cannot be opened: %s", code, exc)
             return None
-        with self._lock:
-            live = self._rooms.get(code)
-            if live is not None:
-                return live  # another greenlet loaded it meanwhile
-            live = self._rooms[code] = LiveRoom(room)
+        fresh = LiveRoom(room)
+        live = self.docs.keep(fresh)
+        if live is not fresh:
+            return live  # another greenlet loaded it meanwhile
         with live.lock:
             self._open_match(live)
             # Nobody is connected to a room just loaded: each person's grace period starts now.
@@ -341,8 +365,7 @@ class Rooms:
         try:
             live.match = self.matches.open_for_room(live.room.match_id, live.code)
         except WibbleError:  # server/full: the room is not half open; the next join tries again
-            with self._lock:
-                self._rooms.pop(live.code, None)
+            self.docs.drop(live.doc_id)
             raise
         if live.match is not None:
             self.matches.set_holders(live.match, self._holders(live))
@@ -513,7 +536,7 @@ class Rooms:
             self.timers.set((match.room, "room-over"), self.clock())
 
     def _over_due(self, key: Hashable) -> None:
-        live = self._rooms.get(str(key[0])) if isinstance(key, tuple) else None
+        live = self.docs.get(room_id(str(key[0]))) if isinstance(key, tuple) else None
         if live is not None:
             with live.lock:
                 self._tell_all(live)
@@ -525,7 +548,7 @@ class Rooms:
         if not isinstance(key, tuple) or not isinstance(key[0], tuple):
             return
         code, token = key[0]
-        live = self._rooms.get(code)
+        live = self.docs.get(room_id(code))
         if live is None:
             return
         with live.lock:
@@ -546,7 +569,7 @@ class Rooms:
 
     def _empty_due(self, key: Hashable) -> None:
         code = str(key[0]) if isinstance(key, tuple) else ""
-        live = self._rooms.get(code)
+        live = self.docs.get(room_id(code))
         if live is None:
             return
         with live.lock:
@@ -556,8 +579,8 @@ class Rooms:
 
     def _delete(self, code: str) -> None:
         """Close a room: it leaves memory and the store; its matches stay saved, records and all."""
-        with self._lock:
-            live = self._rooms.pop(code, None)
+        live = self.docs.get(room_id(code))
+        self.docs.drop(room_id(code))
         if live is not None:
             for held in live.room.seats:
                 if held is not None and held.token is not None:
@@ -573,8 +596,7 @@ class Rooms:
     def sweep(self, purge_batch: int = 500) -> int:
         """Housekeeping: rooms with people in them are noted as alive in the store, and stored rooms
         nobody has been in for the empty time (left there by a restart) are deleted."""
-        with self._lock:
-            occupied = [live for code, live in self._rooms.items() if self.presence.count(room_id(code))]
+        occupied = [live for live in self.docs if self.presence.count(live.doc_id)]
         for live in occupied:
             self._touch(live, force=True)
         return self.store.purge(self.clock() - self.limits.empty, purge_batch, prefix="room:")
@@ -583,44 +605,7 @@ class Rooms:
 
     def _commit(self, live: LiveRoom, apply: Callable[[], _T], action: str) -> _T:
         """Apply a change to the room; if it changed, save it (compare-and-set) before anyone hears."""
-        before, version = live.room.to_doc(), live.room.version
-        try:
-            result = apply()
-            if live.room.version != version:
-                self._save(live, version, action)
-        except VersionConflict:
-            self._reload(live, before)
-            raise
-        except WibbleError:  # refused, or not saved: the room is as it was
-            live.room = Room.from_doc(before)
-            raise
-        return result
-
-    def _reload(self, live: LiveRoom, before: dict[str, Any]) -> None:
-        """Another process changed the room first: take the stored room, and show it to everyone."""
-        try:
-            row = self.store.load(room_id(live.code))
-            live.room = Room.from_doc(before if row is None else row.doc)
-        except (GameDataError, StorageError):
-            live.room = Room.from_doc(before)
-        self._tell_all(live)
-
-    def _save(self, live: LiveRoom, expected: int, action: str) -> None:
-        room = live.room
-        try:
-            self.store.commit(
-                room_id(room.code),
-                expected,
-                room.to_doc(),
-                {"version": room.version, "action": action},
-                self.clock(),
-            )
-        except StorageError as exc:
-            log.error("could not save a change to room %s: %s", room.code, exc.reason)
-            raise
-        except VersionConflict:
-            log.warning("room %s changed in the store under us", room.code)
-            raise
+        return self.docs.commit(live, apply, lambda _: {"version": live.room.version, "action": action})
 
     def _touch(self, live: LiveRoom, force: bool = False) -> None:
         """Note in the store that the room is in use (at most once a minute: joins can come fast)."""

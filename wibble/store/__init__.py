@@ -7,17 +7,20 @@ The layer above never knows which engine it talks to:
 - a Redis engine can follow for several processes: every write is already a
   compare-and-set on the game's version, which is what such a store needs.
 
-A store holds documents (plain JSON types), never live objects, and knows nothing
-of the rules: it saves what it is given, refuses a write whose expected version is
-stale, and hands documents back.
+A store holds documents (plain JSON types) of a kind (a game, a match, a room),
+never live objects, and knows nothing of the rules: it creates a document only
+under an id that is free, refuses a write whose expected version is stale, and
+hands documents back.
 """
 
-from .base import GameRow, StorageError, Store, StoreOpenError, VersionConflict
+from .base import KINDS, AlreadyExists, Row, StorageError, Store, StoreOpenError, VersionConflict
 from .memory import MemoryStore
 from .sqlite import SqliteStore, default_data_dir, open_store
 
 __all__ = [
-    "GameRow",
+    "KINDS",
+    "AlreadyExists",
+    "Row",
     "MemoryStore",
     "SqliteStore",
     "StorageError",

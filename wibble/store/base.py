@@ -32,16 +32,31 @@ class VersionConflict(WibbleError):
         self.expected = expected
 
 
+class AlreadyExists(WibbleError):
+    """A document was created under an id that another already has: nothing was written."""
+
+    def __init__(self, doc_id: str) -> None:
+        super().__init__("server/busy", "the server could not start that; try again")
+        self.doc_id = doc_id
+
+
 class StoreOpenError(Exception):
     """The store cannot be used at all (start-up); the message is one line for the host."""
 
 
-@dataclass(frozen=True, slots=True)
-class GameRow:
-    """One stored game: its document, the SHA-256 of its token, and when it was made and last touched."""
+KINDS = ("game", "match", "room")
+"""The kinds of document a store holds."""
 
-    game_id: str
-    token_hash: bytes
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One stored document: its kind, the document itself, and when it was made and last touched.
+
+    Whatever secrets a document has (its seats' token hashes) are inside it, for the layer
+    that knows what they mean: a store knows ids, kinds, versions and times only."""
+
+    doc_id: str
+    kind: str
     doc: Doc
     created: float
     updated: float
@@ -51,28 +66,29 @@ class Store(Protocol):
     """What the live layer needs of a store. Times are seconds since the epoch, passed in by the caller."""
 
     description: str
-    """Where the games are, for the host ("SQLite at ~/.local/share/wibble/wibble.db")."""
+    """Where the documents are, for the host ("SQLite at ~/.local/share/wibble/wibble.db")."""
 
-    def create(self, game_id: str, token_hash: bytes, doc: Doc, now: float) -> None:
-        """Save a new game (its document at ``doc["version"]``)."""
+    def create(self, doc_id: str, kind: str, doc: Doc, now: float) -> None:
+        """Save a new document (at ``doc["version"]``) of ``kind`` (one of ``KINDS``), only if no
+        document has that id: else ``AlreadyExists``, and nothing was written."""
 
-    def load(self, game_id: str) -> GameRow | None:
-        """The stored game, or None if there is none. A damaged row raises ``GameDataError``."""
+    def load(self, doc_id: str) -> Row | None:
+        """The stored document, or None if there is none. A damaged row raises ``GameDataError``."""
 
-    def commit(self, game_id: str, expected: int, doc: Doc, move: Doc, now: float) -> None:
+    def commit(self, doc_id: str, expected: int, doc: Doc, move: Doc, now: float) -> None:
         """Replace the document if the stored one is at version ``expected``, and append ``move``.
 
         Both or neither: raises ``VersionConflict`` (someone else wrote first) or
         ``StorageError``, and then nothing was written.
         """
 
-    def touch(self, game_id: str, now: float) -> None:
-        """Note that the game was opened (it is kept ``retention`` from the last touch)."""
+    def touch(self, doc_id: str, now: float) -> None:
+        """Note that the document was opened (it is kept ``retention`` from the last touch)."""
 
-    def moves(self, game_id: str) -> list[Doc]:
-        """The game's committed moves, oldest first."""
+    def moves(self, doc_id: str) -> list[Doc]:
+        """The document's committed moves (its record), oldest first."""
 
-    def delete(self, game_id: str) -> None:
+    def delete(self, doc_id: str) -> None:
         """Delete one document and its moves (a room that stood empty); nothing if there is none."""
 
     def purge(self, before: float, limit: int, prefix: str = "") -> int:
@@ -80,7 +96,7 @@ class Store(Protocol):
         touched before ``before``; returns how many."""
 
     def count(self) -> int:
-        """How many games are stored."""
+        """How many documents are stored."""
 
     def close(self) -> None:
         """Finish writing and let go of files."""

@@ -1,4 +1,4 @@
-"""Games in a SQLite file: the default store, for one server process.
+"""Documents in a SQLite file: the default store, for one server process.
 
 One connection, in WAL mode with ``synchronous=NORMAL``: a commit is a write into
 the WAL file with no fsync, so it survives the process being killed (SIGKILL, a
@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from ..core import GameDataError
-from .base import Doc, GameRow, StorageError, StoreOpenError, VersionConflict
+from .base import KINDS, AlreadyExists, Doc, Row, StorageError, StoreOpenError, VersionConflict
 from .memory import MemoryStore
 
 log = logging.getLogger(__name__)
@@ -53,6 +53,41 @@ MIGRATIONS: list[str] = [
     """
     CREATE INDEX games_by_updated ON games(updated);
     """,
+    # 3: games, matches and rooms are documents of a kind; a game's token hash moves into its
+    #    document (as a match's seats' already are), so the row holds no secret of its own.
+    """
+    CREATE TABLE documents (
+        id TEXT PRIMARY KEY,
+        kind TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        doc TEXT NOT NULL,
+        created REAL NOT NULL,
+        updated REAL NOT NULL
+    ) WITHOUT ROWID;
+    INSERT INTO documents (id, kind, version, doc, created, updated)
+        SELECT id,
+            CASE WHEN NOT json_valid(doc) THEN 'game'
+                 WHEN json_extract(doc, '$.kind') IN ('match', 'room') THEN json_extract(doc, '$.kind')
+                 ELSE 'game' END,
+            version,
+            CASE WHEN json_valid(doc) AND json_type(doc) = 'object'
+                      AND coalesce(json_extract(doc, '$.kind'), '') NOT IN ('match', 'room')
+                      AND typeof(token_hash) = 'blob'
+                 THEN json_set(doc, '$.tokens', json_array(lower(hex(token_hash))))
+                 ELSE doc END,
+            created, updated
+        FROM games;
+    CREATE TABLE records (
+        doc_id TEXT NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+        version INTEGER NOT NULL,
+        move TEXT NOT NULL,
+        PRIMARY KEY (doc_id, version)
+    ) WITHOUT ROWID;
+    INSERT INTO records (doc_id, version, move) SELECT game_id, version, move FROM moves;
+    DROP TABLE moves;
+    DROP TABLE games;
+    CREATE INDEX documents_by_updated ON documents(updated);
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -71,7 +106,7 @@ def _reason(exc: sqlite3.Error) -> str:
 
 
 class SqliteStore:
-    """Games in ``path`` (a SQLite database, created if missing)."""
+    """Documents in ``path`` (a SQLite database, created if missing)."""
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
@@ -116,55 +151,59 @@ class SqliteStore:
 
     # -- the Store interface -----------------------------------------------------------
 
-    def create(self, game_id: str, token_hash: bytes, doc: Doc, now: float) -> None:
-        self._write(
-            lambda db: db.execute(
-                "INSERT INTO games (id, token_hash, version, doc, created, updated)"
+    def create(self, doc_id: str, kind: str, doc: Doc, now: float) -> None:
+        def insert(db: sqlite3.Connection) -> None:
+            # OR IGNORE: an id in use is not a damaged database but a taken name (AlreadyExists).
+            cursor = db.execute(
+                "INSERT OR IGNORE INTO documents (id, kind, version, doc, created, updated)"
                 " VALUES (?, ?, ?, ?, ?, ?)",
-                (game_id, token_hash, doc["version"], _dump(doc), now, now),
+                (doc_id, kind, doc["version"], _dump(doc), now, now),
             )
-        )
+            if cursor.rowcount != 1:
+                raise AlreadyExists(doc_id)
 
-    def load(self, game_id: str) -> GameRow | None:
+        self._write(insert)
+
+    def load(self, doc_id: str) -> Row | None:
         try:
             row = self._db.execute(
-                "SELECT token_hash, doc, created, updated FROM games WHERE id = ?", (game_id,)
+                "SELECT kind, doc, created, updated FROM documents WHERE id = ?", (doc_id,)
             ).fetchone()
         except sqlite3.Error as exc:
             raise StorageError(_reason(exc)) from None
         if row is None:
             return None
-        token_hash, text, created, updated = row
+        kind, text, created, updated = row
         try:
             doc = json.loads(text)
         except (TypeError, ValueError) as exc:
             raise GameDataError(f"its stored document is not JSON ({exc})") from None
-        if not isinstance(doc, dict) or not isinstance(token_hash, bytes):
+        if not isinstance(doc, dict) or kind not in KINDS:
             raise GameDataError("its stored row is damaged")
-        return GameRow(game_id, token_hash, doc, created, updated)
+        return Row(doc_id, kind, doc, created, updated)
 
-    def commit(self, game_id: str, expected: int, doc: Doc, move: Doc, now: float) -> None:
+    def commit(self, doc_id: str, expected: int, doc: Doc, move: Doc, now: float) -> None:
         def write(db: sqlite3.Connection) -> None:
             cursor = db.execute(
-                "UPDATE games SET version = ?, doc = ?, updated = ? WHERE id = ? AND version = ?",
-                (doc["version"], _dump(doc), now, game_id, expected),
+                "UPDATE documents SET version = ?, doc = ?, updated = ? WHERE id = ? AND version = ?",
+                (doc["version"], _dump(doc), now, doc_id, expected),
             )
             if cursor.rowcount != 1:
-                raise VersionConflict(game_id, expected)
+                raise VersionConflict(doc_id, expected)
             db.execute(
-                "INSERT INTO moves (game_id, version, move) VALUES (?, ?, ?)",
-                (game_id, doc["version"], _dump(move)),
+                "INSERT INTO records (doc_id, version, move) VALUES (?, ?, ?)",
+                (doc_id, doc["version"], _dump(move)),
             )
 
         self._write(write)
 
-    def touch(self, game_id: str, now: float) -> None:
-        self._write(lambda db: db.execute("UPDATE games SET updated = ? WHERE id = ?", (now, game_id)))
+    def touch(self, doc_id: str, now: float) -> None:
+        self._write(lambda db: db.execute("UPDATE documents SET updated = ? WHERE id = ?", (now, doc_id)))
 
-    def moves(self, game_id: str) -> list[Doc]:
+    def moves(self, doc_id: str) -> list[Doc]:
         try:
             rows = self._db.execute(
-                "SELECT move FROM moves WHERE game_id = ? ORDER BY version", (game_id,)
+                "SELECT move FROM records WHERE doc_id = ? ORDER BY version", (doc_id,)
             ).fetchall()
             return [json.loads(text) for (text,) in rows]
         except sqlite3.Error as exc:
@@ -172,8 +211,8 @@ class SqliteStore:
         except ValueError as exc:
             raise GameDataError(f"a stored move is not JSON ({exc})") from None
 
-    def delete(self, game_id: str) -> None:
-        self._write(lambda db: db.execute("DELETE FROM games WHERE id = ?", (game_id,)))
+    def delete(self, doc_id: str) -> None:
+        self._write(lambda db: db.execute("DELETE FROM documents WHERE id = ?", (doc_id,)))
 
     def purge(self, before: float, limit: int, prefix: str = "") -> int:
         # A range on the primary key rather than LIKE: "room:" to "room;" is every id with that prefix.
@@ -186,7 +225,7 @@ class SqliteStore:
             else:
                 where, args = "updated < ? AND id >= ? AND id < ?", (before, prefix, high, limit)
             cursor = db.execute(
-                f"DELETE FROM games WHERE id IN (SELECT id FROM games WHERE {where} LIMIT ?)", args
+                f"DELETE FROM documents WHERE id IN (SELECT id FROM documents WHERE {where} LIMIT ?)", args
             )
             return cursor.rowcount
 
@@ -194,7 +233,7 @@ class SqliteStore:
 
     def count(self) -> int:
         try:
-            return int(self._db.execute("SELECT count(*) FROM games").fetchone()[0])
+            return int(self._db.execute("SELECT count(*) FROM documents").fetchone()[0])
         except sqlite3.Error as exc:
             raise StorageError(_reason(exc)) from None
 

@@ -1,0 +1,212 @@
+"""One lifecycle for every kind of document in play: load, keep, commit, recover.
+
+A game, a match and a room differ in their rules, not in how they are kept. Each
+is held in memory as a cache of the store (``Documents``): created or loaded on
+demand, let go when nobody has used it for ``idle_timeout`` or to make room at
+``capacity`` (the store keeps it), and changed for good only through ``commit``:
+
+1. apply the change to the document in memory (the core checks it first);
+2. if its version moved, write it to the store with a compare-and-set on the
+   version it had, with what the record keeps of the change;
+3. if the write failed, put the document back as it was and re-raise, so the
+   player can simply try again; if another process wrote first, take the stored
+   document (``Kind.reloaded`` shows it to everyone) and re-raise;
+4. otherwise run the hook that follows every commit (``Kind.committed``).
+
+A ``Kind`` adapts one sort of document: how it becomes a stored document and back.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Iterator
+from typing import Any, Generic, Protocol, TypeVar
+
+from ..core import RuleError, WibbleError
+from ..store import StorageError, Store, VersionConflict
+from .presence import Presence
+
+log = logging.getLogger(__name__)
+
+Doc = dict[str, Any]
+R = TypeVar("R")
+
+
+class Held(Protocol):
+    """A document in memory, with its lock; ``last_active`` counts people only, never timers."""
+
+    lock: threading.Lock
+    last_active: float
+
+    @property
+    def doc_id(self) -> str: ...
+
+    @property
+    def version(self) -> int: ...
+
+
+H = TypeVar("H", bound=Held)
+K = TypeVar("K", bound=Held, contravariant=True)
+
+
+class Kind(Protocol[K]):
+    name: str
+    """How a player hears of it ("game", "match", "room")."""
+
+    def dump(self, held: K) -> Doc:
+        """The document the store keeps."""
+
+    def restore(self, held: K, doc: Doc) -> None:
+        """Put ``held`` back exactly as ``doc`` says (a write failed: nothing changed)."""
+
+    def reloaded(self, held: K, doc: Doc) -> None:
+        """Another process committed first: ``held`` becomes ``doc``; show it to everyone."""
+
+    def committed(self, held: K) -> None:
+        """After every commit (under the document's lock)."""
+
+
+class Documents(Generic[H]):
+    def __init__(
+        self,
+        kind: Kind[H],
+        store: Store,
+        presence: Presence,
+        clock: Callable[[], float],
+        wall_clock: Callable[[], float],
+        capacity: float,
+        full: str,
+        idle_timeout: float = float("inf"),
+        evictable: Callable[[H], bool] = lambda held: True,
+    ) -> None:
+        self.kind = kind
+        self.store = store
+        self.presence = presence
+        self.clock = clock
+        self.wall_clock = wall_clock
+        self.capacity = capacity
+        self.full = full
+        """What a new document hears when memory is full of documents in use."""
+        self.idle_timeout = idle_timeout
+        self.evictable = evictable
+        """Whether a document nobody is connected to may leave memory (a room's match may not)."""
+        self.on_drop: Callable[[H], None] = lambda held: None
+        """Called as a document leaves memory (its deadlines go with it)."""
+        self._held: dict[str, H] = {}
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._held)
+
+    def __iter__(self) -> Iterator[H]:
+        return iter(list(self._held.values()))
+
+    def get(self, doc_id: str | None) -> H | None:
+        """The document if it is in memory."""
+        return None if doc_id is None else self._held.get(doc_id)
+
+    # -- keeping -------------------------------------------------------------------------
+
+    def create(self, held: H) -> H:
+        """Save a new document, then keep it."""
+        self.save_new(held)
+        return self.keep(held)
+
+    def save_new(self, held: H) -> None:
+        """Save a new document without keeping it yet (``AlreadyExists`` if its id is taken). Room
+        is made first: a document refused for want of memory leaves nothing in the store."""
+        with self._lock:
+            self._make_room()
+        self.store.create(held.doc_id, self.kind.name, self.kind.dump(held), self.wall_clock())
+
+    def keep(self, held: H) -> H:
+        """Hold ``held`` in memory (or the copy another greenlet loaded meanwhile)."""
+        with self._lock:
+            present = self._held.get(held.doc_id)
+            if present is not None:
+                return present
+            self._make_room()
+            self._held[held.doc_id] = held
+        return held
+
+    def drop(self, doc_id: str) -> None:
+        """Let a document go from memory (the store keeps it)."""
+        with self._lock:
+            held = self._held.pop(doc_id, None)
+        if held is not None:
+            self.on_drop(held)
+
+    def sweep(self) -> int:
+        """Let go of documents nobody has been connected to for ``idle_timeout``; returns how many."""
+        now = self.clock()
+        with self._lock:
+            stale = [
+                held
+                for doc_id, held in self._held.items()
+                if self._unattended(held) and now - held.last_active > self.idle_timeout
+            ]
+            for held in stale:
+                del self._held[held.doc_id]
+        for held in stale:
+            self.on_drop(held)
+        return len(stale)
+
+    def touch(self, held: H) -> None:
+        """Note in the store that the document was opened (it is kept ``RETENTION_DAYS`` from then)."""
+        try:
+            self.store.touch(held.doc_id, self.wall_clock())
+        except StorageError as exc:  # only the retention clock missed a beat
+            log.warning("could not note that %s %s was opened: %s", self.kind.name, held.doc_id, exc.reason)
+
+    def _unattended(self, held: H) -> bool:
+        return self.evictable(held) and not self.presence.count(held.doc_id)
+
+    def _make_room(self) -> None:
+        """At ``capacity``, the longest-unattended document leaves memory; ``server/full`` if none can.
+
+        Idle documents are let go by housekeeping (``sweep``), not here: a scan of every
+        document on every new one would cost O(documents) on the path of a player's message.
+        """
+        if len(self._held) < self.capacity:
+            return
+        unattended = [held for held in self._held.values() if self._unattended(held)]
+        if not unattended:
+            raise RuleError("server/full", self.full)
+        oldest = min(unattended, key=lambda held: held.last_active)
+        del self._held[oldest.doc_id]
+        self.on_drop(oldest)
+
+    # -- committing ----------------------------------------------------------------------
+
+    def commit(self, held: H, apply: Callable[[], R], record: Callable[[R], Doc]) -> R:
+        """Apply a change; if the version moved, save it (compare-and-set) before anyone hears.
+
+        Call it under ``held.lock``. ``record`` says what the record keeps of the change.
+        A failed save, or a change refused after it began, leaves ``held`` as it was.
+        """
+        kind = self.kind
+        before, version = kind.dump(held), held.version
+        try:
+            result = apply()
+            if held.version == version:
+                return result  # refused as a word, or nothing to do: nothing to save
+            self.store.commit(held.doc_id, version, kind.dump(held), record(result), self.wall_clock())
+        except VersionConflict:
+            log.warning("%s %s changed in the store under us; reloading it", kind.name, held.doc_id)
+            try:
+                row = self.store.load(held.doc_id)
+                kind.reloaded(held, before if row is None else row.doc)
+            except WibbleError:
+                kind.reloaded(held, before)
+            raise
+        except StorageError as exc:
+            log.error("could not save a change to %s %s: %s", kind.name, held.doc_id, exc.reason)
+            kind.restore(held, before)
+            raise
+        except WibbleError:
+            if held.version != version:  # refused half way (a budget, say): undo what was begun
+                kind.restore(held, before)
+            raise
+        kind.committed(held)
+        return result
