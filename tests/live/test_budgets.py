@@ -97,9 +97,7 @@ def test_a_busy_server_refusing_a_new_game_costs_the_address_nothing(
     ``limit/games``, and still ``limit/games`` once the builds had refilled: every
     refusal had spent the address's budget, so a client retrying as told burned it.
     """
-    live = make_live(
-        limits=Limits(connections_per_address=50, games_per_minute=5, board_builds_per_second=1)
-    )
+    live = make_live(limits=Limits(connections_per_address=50, games_per_minute=5, board_builds_per_second=1))
 
     assert new_game_codes(live, ME, 6) == ["game"] + ["server/busy"] * 5
 
