@@ -17,7 +17,7 @@ from ..core import RecordError, WibbleError
 from ..live import Authority, BotPace, Budgets, Fanout, Registry, RoomLimits, Rooms
 from ..live.budgets import Limits
 from ..live.records import match_record, record_of, replay_frames
-from ..store import Store, default_data_dir, open_store
+from ..store import SqliteStore, Store, default_data_dir, open_store
 from ..wordlists import DEFAULT_DIR, WordLists
 from .connection import Connections, check_websocket_library, serve_connection
 
@@ -157,7 +157,9 @@ def _add_pages(app: Flask, wordlists: WordLists, registry: Registry, store: Stor
 
     @app.get("/healthz")
     def health() -> dict[str, Any]:
-        return {"ok": True, "games": len(registry), "rooms": len(rooms), "store": store.description}
+        # Which engine, not where: the database's path tells a stranger about the host's disk.
+        engine = "sqlite" if isinstance(store, SqliteStore) else "memory"
+        return {"ok": True, "games": len(registry), "rooms": len(rooms), "store": engine}
 
     @app.get("/games/<game_id>/record")
     def record(game_id: str) -> tuple[Any, int] | Any:
