@@ -52,6 +52,8 @@ DEFAULTS: dict[str, Any] = {
     "FAILED_RESUMES_PER_MINUTE": 30,  # wrong ids or tokens per address, before resumes are refused
     "BOARD_BUILDS_PER_SECOND": 100,  # new games for the whole server
     "HANDSHAKE_TIMEOUT": 10.0,  # seconds a client has to send its whole HTTP request
+    # Plain HTTP connections (pages, records; not websockets) one address may hold open at once.
+    "HTTP_CONNECTIONS_PER_ADDRESS": 50,
     # Proxies (addresses or networks) whose X-Forwarded-For names the real client.
     "TRUSTED_PROXIES": [],
     # Words every board (new or refilled) must allow, else it is drawn again; 0 turns this off.
@@ -260,16 +262,16 @@ def client_address(environ: dict[str, Any], trusted: list[str]) -> str:
     cannot pick its own address by sending the header itself.
     """
     peer: str = environ.get("REMOTE_ADDR") or ""
-    if not trusted or not _is_trusted(peer, trusted):
+    if not trusted or not is_trusted(peer, trusted):
         return peer
     hops = [hop.strip() for hop in environ.get("HTTP_X_FORWARDED_FOR", "").split(",") if hop.strip()]
     for hop in reversed(hops):
-        if not _is_trusted(hop, trusted):
+        if not is_trusted(hop, trusted):
             return str(hop)
     return hops[0] if hops else peer
 
 
-def _is_trusted(address: str, trusted: list[str]) -> bool:
+def is_trusted(address: str, trusted: list[str]) -> bool:
     try:
         ip = ip_address(address)
     except ValueError:
@@ -296,6 +298,7 @@ _POSITIVE_NUMBERS = {
     "FAILED_RESUMES_PER_MINUTE": float,
     "BOARD_BUILDS_PER_SECOND": float,
     "HANDSHAKE_TIMEOUT": float,
+    "HTTP_CONNECTIONS_PER_ADDRESS": float,
     "ROOM_GRACE_SECONDS": float,
     "ROOM_EMPTY_SECONDS": float,
     "MAX_ROOMS": int,
