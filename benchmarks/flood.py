@@ -31,6 +31,7 @@ from websocket import WebSocketTimeoutException, create_connection
 ROOT = Path(__file__).resolve().parent.parent
 LIFTED = {
     "WIBBLE_MAX_CONNECTIONS_PER_ADDRESS": "100000",
+    "WIBBLE_HTTP_CONNECTIONS_PER_ADDRESS": "100000",
     "WIBBLE_GAMES_PER_MINUTE": "100000000",
     "WIBBLE_BOARD_BUILDS_PER_SECOND": "100000000",
 }

@@ -27,6 +27,7 @@ WORDS = ROOT / "words"
 # what a test meets by accident. Tests of the budgets set them low themselves.
 ROOMY_BUDGETS = {
     "WIBBLE_MAX_CONNECTIONS_PER_ADDRESS": "100000",
+    "WIBBLE_HTTP_CONNECTIONS_PER_ADDRESS": "100000",
     "WIBBLE_GAMES_PER_MINUTE": "1000000",
     "WIBBLE_FAILED_RESUMES_PER_MINUTE": "1000000",
     "WIBBLE_BOARD_BUILDS_PER_SECOND": "1000000",

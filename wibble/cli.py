@@ -108,6 +108,7 @@ def _serve(args: argparse.Namespace) -> int:
     from .core import WordListError
     from .store import StoreOpenError
     from .web import ConfigError, create_app
+    from .web.app import trust_listening_name
     from .web.server import make_server, run_housekeeping, stop_gracefully
 
     overrides = {}
@@ -145,6 +146,7 @@ def _serve(args: argparse.Namespace) -> int:
     except StoreOpenError as exc:
         print(f"wibble: {exc}", file=sys.stderr)
         return 2
+    trust_listening_name(app.config, args.host)
     store = app.extensions["wibble.store"]
     print(f"Games are saved in {store.description}", flush=True)
     _raise_open_file_limit()

@@ -188,6 +188,15 @@ def test_a_whole_match_against_an_easy_bot(match_page: MatchPage, en_trie: Trie)
     expect(turns.nth(2)).to_have_attribute("data-best", "true")
     entry = game.page.get_by_test_id("your-games").locator(f'[data-match-id="{game.match_id()}"]')
     expect(entry).to_contain_text("over")
+    # A reload draws the same end screen from the snapshot alone: the best word of each turn,
+    # hidden while the match ran (a hint sells it), is there once the match is over.
+    page.reload()
+    expect(game.body).to_have_attribute("data-screen", "over")
+    turns = game.page.get_by_test_id("turns").locator("li")
+    expect(turns).to_have_count(4)
+    for i in range(4):
+        expect(turns.nth(i)).to_contain_text("Best on the board: ")
+    expect(turns.nth(2)).to_have_attribute("data-best", "true")
 
     # Rematch: a fresh match, the same seats.
     old = game.match_id()

@@ -86,3 +86,23 @@ def test_successful_resumes_cost_nothing(live: Live) -> None:
     ]
 
     assert all(f[0]["type"] == "game" for f in frames)
+
+
+def test_a_busy_server_refusing_a_new_game_costs_the_address_nothing(
+    make_live: LiveFactory, clock: FakeClock
+) -> None:
+    """The audit's figures: 5 games a minute per address, 1 board build a second for everyone.
+
+    Six new games at once used to give one game, four ``server/busy`` and then
+    ``limit/games``, and still ``limit/games`` once the builds had refilled: every
+    refusal had spent the address's budget, so a client retrying as told burned it.
+    """
+    live = make_live(limits=Limits(connections_per_address=50, games_per_minute=5, board_builds_per_second=1))
+
+    assert new_game_codes(live, ME, 6) == ["game"] + ["server/busy"] * 5
+
+    for _ in range(4):  # each retry, once the server has a build to spare, gets its game
+        clock.advance(1)
+        assert new_game_codes(live, ME, 1) == ["game"]
+    clock.advance(1)
+    assert new_game_codes(live, ME, 1) == ["limit/games"]  # five games within the minute, as set

@@ -389,6 +389,31 @@ def test_an_allow_listed_origin_is_accepted(roomy_server: LiveServer) -> None:
         assert refused(roomy_server.ws_url, origin=origin) == 403, origin
 
 
+def test_a_rebound_host_name_is_refused_though_origin_and_host_agree(server: LiveServer) -> None:
+    """DNS rebinding: a page at http://evil.example:PORT whose name the attacker re-points at
+    this server (on someone's home network, say) sends a Host and an Origin that agree with
+    each other. Only names the host configured are trusted; an address cannot be rebound."""
+    port = port_of(server)
+    for name in ("evil.example", "localhost.evil.example", "wibble.example"):
+        assert refused(server.ws_url, host=f"{name}:{port}", origin=f"http://{name}:{port}") == 403, name
+    for name in ("127.0.0.1", "192.168.1.20", "[::1]", "localhost"):  # the page opened by its address
+        handshake(server.ws_url, host=f"{name}:{port}", origin=f"http://{name}:{port}")
+
+
+def test_host_names_set_in_allowed_hosts_are_trusted() -> None:
+    with live(env={"WIBBLE_ALLOWED_HOSTS": "wibble.example, Games.Example."}) as server:
+        port = port_of(server)
+        handshake(server.ws_url, host=f"wibble.example:{port}", origin=f"http://wibble.example:{port}")
+        handshake(server.ws_url, host="games.example", origin="https://games.example")  # behind a proxy
+        assert (
+            refused(server.ws_url, host=f"evil.example:{port}", origin=f"http://evil.example:{port}") == 403
+        )
+        # The name must be the page's own: an allowed Host does not make any Origin welcome.
+        assert (
+            refused(server.ws_url, host=f"wibble.example:{port}", origin=f"http://evil.example:{port}") == 403
+        )
+
+
 # -- a client that stops reading ------------------------------------------------------------
 
 

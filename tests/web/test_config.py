@@ -9,7 +9,7 @@ import pytest
 
 from tests.web.conftest import AppFactory
 from wibble.web import ConfigError, create_app
-from wibble.web.app import client_address
+from wibble.web.app import client_address, origin_allowed, trust_listening_name
 
 PROXY = "127.0.0.1"
 CLIENT = "203.0.113.5"
@@ -137,3 +137,20 @@ def test_a_bad_setting_from_the_environment_is_refused_naming_it(
         create_app({"CACHE_DIR": ""})
 
     assert not (tmp_path / "123").exists()
+
+
+def test_a_name_the_server_listens_on_is_trusted_as_its_pages_host(make_app: AppFactory) -> None:
+    """``wibble serve --host mybox.lan``: the page opened as http://mybox.lan:8000 may use the
+    websocket without the name also being listed in ALLOWED_HOSTS; other names still may not."""
+    config = make_app(ALLOWED_HOSTS="games.example").config
+    page = "http://mybox.lan:8000"
+    assert not origin_allowed(page, page + "/", [], config["ALLOWED_HOSTS"])
+
+    for host in ("MyBox.lan.", "0.0.0.0", "", "games.example"):
+        trust_listening_name(config, host)
+
+    assert config["ALLOWED_HOSTS"] == ["games.example", "mybox.lan"]  # no addresses, no repeats
+    assert origin_allowed(page, page + "/", [], config["ALLOWED_HOSTS"])
+    assert not origin_allowed(
+        "http://evil.example:8000", "http://evil.example:8000/", [], config["ALLOWED_HOSTS"]
+    )

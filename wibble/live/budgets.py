@@ -69,12 +69,19 @@ class Budgets:
     # -- games and resumes ------------------------------------------------------------
 
     def new_game(self, address: str) -> None:
-        """Spend one game from the address's budget and one board build from everyone's."""
+        """Spend one game from the address's budget and one board build from everyone's.
+
+        Either refusal leaves both budgets as they were: a client told ``server/busy`` is
+        told to try again, and its retries must not use up the games it has not had.
+        """
         per_minute = self.limits.games_per_minute
-        if per_minute != UNLIMITED and not self._bucket(self._games, address, per_minute).take():
+        games = None if per_minute == UNLIMITED else self._bucket(self._games, address, per_minute)
+        if games is not None and games.available() < 1:
             raise RuleError("limit/games", "too many new games from your address; wait a minute")
         if self.limits.board_builds_per_second != UNLIMITED and not self._builds.take():
             raise RuleError("server/busy", "the server is busy starting games; try again in a moment")
+        if games is not None:
+            games.take()
 
     def check_resume(self, address: str) -> None:
         """Refuse a resume from an address that has failed too many (guessing tokens or ids)."""

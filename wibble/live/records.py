@@ -19,10 +19,18 @@ def match_record(store: Store, match_id: str) -> dict[str, Any] | None:
     if row is None or row.kind != "match":
         return None
     # Until the match is over, its seed and draw counts stay secret: with them, anyone could
-    # work out every tile still to come.
+    # work out every tile still to come. The room code never leaves the room: a match id may
+    # be shared, while the code lets anyone in to watch or take a free seat.
     over = row.doc.get("phase") == "over"
-    hidden = {"tokens"} if over else {"tokens", "seed", "draws", "bot_draws"}
+    hidden = {"tokens", "room"} if over else {"tokens", "room", "seed", "draws", "bot_draws"}
     doc = {key: value for key, value in row.doc.items() if key not in hidden}
+    if not over and isinstance(doc.get("history"), list):
+        # Each turn's best word waits for the end too: after a pass or a timeout the board
+        # has not changed, so it is exactly what the next seat's hint sells.
+        doc["history"] = [
+            {key: value for key, value in turn.items() if key != "best"} if isinstance(turn, dict) else turn
+            for turn in doc["history"]
+        ]
     return {
         "format": MATCH_RECORD_FORMAT,
         "kind": "match",

@@ -18,7 +18,6 @@ MAX_SEED = (1 << 53) - 1  # JavaScript numbers stay exact up to here
 MAX_NAME = 64
 MAX_ID = 128
 MAX_SEQ = (1 << 53) - 1
-MAX_PLAYER_NAME = 24
 
 
 @dataclass(frozen=True, slots=True)

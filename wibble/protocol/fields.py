@@ -66,15 +66,47 @@ _MAX_MARKS = 2
 """Combining marks allowed on one letter: enough for any script, not for a name that covers its neighbours."""
 
 
+_JOINER = "\u200d"
+"""The zero-width joiner: invisible on its own, but it is what joins 👨 👩 👧 into one family
+picture and 👩 ⚕ into a health worker, so it is allowed between two emoji and nowhere else."""
+_EMOJI_TRAILERS = frozenset("\ufe0f\U0001f3fb\U0001f3fc\U0001f3fd\U0001f3fe\U0001f3ff")
+"""What may follow an emoji before a joiner: the emoji presentation selector and the skin tones."""
+
+
+def _is_emoji(ch: str) -> bool:
+    # Emoji are "other symbols" to Unicode; Python's tables have no Extended_Pictographic.
+    return unicodedata.category(ch) == "So"
+
+
+def _joins_emoji(text: str, at: int) -> bool:
+    """Whether the joiner at ``at`` sits between two emoji (an emoji's selector or skin tone may
+    come before it), as in every emoji ZWJ sequence."""
+    before = at - 1
+    while before >= 0 and text[before] in _EMOJI_TRAILERS:
+        before -= 1
+    return before >= 0 and _is_emoji(text[before]) and at + 1 < len(text) and _is_emoji(text[at + 1])
+
+
+def _visible(text: str) -> bool:
+    """No control, format or blank characters, but for the joiners inside emoji sequences."""
+    for at, ch in enumerate(text):
+        if ch in _BLANK_LETTERS:
+            return False
+        if not ch.isprintable() and not (ch == _JOINER and _joins_emoji(text, at)):
+            return False
+    return True
+
+
 def display_name(data: dict[str, Any], name: str = "name") -> str:
-    """A player's display name: 1-20 characters once trimmed, none of them control or invisible."""
+    """A player's display name, the one rule for every name anyone is shown (a room's seats,
+    a match's seat): 1-20 characters once trimmed, none of them control or invisible."""
     value = text_field(data, name, 4 * MAX_DISPLAY_NAME)
     assert value is not None
     text = unicodedata.normalize("NFC", value).strip()
     problem = None
     if not 1 <= len(text) <= MAX_DISPLAY_NAME:
         problem = f"must be 1-{MAX_DISPLAY_NAME} characters once trimmed"
-    elif not text.isprintable() or any(ch in _BLANK_LETTERS for ch in text):
+    elif not _visible(text):
         problem = "may not hold control or invisible characters"
     else:
         marks = 0

@@ -49,6 +49,21 @@ def match_summary(summary: dict[str, Any], letters: LetterTable) -> dict[str, An
     }
 
 
+def _history(match: Match, letters: LetterTable) -> list[dict[str, Any]]:
+    """The turns so far. Each turn's best word is left out until the match is over: after a pass
+    or a timeout the board has not changed, so it is exactly what the next seat's hint sells."""
+    over = match.phase is MatchPhase.OVER
+    turns = []
+    for turn in match.history:
+        entry = {**turn, "played": _turn_doc(turn["played"], letters)}
+        if over:
+            entry["best"] = _turn_doc(turn["best"], letters)
+        else:
+            entry.pop("best", None)
+        turns.append(entry)
+    return turns
+
+
 def _remaining(deadline: float | None, now: float) -> float | None:
     return None if deadline is None else round(max(0.0, deadline - now), 3)
 
@@ -105,10 +120,7 @@ def match_snapshot(
         "points": moved.points,
         "status": moved.status,
         "words_left": match.words_left,
-        "history": [
-            {**turn, "played": _turn_doc(turn["played"], letters), "best": _turn_doc(turn["best"], letters)}
-            for turn in match.history
-        ],
+        "history": _history(match, letters),
         "costs": {
             "shuffle": settings.costs.shuffle,
             "swap": settings.costs.swap,

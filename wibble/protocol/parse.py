@@ -11,7 +11,6 @@ from ..core import ProtocolError
 from .commands import (
     MAX_ID,
     MAX_NAME,
-    MAX_PLAYER_NAME,
     MAX_ROOM_SEATS,
     MAX_SEED,
     MAX_SEQ,
@@ -148,13 +147,10 @@ def _new_match(data: dict[str, Any]) -> NewMatch:
 
 
 def _name(data: dict[str, Any]) -> str:
-    """A seat's name: printable text (no control or direction-override characters), or "You"."""
-    name = text_field(data, "name", MAX_PLAYER_NAME, required=False)
-    if name is None:
+    """A match seat's name, read as a room's are (it is shown and recorded the same way), or "You"."""
+    if data.get("name") is None:
         return "You"
-    if not name.isprintable() or not name.strip():
-        raise ProtocolError("protocol/bad_field", "field 'name' must be printable text")
-    return name.strip()
+    return display_name(data)
 
 
 def _swap(data: dict[str, Any]) -> Swap:

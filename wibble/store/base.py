@@ -65,8 +65,10 @@ class Row:
 class Store(Protocol):
     """What the live layer needs of a store. Times are seconds since the epoch, passed in by the caller."""
 
+    engine: str
+    """Which engine ("sqlite", "memory"): what /healthz tells anyone who asks."""
     description: str
-    """Where the documents are, for the host ("SQLite at ~/.local/share/wibble/wibble.db")."""
+    """Where the documents are, for the host's own eyes ("SQLite at ~/.local/share/wibble/wibble.db")."""
 
     def create(self, doc_id: str, kind: str, doc: Doc, now: float) -> None:
         """Save a new document (at ``doc["version"]``) of ``kind`` (one of ``KINDS``), only if no

@@ -23,6 +23,7 @@ class _Entry:
 
 
 class MemoryStore:
+    engine = "memory"
     description = "memory only (everything is lost when the server stops)"
 
     def __init__(self) -> None:

@@ -108,6 +108,8 @@ def _reason(exc: sqlite3.Error) -> str:
 class SqliteStore:
     """Documents in ``path`` (a SQLite database, created if missing)."""
 
+    engine = "sqlite"
+
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
         self.description = f"SQLite at {self.path}"

@@ -35,6 +35,10 @@ DEFAULTS: dict[str, Any] = {
     "CACHE_DIR": None,
     # Origins allowed to open the websocket besides the page's own, e.g. ["https://example.org"].
     "ALLOWED_ORIGINS": [],
+    # Host names the page may be served under, e.g. ["wibble.example.org"]. An address
+    # (192.168.1.20, [::1]) and localhost always are; any other name must be listed, since
+    # a DNS-rebinding page can point a name of its own at this server (see origin_allowed).
+    "ALLOWED_HOSTS": [],
     # Where games are saved: None for $XDG_DATA_HOME/wibble (else ~/.local/share/wibble);
     # "" keeps them in memory only, and they are lost when the server stops.
     "DATA_DIR": None,
@@ -47,6 +51,8 @@ DEFAULTS: dict[str, Any] = {
     "FAILED_RESUMES_PER_MINUTE": 30,  # wrong ids or tokens per address, before resumes are refused
     "BOARD_BUILDS_PER_SECOND": 100,  # new games for the whole server
     "HANDSHAKE_TIMEOUT": 10.0,  # seconds a client has to send its whole HTTP request
+    # Plain HTTP connections (pages, records; not websockets) one address may hold open at once.
+    "HTTP_CONNECTIONS_PER_ADDRESS": 50,
     # Proxies (addresses or networks) whose X-Forwarded-For names the real client.
     "TRUSTED_PROXIES": [],
     # Words every board (new or refilled) must allow, else it is drawn again; 0 turns this off.
@@ -151,7 +157,8 @@ def _add_pages(app: Flask, wordlists: WordLists, live: Router) -> None:
 
     @app.get("/healthz")
     def health() -> dict[str, Any]:
-        return {"ok": True, "games": len(live.games), "rooms": len(live.rooms), "store": store.description}
+        # Which engine, not where: the database's path tells a stranger about the host's disk.
+        return {"ok": True, "games": len(live.games), "rooms": len(live.rooms), "store": store.engine}
 
     @app.get("/games/<game_id>/record")
     def record(game_id: str) -> tuple[Any, int] | Any:
@@ -201,7 +208,10 @@ def _add_guards(app: Flask) -> None:
         ):
             # Left to the websocket library, a malformed handshake is a 500 and a traceback.
             return "This is Wibble's websocket endpoint; open the game's page instead.\n", 400
-        if not origin_allowed(request.headers.get("Origin"), request.host_url, app.config["ALLOWED_ORIGINS"]):
+        origin = request.headers.get("Origin")
+        if not origin_allowed(
+            origin, request.host_url, app.config["ALLOWED_ORIGINS"], app.config["ALLOWED_HOSTS"]
+        ):
             abort(403)
         # simple-websocket accepts permessage-deflate whenever a client offers it, and
         # inflates before checking the size limit: a 4 KB frame could become megabytes.
@@ -245,16 +255,16 @@ def client_address(environ: dict[str, Any], trusted: list[str]) -> str:
     cannot pick its own address by sending the header itself.
     """
     peer: str = environ.get("REMOTE_ADDR") or ""
-    if not trusted or not _is_trusted(peer, trusted):
+    if not trusted or not is_trusted(peer, trusted):
         return peer
     hops = [hop.strip() for hop in environ.get("HTTP_X_FORWARDED_FOR", "").split(",") if hop.strip()]
     for hop in reversed(hops):
-        if not _is_trusted(hop, trusted):
+        if not is_trusted(hop, trusted):
             return str(hop)
     return hops[0] if hops else peer
 
 
-def _is_trusted(address: str, trusted: list[str]) -> bool:
+def is_trusted(address: str, trusted: list[str]) -> bool:
     try:
         ip = ip_address(address)
     except ValueError:
@@ -281,6 +291,7 @@ _POSITIVE_NUMBERS = {
     "FAILED_RESUMES_PER_MINUTE": float,
     "BOARD_BUILDS_PER_SECOND": float,
     "HANDSHAKE_TIMEOUT": float,
+    "HTTP_CONNECTIONS_PER_ADDRESS": float,
     "ROOM_GRACE_SECONDS": float,
     "ROOM_EMPTY_SECONDS": float,
     "MAX_ROOMS": int,
@@ -307,6 +318,10 @@ def _check_config(config: dict[str, Any]) -> None:
     config["ALLOWED_ORIGINS"] = _text_list(
         "ALLOWED_ORIGINS", config["ALLOWED_ORIGINS"], "origins like https://example.org"
     )
+    config["ALLOWED_HOSTS"] = [
+        name.lower().rstrip(".")
+        for name in _text_list("ALLOWED_HOSTS", config["ALLOWED_HOSTS"], "host names like wibble.example.org")
+    ]
     config["TRUSTED_PROXIES"] = _text_list(
         "TRUSTED_PROXIES", config["TRUSTED_PROXIES"], "addresses or networks like 10.0.0.1"
     )
@@ -378,14 +393,41 @@ def _whole_number(key: str, value: Any) -> int:
     raise ConfigError(f"WIBBLE_{key} must be a whole number, 0 or more, not {value!r}")
 
 
-def origin_allowed(origin: str | None, host_url: str, allowed: list[str]) -> bool:
-    """Browsers always send Origin on a websocket; other clients may omit it (and could forge it)."""
+def origin_allowed(origin: str | None, host_url: str, allowed: list[str], hosts: list[str]) -> bool:
+    """Whether a websocket handshake comes from the game's own page (or an allow-listed origin).
+
+    Browsers always send Origin on a websocket; other clients may omit it (and could forge it).
+    Origin matching the request's own Host is not enough on its own: a page at
+    http://evil.example:8000 whose DNS name is then re-pointed at this server (rebinding)
+    sends a Host and an Origin that agree. So the Host must also be a name the server trusts.
+    """
     if origin is None:
         return True
     if origin.rstrip("/") in {a.rstrip("/") for a in allowed}:
         return True
     mine, theirs = urlsplit(host_url), urlsplit(origin)
-    return (theirs.scheme, theirs.netloc) in {
-        ("http", mine.netloc),
-        ("https", mine.netloc),
-    }
+    same = (theirs.scheme, theirs.netloc) in {("http", mine.netloc), ("https", mine.netloc)}
+    return same and host_trusted(mine.hostname, hosts)
+
+
+def host_trusted(name: str | None, hosts: list[str]) -> bool:
+    """An address (nobody can re-point one), localhost (browsers resolve it themselves), or a
+    name the host listed in ``ALLOWED_HOSTS`` (or gave as ``wibble serve --host``)."""
+    if not name:
+        return False
+    name = name.lower().rstrip(".")
+    if name == "localhost" or name in hosts:
+        return True
+    try:
+        ip_address(name)
+    except ValueError:
+        return False
+    return True
+
+
+def trust_listening_name(config: dict[str, Any], host: str) -> None:
+    """A name given to ``wibble serve --host`` is the server's own: its page may be served under
+    it without listing it in ``ALLOWED_HOSTS`` (addresses and localhost need no listing)."""
+    name = host.lower().rstrip(".")
+    if name and not host_trusted(name, config["ALLOWED_HOSTS"]):
+        config["ALLOWED_HOSTS"].append(name)

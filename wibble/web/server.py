@@ -15,6 +15,8 @@ from typing import Any, TextIO
 import gevent
 from gevent.pywsgi import WSGIHandler, WSGIServer
 
+from .app import is_trusted
+
 # gevent reads requests through an 8 KB buffer that every connection keeps for its
 # whole life, though a websocket reads it only for its handshake; requests are small.
 READ_BUFFER = 1024
@@ -28,8 +30,56 @@ SHUTDOWN_GRACE = 3.0  # seconds connections get to say goodbye when the server s
 log = logging.getLogger(__name__)
 
 
+def _answer(status: str, text: str, *extra: str) -> bytes:
+    """A whole HTTP answer written straight onto the socket, without running the app; it
+    always closes the connection."""
+    body = (text + "\n").encode()
+    head = [f"HTTP/1.1 {status}", "Connection: close", *extra, "Content-Type: text/plain"]
+    return ("\r\n".join([*head, f"Content-Length: {len(body)}", "", ""])).encode() + body
+
+
+_TOO_MANY = _answer("429 Too Many Requests", "Too many connections from your address.", "Retry-After: 10")
+_NO_BODIES = _answer("413 Content Too Large", "Wibble takes no request bodies.")
+
+
+class BodyRefused(ValueError):
+    """A request came with a body; gevent hands a ValueError from ``read_request`` to
+    ``_handle_client_error``, which answers it instead of running the app."""
+
+
+class HttpConnections:
+    """How many plain HTTP connections each client address holds open, capped per address.
+
+    A connection counts from the moment it is accepted until it closes or becomes a
+    websocket (websockets have their own cap, ``MAX_CONNECTIONS_PER_ADDRESS``). Trusted
+    proxies are not capped: every client behind one shares its address.
+    """
+
+    def __init__(self, per_address: float, trusted: list[str]) -> None:
+        self.per_address = per_address
+        self.trusted = trusted
+        self._open: dict[str, int] = {}
+
+    def admit(self, address: str) -> bool:
+        if is_trusted(address, self.trusted):
+            return True
+        held = self._open.get(address, 0)
+        if held >= self.per_address:
+            return False
+        self._open[address] = held + 1
+        return True
+
+    def release(self, address: str) -> None:
+        held = self._open.get(address, 0) - 1
+        if held > 0:
+            self._open[address] = held
+        else:
+            self._open.pop(address, None)
+
+
 class Handler(WSGIHandler):  # type: ignore[misc]
-    """Closes the TCP connection after a websocket ends, and reads requests through a small buffer.
+    """Closes the TCP connection after a websocket ends, reads requests through a small buffer,
+    caps the plain HTTP connections of each address and refuses request bodies.
 
     Without the first, gevent goes back to reading the socket for the next HTTP
     request, parses the client's websocket close frame as one, and answers it
@@ -40,6 +90,36 @@ class Handler(WSGIHandler):  # type: ignore[misc]
         super().__init__(sock, address, server)
         self.rfile = sock.makefile("rb", READ_BUFFER)
         self._deadline: gevent.Timeout | None = None
+        self._counted: str | None = None  # the address whose HTTP connection this is, while counted
+
+    def handle(self) -> None:
+        peers: HttpConnections | None = getattr(self.server, "http_connections", None)
+        peer = self.client_address[0] if isinstance(self.client_address, tuple) else str(self.client_address)
+        if peers is not None:
+            if not peers.admit(peer):
+                self._refuse(_TOO_MANY)
+                return
+            self._counted = peer
+        try:
+            super().handle()
+        finally:
+            self._uncount()
+
+    def _uncount(self) -> None:
+        peers: HttpConnections | None = getattr(self.server, "http_connections", None)
+        if self._counted is not None and peers is not None:
+            peers.release(self._counted)
+        self._counted = None
+
+    def _refuse(self, answer: bytes) -> None:
+        """Answer and hang up without reading another byte: whatever the client still sends is
+        never waited for (the kernel drops it with the socket)."""
+        try:
+            self.socket.sendall(answer)
+        except OSError:
+            pass
+        finally:
+            self.socket.close()
 
     # A client gets HANDSHAKE_TIMEOUT seconds, in all, to send its request line and
     # headers: a slowloris sending a byte every few seconds is cut off, as is a
@@ -61,9 +141,23 @@ class Handler(WSGIHandler):  # type: ignore[misc]
 
     def read_request(self, requestline: str) -> Any:
         try:
-            return super().read_request(requestline)
+            parsed = super().read_request(requestline)
         finally:
             self._cancel_deadline()
+        # No route takes a request body (the pages, the record and the replay are GETs; the
+        # game is played over the websocket), so a request announcing one is refused before a
+        # byte of it is read. Otherwise gevent reads (discards) the rest of the body after the
+        # answer, to keep the connection in step: a client announcing 100 MB and sending a byte
+        # every few seconds would hold the connection as long as it liked, beyond the deadline.
+        chunked = "chunked" in (self.headers.get("Transfer-Encoding") or "").lower()
+        if parsed and (chunked or self.content_length):
+            raise BodyRefused
+        return parsed
+
+    def _handle_client_error(self, ex: BaseException) -> Any:
+        if isinstance(ex, BodyRefused):
+            return ("413", _NO_BODIES)  # written as is; then the connection is closed
+        return super()._handle_client_error(ex)
 
     def _cancel_deadline(self) -> None:
         if self._deadline is not None:
@@ -71,6 +165,9 @@ class Handler(WSGIHandler):  # type: ignore[misc]
             self._deadline = None
 
     def handle_one_response(self) -> None:
+        if self.environ.get("HTTP_UPGRADE", "").lower() == "websocket":
+            # From here on a websocket (or refused as one): counted by the app's budgets instead.
+            self._uncount()
         try:
             super().handle_one_response()
         finally:
@@ -126,6 +223,9 @@ def make_server(app: Any, host: str, port: int, access_log: TextIO | None = None
     app.config["SOCK_SERVER_OPTIONS"] = {**options, "thread_class": Reader}
     server = WSGIServer((host, port), app, handler_class=Handler, log=access_log)
     server.handshake_timeout = float(app.config["HANDSHAKE_TIMEOUT"])
+    server.http_connections = HttpConnections(
+        app.config["HTTP_CONNECTIONS_PER_ADDRESS"], app.config["TRUSTED_PROXIES"]
+    )
     return server
 
 
