@@ -106,3 +106,33 @@ def test_a_busy_server_refusing_a_new_game_costs_the_address_nothing(
         assert new_game_codes(live, ME, 1) == ["game"]
     clock.advance(1)
     assert new_game_codes(live, ME, 1) == ["limit/games"]  # five games within the minute, as set
+
+
+@pytest.mark.parametrize(
+    "refused",
+    [
+        {"type": "new_game", "wordlist": "no-such-list"},
+        {"type": "new_match", "wordlist": "no-such-list", "bots": [{"level": "easy"}]},
+    ],
+)
+def test_a_new_game_or_match_refused_for_its_word_list_costs_no_budget(
+    live: Live, refused: dict[str, object]
+) -> None:
+    player = live.player(ME)
+    for _ in range(GAMES_PER_MINUTE + 2):
+        assert errors(player.send(**refused)) == ["game/unknown_wordlist"]
+
+    assert new_game_codes(live, ME, GAMES_PER_MINUTE) == ["game"] * GAMES_PER_MINUTE
+
+
+def test_a_server_full_of_games_refuses_a_new_one_without_spending_the_budget(make_live: LiveFactory) -> None:
+    live = make_live(limits=Limits(games_per_minute=GAMES_PER_MINUTE), max_games=1)
+    holder = live.player(SOMEONE_ELSE)
+    holder.new_game()  # connected: it cannot be let go to make room
+    player = live.player(ME)
+    for _ in range(GAMES_PER_MINUTE + 2):
+        assert errors(player.send(type="new_game", wordlist=LIST)) == ["server/full"]
+
+    holder.leave()  # now its game may leave memory (it stays saved)
+    # Five refusals against a budget of three: had they cost anything, this would be limit/games.
+    assert player.send(type="new_game", wordlist=LIST)[0]["type"] == "game"

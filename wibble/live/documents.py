@@ -116,9 +116,14 @@ class Documents(Generic[H]):
     def save_new(self, held: H) -> None:
         """Save a new document without keeping it yet (``AlreadyExists`` if its id is taken). Room
         is made first: a document refused for want of memory leaves nothing in the store."""
+        self.make_room()
+        self.store.create(held.doc_id, self.kind.name, self.kind.dump(held), self.wall_clock())
+
+    def make_room(self) -> None:
+        """Make room for one more document now, or ``server/full``: asked before anything is spent
+        on a new one (an address's budget, a board's build), so that a refusal costs nothing."""
         with self._lock:
             self._make_room()
-        self.store.create(held.doc_id, self.kind.name, self.kind.dump(held), self.wall_clock())
 
     def keep(self, held: H) -> H:
         """Hold ``held`` in memory (or the copy another greenlet loaded meanwhile)."""

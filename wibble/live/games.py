@@ -38,6 +38,7 @@ from ..core import (
 from ..protocol import Cancel, Command, Enter, Press, Release
 from ..store import StorageError, Store
 from ..wordlists import WordLists
+from .budgets import Budgets
 from .bus import EVERYONE, Audience, Bus, only
 from .credentials import new_token, token_hash
 from .documents import Documents
@@ -81,6 +82,7 @@ class Games:
         wordlists: WordLists,
         bus: Bus,
         presence: Presence,
+        budgets: Budgets,
         clock: Callable[[], float],
         wall_clock: Callable[[], float],
         idle_timeout: float = 3600.0,
@@ -92,6 +94,7 @@ class Games:
         self.wordlists = wordlists
         self.bus = bus
         self.presence = presence
+        self.budgets = budgets
         self.clock = clock
         self.wall_clock = wall_clock
         self.idle_timeout = idle_timeout
@@ -139,15 +142,19 @@ class Games:
     def committed(self, live: LiveGame) -> None:
         pass
 
-    def create(self, wordlist: str | None, seed: int | None) -> tuple[LiveGame, str]:
-        """A new game, saved before anyone sees it; returns it and its secret token."""
+    def create(self, wordlist: str | None, seed: int | None, address: str) -> tuple[LiveGame, str]:
+        """A new game, saved before anyone sees it; returns it and its secret token.
+
+        Everything that can refuse it is asked before ``address``'s budget is spent on it."""
         words = self.wordlists.for_player(wordlist)
+        self.sweep()
+        self.docs.make_room()
+        self.budgets.new_game(address)
         if seed is None:
             seed = self._entropy.randrange(protocol.MAX_SEED + 1)
         game = Game(words, Draws(seed), HashParams.draw(self._entropy), min_words=self.min_words)
         game_id, token = new_token(12), new_token(24)
         live = LiveGame(game_id, token_hash(token), game, self.clock())
-        self.sweep()
         return self.docs.create(live), token
 
     def open(self, game_id: str, token: str) -> LiveGame:

@@ -199,8 +199,7 @@ class Matches:
 
     def create(self, command: NewMatch, address: str) -> tuple[LiveMatch, str]:
         """A new match of one person against bots, saved; returns it and the person's token."""
-        self.budgets.new_game(address)
-        return self._create(command)
+        return self._create(command, address)
 
     def resume(self, command: ResumeMatch, address: str) -> tuple[LiveMatch, str]:
         """The match ``command`` names, if its token opens a seat of it."""
@@ -505,8 +504,10 @@ class Matches:
 
     # -- creating, opening, attaching ------------------------------------------------------
 
-    def _create(self, command: NewMatch) -> tuple[LiveMatch, str]:
+    def _create(self, command: NewMatch, address: str) -> tuple[LiveMatch, str]:
         words = self.wordlists.for_player(command.wordlist)
+        self.docs.make_room()  # every refusal before the address's budget is spent
+        self.budgets.new_game(address)
         seats = [Seat(command.name, "human", speed=command.speed)]
         seats += [Seat(BOT_NAMES[i], "bot", bot.level, bot.speed) for i, bot in enumerate(command.bots)]
         settings = Settings(
@@ -602,6 +603,7 @@ class Matches:
                 raise RuleError("match/not_over", "the match is still being played")
             seats = [Seat(s.name, s.kind, s.level, s.speed) for s in old.seats]
             tokens = list(live.holders)
+        self.docs.make_room()
         self.budgets.new_game(session.address)
         new, _ = self._start(old.words, seats, old.settings, None, tokens)
         with live.lock:

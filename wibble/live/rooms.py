@@ -273,10 +273,10 @@ class Rooms:
             raise RuleError(
                 "server/full", "the server has as many rooms open as it can hold; try again later"
             )
-        self.budgets.new_room(session.address)
         rules = self._rules(Rules(), command.rules)
         if rules.wordlist is None:  # name the list the room plays with, so every page can show it
             rules = replace(rules, wordlist=self.wordlists.for_player(None).name)
+        self.budgets.new_room(session.address)  # only once nothing else can refuse the room
         token = new_token()
         for _ in range(8):
             room = Room(new_code(self._entropy), rules)
@@ -510,6 +510,7 @@ class Rooms:
 
             def begin() -> LiveMatch:
                 room.start(by, live.playing, match_id)  # the room's own checks first
+                self.matches.docs.make_room()
                 self.budgets.new_game(session.address)
                 seats = [Seat(s.name, s.kind, s.level, s.speed) for s in room.seats if s is not None]
                 rules = room.rules

@@ -64,8 +64,7 @@ class Router:
         elif isinstance(command, RoomCommand):
             self.rooms.handle(session, command)
         elif isinstance(command, NewGame):
-            self.budgets.new_game(session.address)
-            game, token = self.games.create(command.wordlist, command.seed)
+            game, token = self.games.create(command.wordlist, command.seed, session.address)
             self._enter_game(session, game, token)
         elif isinstance(command, Resume):
             self._enter_game(session, self._resume_game(session, command), command.token)

@@ -62,6 +62,7 @@ def wire(
         wordlists,
         bus,
         presence,
+        budgets,
         clock,
         wall_clock,
         idle_timeout=settings.idle_timeout,
