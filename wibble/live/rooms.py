@@ -72,6 +72,9 @@ TOUCH_EVERY = 60.0
 """Seconds between notes to the store that a room is in use (its empty time counts from the last)."""
 FAILED_JOINS_PER_CONNECTION = 5
 """Failed joins one connection may make a minute, whatever its address's budget."""
+CROWD_EVERY = 1.0
+"""Seconds between two counts of a room's watchers: a wave of joins and leaves is told as one
+count a second, however many come and go (the first change is told at once)."""
 
 _T = TypeVar("_T")
 
@@ -92,6 +95,8 @@ class LiveRoom:
     """When the store last heard that the room is in use."""
     last_active: float = 0.0
     """Unused: a room leaves memory when it has stood empty, not when idle."""
+    crowd_told: float = float("-inf")
+    """When everyone was last told how many watch (see ``CROWD_EVERY``)."""
 
     @property
     def code(self) -> str:
@@ -117,6 +122,10 @@ class RoomLimits:
     empty: float = 1800.0
     """Seconds a room with nobody connected is kept."""
     max_rooms: int = 1000
+    max_spectators: int = 200
+    """People watching one room at once (its seats do not count)."""
+    spectators_per_address: int = 10
+    """People watching one room from one address at once."""
 
 
 class Rooms:
@@ -156,6 +165,7 @@ class Rooms:
         timers.route("grace", self._grace_due)
         timers.route("room-empty", self._empty_due)
         timers.route("room-over", self._over_due)
+        timers.route("room-crowd", self._crowd_due)
 
     def __len__(self) -> int:
         return len(self.docs)
@@ -258,7 +268,7 @@ class Rooms:
                     self.timers.set(((live.code, held.token), "grace"), now + self.limits.grace)
                 self._publish(live, self._presence(live, seat))
             elif seat is None:
-                self._publish(live, protocol.spectators(self._spectators(live)))
+                self._crowd(live)
             if not self.presence.count(topic):
                 self._local.pop(live.code, None)
                 self.timers.set((live.code, "room-empty"), now + self.limits.empty)
@@ -298,6 +308,7 @@ class Rooms:
             self._failed_join(session)
             raise RuleError("room/not_found", "no room has that code (it may have closed)")
         if command.token is None:
+            self._check_crowd(session, live)
             return live, None
         given = holder_of(command.token)
         if live.room.seat_of(given) is None:
@@ -372,10 +383,13 @@ class Rooms:
 
     def attach(self, session: Session, live: LiveRoom, token: str | None, name: str) -> None:
         """``session`` is in the room from now on, acting with ``token`` (None: watching)."""
-        if session.room is not None:
-            self.leave(session)
         topic = room_id(live.code)
         credential = Credential.of(token, name)
+        if session.room == topic and session.holder(topic) == credential.holder:
+            self._refresh(session, live, credential)
+            return
+        if session.room is not None:
+            self.leave(session)
         with live.lock:
             seat = None if credential.holder is None else live.room.seat_of(credential.holder)
             back = seat is not None and not self._connected(live, seat)
@@ -386,12 +400,57 @@ class Rooms:
             self.timers.cancel((live.code, "room-empty"))
             self._send_room(live, only(session.id))
             if seat is None:
-                self._publish(live, protocol.spectators(self._spectators(live)), all_but(session.id))
+                self._crowd(live)
             elif back:
                 self._back(live, seat, session)
             if live.match is not None:
                 self.matches.watch(live.match, session)
         self._touch(live)
+
+    def _refresh(self, session: Session, live: LiveRoom, credential: Credential) -> None:
+        """The same connection joins the room it is in, as the same seat (or watching again): it
+        gets the room and its match afresh, and nobody else hears a thing. A client repeating
+        ``join_room`` costs the others nothing."""
+        with live.lock:
+            session.credentials[room_id(live.code)] = credential
+            self._send_room(live, only(session.id))
+            if live.match is not None:
+                self.matches.watch(live.match, session)
+
+    def _check_crowd(self, session: Session, live: LiveRoom) -> None:
+        """Refuse one more watcher past the room's cap, or past the cap for one address."""
+        if session.room == room_id(live.code):
+            return  # already here: it takes no new place
+        if self._spectators(live) >= self.limits.max_spectators:
+            raise RuleError("room/crowded", "this room has as many people watching as it can take")
+        if session.address:
+            topic = room_id(live.code)
+            mine = sum(
+                1
+                for other in self._local.get(live.code, {}).values()
+                if other.address == session.address
+                and self.seat_of(other, live) is None
+                and other.room == topic
+            )
+            if mine >= self.limits.spectators_per_address:
+                raise RuleError("room/crowded", "too many people watch this room from your address")
+
+    def _crowd(self, live: LiveRoom) -> None:
+        """The number watching changed: tell everyone now, or at most once per ``CROWD_EVERY``."""
+        now = self.clock()
+        if now - live.crowd_told >= CROWD_EVERY:
+            live.crowd_told = now
+            self._publish(live, protocol.spectators(self._spectators(live)))
+        else:
+            key = (live.code, "room-crowd")
+            if self.timers.when(key) is None:
+                self.timers.set(key, live.crowd_told + CROWD_EVERY)
+
+    def _crowd_due(self, key: Hashable) -> None:
+        live = self.docs.get(room_id(str(key[0]))) if isinstance(key, tuple) else None
+        if live is not None:
+            with live.lock:
+                self._crowd(live)
 
     def _back(self, live: LiveRoom, seat: int, session: Session) -> None:
         """A person's seat has a connection again: its grace period stops, and so does a stand-in."""
@@ -589,6 +648,7 @@ class Rooms:
             if live.match is not None:
                 self.matches.drop(live.match.match_id)
         self.timers.cancel((code, "room-empty"))
+        self.timers.cancel((code, "room-crowd"))
         try:
             self.store.delete(room_id(code))
         except StorageError as exc:

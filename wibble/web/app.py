@@ -68,6 +68,8 @@ DEFAULTS: dict[str, Any] = {
     "ROOM_GRACE_SECONDS": 120.0,
     "ROOM_EMPTY_SECONDS": 1800.0,
     "MAX_ROOMS": 1000,
+    "ROOM_MAX_SPECTATORS": 200,  # people watching one room at once
+    "ROOM_SPECTATORS_PER_ADDRESS": 10,  # people watching one room from one address
     "ROOMS_PER_MINUTE": 5,  # new rooms per address
     "FAILED_JOINS_PER_MINUTE": 20,  # wrong room codes or seat tokens per address, before joins are refused
     "RATE_LIMIT": 40.0,  # messages a second per connection, sustained...
@@ -115,7 +117,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         pace=BotPace(app.config["BOT_THINK_SECONDS"], app.config["BOT_STEP_SECONDS"]),
         round_pause=app.config["ROUND_PAUSE_SECONDS"],
         rooms=RoomLimits(
-            app.config["ROOM_GRACE_SECONDS"], app.config["ROOM_EMPTY_SECONDS"], app.config["MAX_ROOMS"]
+            app.config["ROOM_GRACE_SECONDS"],
+            app.config["ROOM_EMPTY_SECONDS"],
+            app.config["MAX_ROOMS"],
+            app.config["ROOM_MAX_SPECTATORS"],
+            app.config["ROOM_SPECTATORS_PER_ADDRESS"],
         ),
     )
     router = wire(store, wordlists, clock=time.monotonic, wall_clock=time.time, settings=settings)
@@ -295,6 +301,8 @@ _POSITIVE_NUMBERS = {
     "ROOM_GRACE_SECONDS": float,
     "ROOM_EMPTY_SECONDS": float,
     "MAX_ROOMS": int,
+    "ROOM_MAX_SPECTATORS": int,
+    "ROOM_SPECTATORS_PER_ADDRESS": int,
     "ROOMS_PER_MINUTE": float,
     "FAILED_JOINS_PER_MINUTE": float,
     "RATE_LIMIT": float,

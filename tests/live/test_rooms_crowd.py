@@ -1,0 +1,64 @@
+"""A crowd in a room costs the people in it one count a second, and nobody can flood a room
+by joining it again and again (issue 18's "two spectator tabs disconnect everyone")."""
+
+from __future__ import annotations
+
+from tests.live.players import FakeClock, tick, types
+from tests.live.test_rooms import Start, create, join, person
+from tests.live.test_rooms import start as start  # the fixture: a live layer with rooms
+from wibble.live.rooms import CROWD_EVERY
+
+
+def counts(frames: list[dict[str, object]]) -> list[object]:
+    return [f["count"] for f in frames if f["type"] == "spectators"]
+
+
+def test_a_wave_of_watchers_is_told_once_at_once_then_once_a_second(start: Start, clock: FakeClock) -> None:
+    live = start()
+    ann, room = create(live)
+    before = len(ann.frames)
+    watchers = [join(live, room["code"], f"W{n}", address=f"192.0.2.{n}") for n in range(1, 41)]
+
+    assert counts(ann.frames[before:]) == [1]  # the first arrival at once, the rest wait
+    clock.advance(CROWD_EVERY)
+    live.router.timers.run_due()
+    assert counts(ann.frames[before:]) == [1, 40]  # then the whole crowd in one message
+    for watcher in watchers[:10]:
+        watcher.leave()
+    tick(live, CROWD_EVERY)
+    assert counts(ann.frames[before:]) == [1, 40, 30]  # ten leaving within the second: one count
+    assert live.router.rooms._spectators(live.router.rooms.docs.get(f"room:{room['code']}")) == 30  # type: ignore[arg-type]
+
+
+def test_joining_the_same_room_again_and_again_tells_nobody_else_anything(start: Start) -> None:
+    live = start()
+    ann, room = create(live)
+    bo = join(live, room["code"], "Bo")
+    quiet = len(ann.frames)
+
+    for _ in range(80):  # the whole burst a connection may send
+        frames = bo.send(type="join_room", code=room["code"], name="Bo")
+        assert types(frames) == ["room"]
+
+    assert ann.frames[quiet:] == []
+    again = ann.send(type="join_room", code=room["code"], name="Ann", token=room["token"])
+    assert types(again) == ["room"]  # a seat's own re-join tells only itself
+    assert again[0]["you"] == 0
+
+
+def test_a_room_takes_so_many_watchers_and_so_many_from_one_address(start: Start) -> None:
+    live = start(max_spectators=3, spectators_per_address=2)
+    ann, room = create(live)
+    join(live, room["code"], "A", address="198.51.100.1")
+    join(live, room["code"], "B", address="198.51.100.1")
+    third = person(live, "198.51.100.1")
+    refused = third.send(type="join_room", code=room["code"], name="C")
+    assert [f.get("code") for f in refused] == ["room/crowded"]
+    join(live, room["code"], "D", address="203.0.113.5")
+    fourth = person(live, "203.0.113.9")
+    assert [f.get("code") for f in fourth.send(type="join_room", code=room["code"], name="E")] == [
+        "room/crowded"
+    ]
+    # A seat's token always gets its person back in, however full the stands are.
+    back = person(live, "203.0.113.9")
+    assert types(back.send(type="join_room", code=room["code"], name="Ann", token=room["token"])) == ["room"]
