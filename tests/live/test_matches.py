@@ -799,3 +799,25 @@ def test_a_bot_given_speed_two_plays_twice_a_round(start: Start) -> None:
     ]
     [error] = me.send(type="new_match", bots=[{"level": "easy", "speed": 5}])
     assert error["code"] == "protocol/bad_field"
+
+
+def test_a_match_nobody_is_connected_to_stands_still_and_resumes_by_the_rules(start: Start) -> None:
+    live = start()
+    me = person(live)
+    bots = [{"level": "hard", "speed": 4}] * 5
+    snapshot = new_match(me, bots=bots, rounds=20, turn_seconds=5)
+    mid, token = snapshot["match_id"], snapshot["token"]
+    me.leave()  # the socket closes at once, as in the audit's 859 abandoned matches
+
+    assert live.router.matches.get(mid) is None  # out of memory: no timer, no bot, no cost
+    assert len(live.router.timers) == 0
+    assert tick(live, 600) == 0
+    assert stored(live, mid)["version"] == 0  # nothing was played while nobody was there
+
+    back = person(live)
+    [again] = back.send(type="resume", match_id=mid, token=token)
+    assert again["turn"] == 0  # as it was left: my turn, whose time ran out while I was away
+    tick(live, 0)
+    assert live.store.moves(mid)[0] == {"version": 1, "seat": None, "action": "timeout"}
+    tick(live, 5)
+    assert stored(live, mid)["version"] > 1  # and the bots play on while someone is there

@@ -234,6 +234,12 @@ class Matches:
             live.last_active = self.clock()
             if seat is not None and not self._seat_connected(live, seat):
                 self.bus.publish(mid, [protocol.presence(seat, False)])
+            abandoned = live.room is None and not self.presence.count(mid)
+        if abandoned:
+            # Nobody is here to play or watch: the match stands still, at no cost, until someone
+            # resumes it. It is saved as it stands (a bot's drag half done is simply begun again),
+            # and a turn whose time runs out meanwhile is over when it comes back, as the rules say.
+            self.docs.drop(mid)
 
     def seat_of(self, session: Session, live: LiveMatch) -> int | None:
         """The seat ``session``'s token holds in ``live`` (None: it watches)."""
