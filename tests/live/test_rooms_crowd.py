@@ -62,3 +62,39 @@ def test_a_room_takes_so_many_watchers_and_so_many_from_one_address(start: Start
     # A seat's token always gets its person back in, however full the stands are.
     back = person(live, "203.0.113.9")
     assert types(back.send(type="join_room", code=room["code"], name="Ann", token=room["token"])) == ["room"]
+
+
+def test_at_max_rooms_a_new_room_takes_the_place_of_one_nobody_but_its_creator_sat_in(
+    start: Start, clock: FakeClock
+) -> None:
+    live = start(max_rooms=3)
+    left = []
+    for n in range(3):  # the audit's trick: create a room from each address and leave at once
+        maker, room = create(live, f"M{n}")
+        maker.leave()
+        left.append(room["code"])
+        clock.advance(1)
+
+    ann, mine = create(live, "Ann")  # the server was full: the longest-empty lonely room closed
+    assert mine["you"] == 0
+    assert live.store.load(f"room:{left[0]}") is None
+    assert [live.router.rooms.docs.get(f"room:{code}") is not None for code in left] == [False, True, True]
+
+
+def test_a_room_friends_played_in_is_kept_while_they_may_be_coming_back(
+    start: Start, clock: FakeClock
+) -> None:
+    live = start(max_rooms=2)
+    ann, friends = create(live, "Ann")
+    bo = join(live, friends["code"], "Bo")
+    bo.send(type="take_seat", seat=1)
+    ann.leave()
+    bo.leave()  # everyone reloads, say
+    busy, _ = create(live, "Cy")  # in use: never closed
+
+    late = person(live, "198.51.100.20")
+    assert [f.get("code") for f in late.send(type="create_room", name="Di")] == ["server/full"]
+    clock.advance(120)  # a whole grace period empty: they are not just reloading
+    assert types(late.send(type="create_room", name="Di")) == ["room"]
+    assert live.store.load(f"room:{friends['code']}") is None
+    assert busy.session.room is not None

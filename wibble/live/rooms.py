@@ -279,7 +279,7 @@ class Rooms:
     def create(self, session: Session, command: CreateRoom) -> tuple[LiveRoom, str]:
         """A new room, saved, with ``session``'s person in seat 0 as its host; returns it and their
         token (the router then attaches the session)."""
-        if len(self.docs) >= self.limits.max_rooms:
+        if len(self.docs) >= self.limits.max_rooms and not self._close_an_empty_room():
             raise RuleError(
                 "server/full", "the server has as many rooms open as it can hold; try again later"
             )
@@ -296,6 +296,27 @@ class Rooms:
             except AlreadyExists:  # the store allocates codes: a code in use is simply drawn again
                 continue
         raise RuleError("server/busy", "could not find a free room code; try again")  # pragma: no cover
+
+    def _close_an_empty_room(self) -> bool:
+        """Every room is open and someone wants a new one: the room that has stood empty longest
+        closes early, if only its creator ever sat in it, or if it has been empty for a whole
+        grace period (its people are not just reloading). Rooms in use are never closed.
+        Returns whether one closed."""
+        now, lonely, deserted = self.clock(), [], []
+        for live in self.docs:
+            deadline = self.timers.when((live.code, "room-empty"))
+            if deadline is None:
+                continue  # someone is in it
+            empty_since = deadline - self.limits.empty
+            if live.room.joins <= 1:
+                lonely.append((empty_since, live.code))
+            elif now - empty_since >= self.limits.grace:
+                deserted.append((empty_since, live.code))
+        candidates = lonely or deserted
+        if not candidates:
+            return False
+        self._delete(min(candidates)[1])
+        return True
 
     def join(self, session: Session, command: JoinRoom) -> tuple[LiveRoom, str | None]:
         """The room ``command`` names and the seat token it brings (None: it will watch); the router
