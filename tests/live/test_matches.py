@@ -821,3 +821,41 @@ def test_a_match_nobody_is_connected_to_stands_still_and_resumes_by_the_rules(st
     assert live.store.moves(mid)[0] == {"version": 1, "seat": None, "action": "timeout"}
     tick(live, 5)
     assert stored(live, mid)["version"] > 1  # and the bots play on while someone is there
+
+
+def test_in_a_match_only_the_tab_that_pressed_drags_the_chain_as_in_a_game(start: Start) -> None:
+    live = start()
+    mid, zero, one = two_humans(live)
+    again = person(live)
+    again.resume_match(mid, TOKENS[0])  # seat 0 in a second tab
+    word = words_now(live, mid)[-1]
+    first, *rest = word.path
+    assert types(zero.send(type="press", row=first.row, col=first.col)) == ["chain"]
+
+    for message in ({"type": "enter", "row": rest[0].row, "col": rest[0].col}, {"type": "release"}):
+        assert errors(again.send(**message)) == ["state/not_your_chain"]
+    assert errors(again.send(type="cancel")) == ["state/not_your_chain"]
+    assert stored(live, mid)["version"] == 0  # the other tab released nothing
+
+    zero.leave()  # the tab that pressed goes: its chain goes with it, for everyone
+    assert again.frames[-1]["type"] == "chain"
+    assert again.frames[-1]["chain"] == []
+    play_word(again, word.path)  # and the seat's other tab plays its turn
+    assert stored(live, mid)["version"] == 1
+
+
+def test_two_tabs_asking_for_a_rematch_at_once_get_one_rematch(start: Start) -> None:
+    live = start()
+    mid, zero, one = two_humans(live, rounds=1)
+    twin = person(live)
+    twin.resume_match(mid, TOKENS[0])
+    play_word(zero, words_now(live, mid)[-1].path)
+    play_word(one, words_now(live, mid)[-1].path)
+    before = live.store.count()
+
+    [first] = zero.send(type="rematch")
+    [second] = twin.send(type="rematch")
+
+    assert first["match_id"] == second["match_id"]
+    assert live.store.count() == before + 1
+    assert (first["you"], second["you"]) == (0, 0)

@@ -102,6 +102,11 @@ class LiveMatch:
     """The code of the room this match is played in (its seats act through the room, not tokens)."""
     stand_ins: dict[int, str] = field(default_factory=dict)
     """People's seats a bot plays for now (away past the grace period, or gone), with its level."""
+    dragger: str | None = None
+    """The session that pressed the chain being dragged: only it may go on with it (another tab
+    of the same seat gets ``state/not_your_chain``, as in a game). Ephemeral, like the chain."""
+    rematch: str | None = None
+    """The match this one's ``rematch`` started: a second ``rematch`` joins it rather than fork."""
 
     @property
     def doc_id(self) -> str:
@@ -232,6 +237,7 @@ class Matches:
             return
         with live.lock:
             live.last_active = self.clock()
+            self._drop_chain(live, seat, session.id)
             if seat is not None and not self._seat_connected(live, seat):
                 self.bus.publish(mid, [protocol.presence(seat, False)])
             abandoned = live.room is None and not self.presence.count(mid)
@@ -240,6 +246,17 @@ class Matches:
             # resumes it. It is saved as it stands (a bot's drag half done is simply begun again),
             # and a turn whose time runs out meanwhile is over when it comes back, as the rules say.
             self.docs.drop(mid)
+
+    def _drop_chain(self, live: LiveMatch, seat: int | None, dragger: str | None) -> None:
+        """The session ``dragger`` goes (or another tab of its seat takes over): the chain it was
+        dragging on ``seat``'s turn is dropped, so nobody is left with a chain no tab may finish."""
+        if dragger is None or live.dragger != dragger:
+            return
+        match = live.match
+        live.dragger = None
+        if seat is not None and match.chain and match.phase is Phase.PLAYING and match.turn == seat:
+            if live.bot is None:  # (a stand-in's own drag is the stand-in's)
+                self._publish(live, match.cancel(seat))
 
     def seat_of(self, session: Session, live: LiveMatch) -> int | None:
         """The seat ``session``'s token holds in ``live`` (None: it watches)."""
@@ -366,8 +383,15 @@ class Matches:
                 self._publish(live, self._clock_due(live, now))
                 self._schedule(live)
             match = live.match
+            if (
+                isinstance(command, Enter | Cancel | Release)
+                and match.chain
+                and live.dragger not in (None, session.id)
+            ):
+                raise RuleError("state/not_your_chain", "someone else (another tab) is dragging this chain")
             if isinstance(command, Press):
                 events = match.press(seat, command.pos)
+                live.dragger = session.id
             elif isinstance(command, Enter):
                 events = match.enter(seat, command.pos)
             elif isinstance(command, Cancel):
@@ -586,6 +610,10 @@ class Matches:
             self.leave(session)  # its old seat may now have nobody connected: the others hear so
         with live.lock:
             was_connected = self._seat_connected(live, seat)
+            if live.dragger != session.id:
+                # The same person, back from elsewhere (a phone that changed network leaves its old
+                # socket half open for a while): their new tab plays now, as in a game.
+                self._drop_chain(live, seat, live.dragger)
             session.credentials[live.match_id] = Credential.of(token)
             self._subscribe(session, live)
             live.last_active = self.clock()
@@ -603,19 +631,24 @@ class Matches:
         token = None if live is None else session.credential(live.match_id).token
         if live is None or token is None or self.seat_of(session, live) is None:
             raise RuleError("match/none", "no match to play again")
-        with live.lock:
+        with live.lock:  # held throughout: two tabs asking at once get one rematch, not two
             old = live.match
             if old.phase is not Phase.OVER:
                 raise RuleError("match/not_over", "the match is still being played")
-            seats = [Seat(s.name, s.kind, s.level, s.speed) for s in old.seats]
-            tokens = list(live.holders)
-        self.docs.make_room()
-        self.budgets.new_game(session.address)
-        new, _ = self._start(old.words, seats, old.settings, None, tokens)
-        with live.lock:
-            # Everyone else on the old match can follow with their own token.
-            self.bus.publish(live.match_id, [protocol.rematch(new.match_id)], all_but(session.id))
-        self.attach(session, new, token)
+            started = None if live.rematch is None else self.docs.get(live.rematch)
+            if started is None and live.rematch is not None:
+                started = self._load(live.rematch)  # (it left memory meanwhile: it is saved)
+            if started is None:
+                seats = [Seat(s.name, s.kind, s.level, s.speed) for s in old.seats]
+                self.docs.make_room()
+                self.budgets.new_game(session.address)
+                started, _ = self._start(old.words, seats, old.settings, None, list(live.holders))
+                live.rematch = started.match_id
+                # Everyone else on the old match can follow with their own token.
+                self.bus.publish(live.match_id, [protocol.rematch(started.match_id)], all_but(session.id))
+            else:
+                started = self.docs.keep(started)
+        self.attach(session, started, token)
 
     # -- telling people ----------------------------------------------------------------------
 
