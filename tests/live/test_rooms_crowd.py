@@ -98,3 +98,20 @@ def test_a_room_friends_played_in_is_kept_while_they_may_be_coming_back(
     assert types(late.send(type="create_room", name="Di")) == ["room"]
     assert live.store.load(f"room:{friends['code']}") is None
     assert busy.session.room is not None
+
+
+def test_a_room_command_is_answered_with_its_seq_to_its_sender_alone(start: Start) -> None:
+    live = start()
+    ann, room = create(live)
+    bo = join(live, room["code"], "Bo")
+    heard = len(ann.frames)
+
+    [seated] = [f for f in bo.send(type="take_seat", seat=2, seq=41) if f["type"] == "room"]
+    assert (seated["you"], seated["seq"]) == (2, 41)
+    assert "seq" not in ann.frames[-1]
+    assert len(ann.frames) > heard
+    [rules] = [f for f in ann.send(type="set_rules", rules={"rounds": 2}, seq=7) if f["type"] == "room"]
+    assert rules["seq"] == 7
+    assert "seq" not in bo.frames[-1]
+    [joined] = person(live).send(type="join_room", code=room["code"], name="Cy", seq=3)
+    assert joined["seq"] == 3

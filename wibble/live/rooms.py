@@ -77,6 +77,8 @@ CROWD_EVERY = 1.0
 count a second, however many come and go (the first change is told at once)."""
 
 _T = TypeVar("_T")
+Reply = tuple[str, int | None] | None
+"""The session a message answers, and the ``seq`` of its command (None: nobody's command)."""
 
 
 def room_id(code: str) -> str:
@@ -209,7 +211,7 @@ class Rooms:
         if live is None:
             raise RuleError("room/not_in_room", "join a room first (join_room with its code)")
         if isinstance(command, StartMatch | Rematch):
-            self._start(session, live)
+            self._start(session, live, command.seq)
             return
         with live.lock:
             self._change(session, live, command)
@@ -218,28 +220,28 @@ class Rooms:
 
     def _change(self, session: Session, live: LiveRoom, command: Command) -> None:
         """A command that changes the room itself, under its lock."""
-        room, by = live.room, self.seat_of(session, live)
+        room, by, reply = live.room, self.seat_of(session, live), (session.id, command.seq)
         if isinstance(command, TakeSeat):
-            self._take_seat(session, live, command.seat)
+            self._take_seat(session, live, command.seat, reply)
         elif isinstance(command, LeaveSeat) or (isinstance(command, LeaveRoom) and by is not None):
-            self._leave_seat(session, live)
+            self._leave_seat(session, live, reply)
         elif isinstance(command, SetRules):
             rules = self._rules(room.rules, command.rules)
             self._commit(live, lambda: room.set_rules(by, rules, live.playing), "rules")
-            self._tell_all(live)
+            self._tell_all(live, reply)
         elif isinstance(command, SetSeat):
             seat, bot, speed = command.seat, command.bot, command.speed
             self._commit(live, lambda: room.set_seat(by, seat, bot, speed, live.playing), "seat")
-            self._tell_all(live)
+            self._tell_all(live, reply)
         elif isinstance(command, Remove):
-            self._remove(session, live, command.seat)
+            self._remove(session, live, command.seat, reply)
 
     def move(self, session: Session, command: Command) -> None:
         """A match command from a session in a room: only a seat may move, in the room's match."""
         live = self.get(session)
         assert live is not None
         if isinstance(command, Rematch):
-            self._start(session, live)
+            self._start(session, live, command.seq)
             return
         if self.seat_of(session, live) is None:
             raise RuleError("room/not_seated", "you are watching; take a seat between matches to play")
@@ -341,11 +343,11 @@ class Rooms:
 
     def _create(self, session: Session, command: CreateRoom) -> None:
         live, token = self.create(session, command)
-        self.attach(session, live, token, command.name)
+        self.attach(session, live, token, command.name, command.seq)
 
     def _join(self, session: Session, command: JoinRoom) -> None:
         live, token = self.join(session, command)
-        self.attach(session, live, token, command.name)
+        self.attach(session, live, token, command.name, command.seq)
 
     def _failed_join(self, session: Session) -> None:
         self.budgets.failed_join(session.address)
@@ -402,12 +404,15 @@ class Rooms:
         if live.match is not None:
             self.matches.set_holders(live.match, self._holders(live))
 
-    def attach(self, session: Session, live: LiveRoom, token: str | None, name: str) -> None:
-        """``session`` is in the room from now on, acting with ``token`` (None: watching)."""
+    def attach(
+        self, session: Session, live: LiveRoom, token: str | None, name: str, seq: int | None = None
+    ) -> None:
+        """``session`` is in the room from now on, acting with ``token`` (None: watching); the room
+        it gets answers the command with ``seq``."""
         topic = room_id(live.code)
         credential = Credential.of(token, name)
         if session.room == topic and session.holder(topic) == credential.holder:
-            self._refresh(session, live, credential)
+            self._refresh(session, live, credential, seq)
             return
         if session.room is not None:
             self.leave(session)
@@ -419,7 +424,7 @@ class Rooms:
             self.presence.join(topic, session.id, credential.holder)
             self._local.setdefault(live.code, {})[session.id] = session
             self.timers.cancel((live.code, "room-empty"))
-            self._send_room(live, only(session.id))
+            self._send_room(live, only(session.id), (session.id, seq))
             if seat is None:
                 self._crowd(live)
             elif back:
@@ -428,13 +433,13 @@ class Rooms:
                 self.matches.watch(live.match, session)
         self._touch(live)
 
-    def _refresh(self, session: Session, live: LiveRoom, credential: Credential) -> None:
+    def _refresh(self, session: Session, live: LiveRoom, credential: Credential, seq: int | None) -> None:
         """The same connection joins the room it is in, as the same seat (or watching again): it
         gets the room and its match afresh, and nobody else hears a thing. A client repeating
         ``join_room`` costs the others nothing."""
         with live.lock:
             session.credentials[room_id(live.code)] = credential
-            self._send_room(live, only(session.id))
+            self._send_room(live, only(session.id), (session.id, seq))
             if live.match is not None:
                 self.matches.watch(live.match, session)
 
@@ -501,7 +506,7 @@ class Rooms:
 
     # -- seats -------------------------------------------------------------------------------
 
-    def _take_seat(self, session: Session, live: LiveRoom, seat: int) -> None:
+    def _take_seat(self, session: Session, live: LiveRoom, seat: int, reply: Reply) -> None:
         topic = room_id(live.code)
         if self.seat_of(session, live) is not None:
             raise RuleError("room/already_seated", "you already hold a seat")
@@ -515,12 +520,12 @@ class Rooms:
         session.credentials[topic] = credential
         self.presence.join(topic, session.id, credential.holder)
         self._host_here(live)  # an away host hands on to someone here
-        self._tell_all(live)
+        self._tell_all(live, reply)
         if live.match is not None:
             self.matches.set_holders(live.match, self._holders(live))
             self.matches.watch(live.match, session)  # its end screen, now as a seat
 
-    def _leave_seat(self, session: Session, live: LiveRoom) -> None:
+    def _leave_seat(self, session: Session, live: LiveRoom, reply: Reply) -> None:
         topic = room_id(live.code)
         seat = self.seat_of(session, live)
         if seat is None:
@@ -533,9 +538,9 @@ class Rooms:
         self._unseat(live, seat, hashed)
         if playing and live.match is not None:
             self.matches.set_stand_in(live.match, seat, live.room.rules.stand_in)
-        self._tell_all(live)
+        self._tell_all(live, reply)
 
-    def _remove(self, session: Session, live: LiveRoom, seat: int) -> None:
+    def _remove(self, session: Session, live: LiveRoom, seat: int, reply: Reply) -> None:
         room, playing, present = live.room, live.playing, self._present(live)
         target = room.seats[seat]
         removed = target.token if target is not None else None
@@ -552,7 +557,7 @@ class Rooms:
             self._publish(live, protocol.removed(), holders_of(token))
         if token is not None and playing and live.match is not None:
             self.matches.set_stand_in(live.match, seat, room.rules.stand_in)
-        self._tell_all(live)
+        self._tell_all(live, reply)
 
     def _unseat(self, live: LiveRoom, seat: int, hashed: str | None) -> None:
         """The person whose token hash is ``hashed`` no longer holds ``seat``: their token opens
@@ -580,7 +585,7 @@ class Rooms:
 
     # -- matches -----------------------------------------------------------------------------
 
-    def _start(self, session: Session, live: LiveRoom) -> None:
+    def _start(self, session: Session, live: LiveRoom, seq: int | None) -> None:
         """The host starts the room's next match (``start_match``, or ``rematch`` once one is over)."""
         with live.lock:
             room = live.room
@@ -608,7 +613,7 @@ class Rooms:
             for seat, held in enumerate(room.seats):
                 if held is not None and held.token in live.away:
                     self.matches.set_stand_in(live.match, seat, room.rules.stand_in)
-            self._tell_all(live)
+            self._tell_all(live, (session.id, seq))
             self.matches.watch(live.match, *self._local.get(live.code, {}).values())
 
     def _match_over(self, match: LiveMatch) -> None:
@@ -740,12 +745,14 @@ class Rooms:
         )
         return protocol.personal(snapshot, self._holders(live))
 
-    def _send_room(self, live: LiveRoom, audience: Audience) -> None:
-        self.bus.publish(room_id(live.code), [self._snapshot(live)], audience)
+    def _send_room(self, live: LiveRoom, audience: Audience, reply: Reply = None) -> None:
+        origin, seq = reply or (None, None)
+        self.bus.publish(room_id(live.code), [self._snapshot(live)], audience, origin, seq)
 
-    def _tell_all(self, live: LiveRoom) -> None:
-        """The room as it now stands, to each session in it (each reads its own seat and token)."""
-        self._send_room(live, EVERYONE)
+    def _tell_all(self, live: LiveRoom, reply: Reply = None) -> None:
+        """The room as it now stands, to each session in it (each reads its own seat and token);
+        ``reply``: the session whose command this answers, and its ``seq``."""
+        self._send_room(live, EVERYONE, reply)
 
     def _publish(self, live: LiveRoom, message: dict[str, Any], audience: Audience = EVERYONE) -> None:
         self.bus.publish(room_id(live.code), [message], audience)

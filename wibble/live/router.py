@@ -57,10 +57,10 @@ class Router:
         """Apply one command; a ``WibbleError`` means nothing changed and only ``session`` hears."""
         if isinstance(command, CreateRoom):
             live_room, token = self.rooms.create(session, command)
-            self._enter_room(session, live_room, token, command.name)
+            self._enter_room(session, live_room, token, command.name, command.seq)
         elif isinstance(command, JoinRoom):
             live_room, room_token = self.rooms.join(session, command)
-            self._enter_room(session, live_room, room_token, command.name)
+            self._enter_room(session, live_room, room_token, command.name, command.seq)
         elif isinstance(command, RoomCommand):
             self.rooms.handle(session, command)
         elif isinstance(command, NewGame):
@@ -108,8 +108,10 @@ class Router:
         self.games.leave(session)
         self.matches.attach(session, live, token)
 
-    def _enter_room(self, session: Session, live: LiveRoom, token: str | None, name: str) -> None:
+    def _enter_room(
+        self, session: Session, live: LiveRoom, token: str | None, name: str, seq: int | None
+    ) -> None:
         if session.room is None:
             self.matches.leave(session)
         self.games.leave(session)
-        self.rooms.attach(session, live, token, name)
+        self.rooms.attach(session, live, token, name, seq)
