@@ -11,7 +11,11 @@ demand, let go when nobody has used it for ``idle_timeout`` or to make room at
 3. if the write failed, put the document back as it was and re-raise, so the
    player can simply try again; if another process wrote first, take the stored
    document (``Kind.reloaded`` shows it to everyone) and re-raise;
-4. otherwise run the hook that follows every commit (``Kind.committed``).
+4. otherwise run the one hook that follows every commit (``on_commit``: the
+   doorbell that tells other processes, when there are any).
+
+Another process's commit reaches a copy here through ``refresh``: the copy takes
+the stored version silently (``Kind.refresh``), since that process told everyone.
 
 A ``Kind`` adapts one sort of document: how it becomes a stored document and back.
 """
@@ -63,8 +67,9 @@ class Kind(Protocol[K]):
     def reloaded(self, held: K, doc: Doc) -> None:
         """Another process committed first: ``held`` becomes ``doc``; show it to everyone."""
 
-    def committed(self, held: K) -> None:
-        """After every commit (under the document's lock)."""
+    def refresh(self, held: K, doc: Doc) -> None:
+        """Another process committed ``doc``, a newer version, and told everyone: ``held`` takes it
+        without a word (its deadlines follow it)."""
 
 
 class Documents(Generic[H]):
@@ -93,6 +98,8 @@ class Documents(Generic[H]):
         """Whether a document nobody is connected to may leave memory (a room's match may not)."""
         self.on_drop: Callable[[H], None] = lambda held: None
         """Called as a document leaves memory (its deadlines go with it)."""
+        self.on_commit: Callable[[H], None] | None = None
+        """Called after every commit, under the document's lock (``wire`` sets the doorbell)."""
         self._held: dict[str, H] = {}
         self._lock = threading.Lock()
 
@@ -213,5 +220,24 @@ class Documents(Generic[H]):
             if held.version != version:  # refused half way (a budget, say): undo what was begun
                 kind.restore(held, before)
             raise
-        kind.committed(held)
+        if self.on_commit is not None:
+            self.on_commit(held)
         return result
+
+    def refresh(self, doc_id: str, version: int) -> None:
+        """Another process committed ``version`` of ``doc_id``: a copy held here that is older takes
+        the stored document."""
+        held = self._held.get(doc_id)
+        if held is None or held.version >= version:
+            return
+        try:
+            row = self.store.load(doc_id)
+        except WibbleError as exc:  # the next command reloads it on a conflict instead
+            log.warning("could not refresh %s %s: %s", self.kind.name, doc_id, exc.code)
+            return
+        if row is None:
+            return
+        with held.lock:
+            stored = row.doc.get("version")
+            if isinstance(stored, int) and stored > held.version:
+                self.kind.refresh(held, row.doc)

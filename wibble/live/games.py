@@ -139,8 +139,11 @@ class Games:
             live.game.cancel()
         self._publish_snapshot(live, EVERYONE)
 
-    def committed(self, live: LiveGame) -> None:
-        pass
+    def refresh(self, live: LiveGame, doc: dict[str, Any]) -> None:
+        owner = live.game.owner
+        live.game = Game.from_doc(doc, live.game.words)
+        if live.game.phase is Phase.CHAINING:  # a chain is never stored; one dragged here goes on
+            live.game.owner = owner
 
     def create(self, wordlist: str | None, seed: int | None, address: str) -> tuple[LiveGame, str]:
         """A new game, saved before anyone sees it; returns it and its secret token.

@@ -197,8 +197,11 @@ class Matches:
         self._send_snapshot(live, EVERYONE)
         self._schedule(live)
 
-    def committed(self, live: LiveMatch) -> None:
-        pass
+    def refresh(self, live: LiveMatch, doc: dict[str, Any]) -> None:
+        live.match = restore_match(doc, live.match.words)
+        live.bot = None  # the turn moved on elsewhere: a bot here starts afresh, if it is its turn
+        live.dragger = None
+        self._schedule(live)
 
     # -- commands ------------------------------------------------------------------------
 

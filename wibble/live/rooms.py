@@ -190,8 +190,18 @@ class Rooms:
         live.room = Room.from_doc(doc)
         self._tell_all(live)
 
-    def committed(self, live: LiveRoom) -> None:
-        pass
+    def refresh(self, live: LiveRoom, doc: dict[str, Any]) -> None:
+        live.room = Room.from_doc(doc)
+        match_id = live.room.match_id
+        if match_id is not None and (live.match is None or live.match.match_id != match_id):
+            # A match started elsewhere: this process's sessions in the room watch it too.
+            started = self.matches.open_for_room(match_id, live.code)
+            if started is not None:
+                live.match = started
+                self.matches.set_holders(started, self._holders(live))
+                self.matches.watch(started, *self._local.get(live.code, {}).values())
+        elif live.match is not None:
+            self.matches.set_holders(live.match, self._holders(live))
 
     def seat_of(self, session: Session, live: LiveRoom) -> int | None:
         """The seat ``session``'s token holds in the room (None: it watches)."""

@@ -5,11 +5,14 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..store import Store
 from ..wordlists import WordLists
 from .budgets import Budgets, Limits
 from .bus import Bus, MemoryBus
+from .documents import Documents
+from .doorbell import Doorbell
 from .games import Games
 from .matches import BotPace, Matches
 from .presence import MemoryPresence, Presence
@@ -49,9 +52,11 @@ def wire(
 
     ``clock`` measures idleness (monotonic); ``wall_clock`` dates what is saved, deadlines
     included, so that they mean the same after a restart. ``bus`` and ``presence`` default to
-    this process's memory engines.
+    this process's memory engines; given a bus, the layer shares it with other stacks (other
+    processes), and rings each of its commits to them (``doorbell``).
     """
     settings = settings or LiveSettings()
+    doorbell = None if bus is None else Doorbell(bus)
     bus = bus or MemoryBus()
     presence = presence or MemoryPresence(clock)
     budgets = Budgets(settings.limits, clock) if settings.limits is not None else Budgets.unlimited(clock)
@@ -96,4 +101,14 @@ def wire(
         settings.rooms,
         round_pause=settings.round_pause,
     )
+    if doorbell is not None:
+        for kind in (games, matches, rooms):
+            ring(doorbell, kind.docs)
     return Router(store, bus, presence, timers, budgets, games, matches, rooms)
+
+
+def ring(doorbell: Doorbell, docs: Documents[Any]) -> None:
+    """Ring every commit of ``docs`` to the other stacks, and refresh from theirs."""
+    name = docs.kind.name
+    docs.on_commit = lambda held: doorbell.ring(name, held.doc_id, held.version)
+    doorbell.on(name, docs.refresh)

@@ -1,0 +1,131 @@
+"""Two live stacks in one test, as two server processes would be: one store, one bus, one presence.
+
+A room's seats are split between them. Every connection must see every update in the same
+order, a deadline must fire once however many stacks hold it, a command on either stack
+must act on the document as it stands (never refused because the other stack moved it),
+and a seat connected to one stack is never taken by a stand-in on the other.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from tests.live.players import LIST, FakeClock, Person, errors, types
+from wibble.core import Pos
+from wibble.core.match import restore as restore_match
+from wibble.live import LiveSettings, MemoryBus, MemoryPresence, RoomLimits, Router, wire
+from wibble.live.matches import BotPace
+from wibble.store import MemoryStore
+from wibble.wordlists import WordLists
+
+TURN = 30
+GRACE = 120.0
+BROADCAST = {"room", "presence", "chain", "played", "board", "gems", "turn", "match_over"}
+"""Messages everyone in the room hears alike (snapshots and replies are each connection's own)."""
+
+
+class Stacks:
+    def __init__(self, wordlists: WordLists, clock: FakeClock) -> None:
+        self.clock = clock
+        self.store = MemoryStore()
+        bus, presence = MemoryBus(), MemoryPresence(clock)
+        settings = LiveSettings(
+            pace=BotPace(think=(0.0, 0.0), step=0.0),
+            round_pause=0.0,
+            rooms=RoomLimits(grace=GRACE),
+        )
+        self.a, self.b = (
+            wire(self.store, wordlists, clock, clock, settings, random.Random(n), bus, presence)
+            for n in (1, 2)
+        )
+
+    def tick(self, seconds: float) -> None:
+        """Time passes; each stack runs what fell due on it (as each process's timer loop would)."""
+        self.clock.advance(seconds)
+        self.a.timers.run_due()
+        self.b.timers.run_due()
+
+
+@pytest.fixture
+def stacks(wordlists: WordLists, clock: FakeClock) -> Stacks:
+    return Stacks(wordlists, clock)
+
+
+def on(router: Router, **join: Any) -> Person:
+    person = Person(router)
+    frames = person.send(type="join_room", **join)
+    assert types(frames)[0] == "room", frames
+    return person
+
+
+def words(stacks: Stacks, match_id: str) -> list[tuple[Pos, ...]]:
+    row = stacks.store.load(match_id)
+    assert row is not None
+    words = stacks.a.matches.get(match_id) or stacks.b.matches.get(match_id)
+    assert words is not None
+    return [found.path for found in restore_match(row.doc, words.match.words).solve()]
+
+
+def play(who: Person, path: tuple[Pos, ...]) -> None:
+    who.drag_path(path)
+    assert types(who.send(type="release"))[0] == "played"
+
+
+def heard(who: Person, since: int) -> list[tuple[str, object]]:
+    return [(f["type"], f.get("version")) for f in who.frames[since:] if f["type"] in BROADCAST]
+
+
+def test_a_room_split_between_two_stacks_plays_as_one(stacks: Stacks) -> None:
+    ann = Person(stacks.a)
+    [room] = ann.send(
+        type="create_room", name="Ann", rules={"wordlist": LIST, "rounds": 2, "turn_seconds": TURN}
+    )
+    code = room["code"]
+    bo = on(stacks.b, code=code, name="Bo")
+    assert bo.send(type="take_seat", seat=1)[-1]["you"] == 1  # stack B commits; A hears by the doorbell
+    cy, dee = on(stacks.b, code=code, name="Cy"), on(stacks.a, code=code, name="Dee")
+    everyone = [ann, bo, cy, dee]
+    start = [len(p.frames) for p in everyone]
+
+    snapshots = ann.send(type="start_match")  # stack A starts the match; B's watchers follow it
+    mid = snapshots[-1]["match_id"]
+    assert all(any(f["type"] == "match" and f["match_id"] == mid for f in p.frames) for p in everyone)
+    play(ann, words(stacks, mid)[-1])  # on A
+    play(bo, words(stacks, mid)[-1])  # on B, right after A's commit: never refused as a conflict
+
+    # Round 2, Ann's turn: the turn's deadline is held by both stacks, and fires once.
+    stacks.tick(TURN)
+    timeouts = [m for m in stacks.store.moves(mid) if m["action"] == "timeout"]
+    assert len(timeouts) == 1
+    assert [len([f for f in p.frames if f.get("passed") == "timeout"]) for p in everyone] == [1, 1, 1, 1]
+
+    orders = [heard(p, n) for p, n in zip(everyone, start, strict=True)]
+    assert all(order == orders[0] for order in orders), "every connection hears the same, in order"
+    assert errors(sum((p.frames for p in everyone), [])) == []
+
+
+def test_a_seat_that_moves_to_the_other_stack_within_its_grace_is_never_played_by_a_stand_in(
+    stacks: Stacks,
+) -> None:
+    ann = Person(stacks.a)
+    [room] = ann.send(type="create_room", name="Ann", rules={"wordlist": LIST, "rounds": 3})
+    bo = on(stacks.a, code=room["code"], name="Bo")
+    token = [f for f in bo.send(type="take_seat", seat=1) if f["type"] == "room"][-1]["token"]
+    mid = ann.send(type="start_match")[-1]["match_id"]
+
+    bo.leave()  # Bo's connection to stack A drops: A starts Bo's grace period...
+    back = on(stacks.b, code=room["code"], name="Bo", token=token)  # ...Bo is back at once, on B
+    assert back.frames[0]["you"] == 1
+    stacks.tick(GRACE + 1)  # A's grace period for Bo runs out, and finds Bo here (on B)
+
+    row = stacks.store.load(mid)
+    assert row is not None
+    assert [m for m in stacks.store.moves(mid) if m["action"] == "away"] == []
+    assert not any(f["type"] == "presence" and f.get("away") for f in ann.frames)
+    play(ann, words(stacks, mid)[-1])
+    assert back.frames[-1]["type"] == "turn"
+    assert back.frames[-1]["turn"] == 1  # Bo's own turn, for Bo to play on stack B
+    play(back, words(stacks, mid)[-1])
