@@ -49,16 +49,17 @@ def require_on_board(board: Board, pos: Pos) -> None:
 
 
 class Chain:
-    """The tiles of one drag on ``board``, spelling a word of ``words``; empty until pressed.
+    """The tiles of one drag, spelling a word of ``words``; empty until pressed.
 
-    The chain reads ``board`` as it is now, so a tile whose letter changes under it
-    (a match's swap) must be followed by ``respell``.
+    The board is an argument of every step rather than part of the chain: a mode may
+    put a new board under an idle game (tests do), and each step reads the letters
+    as they are then. A letter that changes under a chain in progress (a match's
+    swap) is followed by ``respell``.
     """
 
-    __slots__ = ("_board", "_hash", "_nodes", "_tiles", "_words")
+    __slots__ = ("_hash", "_nodes", "_tiles", "_words")
 
-    def __init__(self, board: Board, words: WordList, hash_params: HashParams | None = None) -> None:
-        self._board = board
+    def __init__(self, words: WordList, hash_params: HashParams | None = None) -> None:
         self._words = words
         self._tiles: list[Pos] = []
         # _nodes[i] is the trie node after i tiles (None once no word starts so): the root first.
@@ -78,9 +79,8 @@ class Chain:
     def __bool__(self) -> bool:
         return bool(self._tiles)
 
-    @property
-    def word(self) -> str:
-        board = self._board
+    def word(self, board: Board) -> str:
+        """What the chain spells on ``board``."""
         return "".join(board[pos].symbol for pos in self._tiles)
 
     @property
@@ -90,7 +90,7 @@ class Chain:
 
     @property
     def key(self) -> HashKey:
-        """The hash of ``word`` (what ``FoundWords`` is keyed by); needs hash parameters."""
+        """The hash of the word (what ``FoundWords`` is keyed by); needs hash parameters."""
         if self._hash is None:
             raise ValueError("this chain keeps no hashes")
         return self._hash.value
@@ -104,10 +104,10 @@ class Chain:
             return Status.WORD
         return Status.PREFIX if trie.has_children(node) else Status.NONE
 
-    def fits(self, pos: Pos) -> bool:
+    def fits(self, board: Board, pos: Pos) -> bool:
         """True if ``pos`` could be the chain's next tile: on the board, not used yet, touching the last."""
         tiles = self._tiles
-        return self._board.contains(pos) and pos not in tiles and (not tiles or tiles[-1].touches(pos))
+        return board.contains(pos) and pos not in tiles and (not tiles or tiles[-1].touches(pos))
 
     # -- the drag --------------------------------------------------------------------------
 
@@ -117,19 +117,19 @@ class Chain:
             code = "state/not_chaining" if started else "state/already_chaining"
             raise RuleError(code, f"cannot {action} {'without' if started else 'during'} a chain")
 
-    def press(self, pos: Pos) -> None:
+    def press(self, board: Board, pos: Pos) -> None:
         """Start the chain on ``pos``: any tile of the board."""
         self.require(False, "press")
-        require_on_board(self._board, pos)
-        self.add(pos)
+        require_on_board(board, pos)
+        self.add(board, pos)
 
-    def enter(self, pos: Pos) -> None:
+    def enter(self, board: Board, pos: Pos) -> None:
         """Add ``pos``, a neighbour of the last tile not in the chain yet; or undo the last
         step if ``pos`` is the tile before it (the player dragged back)."""
         tiles = self._tiles
         if not tiles:
             self.require(True, "enter")
-        require_on_board(self._board, pos)
+        require_on_board(board, pos)
         if len(tiles) >= 2 and pos == tiles[-2]:
             self.undo()
             return
@@ -141,11 +141,11 @@ class Chain:
                 "move/not_adjacent",
                 f"tile ({pos.row}, {pos.col}) does not touch the last tile ({last.row}, {last.col})",
             )
-        self.add(pos)
+        self.add(board, pos)
 
-    def add(self, pos: Pos) -> None:
+    def add(self, board: Board, pos: Pos) -> None:
         """Append ``pos`` unchecked: for a mode that has checked it (``fits``), as a restore does."""
-        symbol = self._board[pos].symbol
+        symbol = board[pos].symbol
         node = self._nodes[-1]
         self._nodes.append(None if node is None else self._words.trie.child(node, symbol))
         if self._hash is not None:
@@ -166,9 +166,9 @@ class Chain:
         if self._hash is not None:
             self._hash.clear()
 
-    def respell(self) -> None:
+    def respell(self, board: Board) -> None:
         """Walk the same tiles again after a letter under the chain changed (a match's swap)."""
         tiles = list(self._tiles)
         self.clear()
         for pos in tiles:
-            self.add(pos)
+            self.add(board, pos)

@@ -65,15 +65,15 @@ def restore(doc: Mapping[str, Any], words: WordList) -> Match:
         if index != match.turn or phase is not Phase.PLAYING:
             match.order.push(index, seat.key)
     match._solved = None
-    match._chain = Chain(match.board, words)
+    match._chain = Chain(words)
     chain = field_of(doc, "chain", list)
     if chain and phase is not Phase.PLAYING:
         raise GameDataError("a chain outside a turn")
     for entry in chain:
         pos = _pos(entry, match.board.size, "chain")
-        if not match._chain.fits(pos):
+        if not match._chain.fits(match.board, pos):
             raise GameDataError("field 'chain' is not a path on the board")
-        match._chain.add(pos)
+        match._chain.add(match.board, pos)
     return match
 
 

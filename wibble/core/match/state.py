@@ -204,7 +204,7 @@ class Match:
         self.history: list[dict[str, Any]] = []
         self._solved: tuple[Any, tuple[Found, ...]] | None = None
         # The drag's rules live in Chain, shared with the endless game; the turn is checked here.
-        self._chain = Chain(self.board, words)
+        self._chain = Chain(words)
         self._begin_turn(now)
 
     # -- what everyone can see --------------------------------------------------------------
@@ -215,7 +215,7 @@ class Match:
 
     @property
     def word(self) -> str:
-        return self._chain.word
+        return self._chain.word(self.board)
 
     def path_score(self, path: Sequence[Pos]) -> Score:
         """What ``path`` scores on the board as it is: the one scoring function, with this match's order."""
@@ -303,12 +303,12 @@ class Match:
 
     def press(self, seat: int, pos: Pos) -> list[MatchEvent]:
         self._require_turn(seat)
-        self._chain.press(pos)
+        self._chain.press(self.board, pos)
         return [self.chain_moved()]
 
     def enter(self, seat: int, pos: Pos) -> list[MatchEvent]:
         self._require_turn(seat)
-        self._chain.enter(pos)
+        self._chain.enter(self.board, pos)
         return [self.chain_moved()]
 
     def cancel(self, seat: int) -> list[MatchEvent]:
@@ -323,7 +323,7 @@ class Match:
         """Play the chain: a word scores and ends the turn; anything else is refused and the turn goes on."""
         self._require_turn(seat)
         self._chain.require(True, "release")
-        word, path = self._chain.word, self._chain.tiles
+        word, path = self._chain.word(self.board), self._chain.tiles
         node = self._chain.node
         if len(word) < self.words.min_length or len(path) < self.words.min_length:
             result = "too_short"
@@ -402,7 +402,7 @@ class Match:
         self.board.place([(pos, self.words.letters[symbol])])
         self._solved = None  # as in _build: the board changed
         self.words_left = count_words(self.board, self.words)
-        self._chain.respell()  # the chain may cross the swapped tile: it spells the new letter
+        self._chain.respell(self.board)  # the chain may cross the swapped tile: it spells the new letter
         changed = ({"row": pos.row, "col": pos.col, **tile_wire(self.board, self.specials, pos)},)
         events: list[MatchEvent] = [BoardChanged(changed, "swap", self.words_left, self.version + 1)]
         if self._chain:
@@ -527,7 +527,8 @@ class Match:
         """The chain as everyone sees it: its tiles, word, points so far and status."""
         chain = self._chain
         tiles = chain.tiles
-        return ChainMoved(self.turn, tiles, chain.word, self.path_score(tiles).points, chain.status.value)
+        word = chain.word(self.board)
+        return ChainMoved(self.turn, tiles, word, self.path_score(tiles).points, chain.status.value)
 
     # -- the state as data ------------------------------------------------------------------
 
