@@ -41,11 +41,16 @@ class Status(Enum):
     """A dead end: no word starts like this."""
 
 
+def off_board(board: Board, pos: Pos) -> RuleError:
+    """The refusal of a tile outside ``board``."""
+    last = board.size - 1
+    return RuleError("move/off_board", f"tile ({pos.row}, {pos.col}) is off the board (0-{last} each way)")
+
+
 def require_on_board(board: Board, pos: Pos) -> None:
-    """Refuse ``pos`` if it lies outside ``board`` (a press, an enter, a match's swap)."""
+    """Refuse ``pos`` if it lies outside ``board`` (a match's swap names a tile too)."""
     if not board.contains(pos):
-        last = board.size - 1
-        raise RuleError("move/off_board", f"tile ({pos.row}, {pos.col}) is off the board (0-{last} each way)")
+        raise off_board(board, pos)
 
 
 class Chain:
@@ -120,7 +125,8 @@ class Chain:
     def press(self, board: Board, pos: Pos) -> None:
         """Start the chain on ``pos``: any tile of the board."""
         self.require(False, "press")
-        require_on_board(board, pos)
+        if not board.contains(pos):
+            raise off_board(board, pos)
         self.add(board, pos)
 
     def enter(self, board: Board, pos: Pos) -> None:
@@ -129,7 +135,9 @@ class Chain:
         tiles = self._tiles
         if not tiles:
             self.require(True, "enter")
-        require_on_board(board, pos)
+        # Checked inline, not through require_on_board: one call less on every step of every drag.
+        if not board.contains(pos):
+            raise off_board(board, pos)
         if len(tiles) >= 2 and pos == tiles[-2]:
             self.undo()
             return
