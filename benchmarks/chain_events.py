@@ -2,8 +2,10 @@
 
 Core: replays real drags (every path of a word the board allows, as found by a
 depth-first search) through ``Game.press``/``enter``/``cancel`` and reports the
-mean cost of one event. In the same run it times the obvious alternative, which
-re-walks the trie and rehashes the whole word from scratch on each event.
+mean cost of one event. A match's drag (``Match.press``/``enter``/``cancel``,
+multipliers in its points) is timed the same way on its own board. In the same
+run it times the obvious alternative, which re-walks the trie and rehashes the
+whole word from scratch on each event.
 
 Websocket: starts ``wibble serve`` (rate limit raised), and one client sends
 press/enter/.../cancel, waiting for each reply; reports round-trip p50/p99.
@@ -20,17 +22,18 @@ import statistics
 import time
 from pathlib import Path
 
-from wibble.core import Game, HashParams, Pos
+from wibble.core import Board, Game, HashParams, Pos
+from wibble.core.match import Match, Seat
 from wibble.wordlists import load
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def drags(game: Game, limit: int) -> list[list[Pos]]:
+def drags(game: Game | Match, limit: int) -> list[list[Pos]]:
     """Paths of real words on the board (as a player would drag them), longest first."""
     from tests.support import find_paths  # the test suite's reference search
 
-    board = [[letter.symbol for letter in row] for row in game.board.rows()]
+    board = _symbols(game.board)
     paths = [[Pos(r, c) for r, c in path] for _, path in find_paths(board, game.words.trie, 3)]
     paths.sort(key=len, reverse=True)
     return paths[:limit]
@@ -47,6 +50,24 @@ def time_core(game: Game, paths: list[list[Pos]], events: int) -> float:
             game.cancel()
             done += len(path) + 1
     return (time.perf_counter() - started) / done
+
+
+def time_match(match: Match, paths: list[list[Pos]], events: int) -> float:
+    """As ``time_core``, for the seat whose turn it is in a match (its turn never ends here)."""
+    seat, done = match.turn, 0
+    started = time.perf_counter()
+    while done < events:
+        for path in paths:
+            match.press(seat, path[0])
+            for pos in path[1:]:
+                match.enter(seat, pos)
+            match.cancel(seat)
+            done += len(path) + 1
+    return (time.perf_counter() - started) / done
+
+
+def _symbols(board: Board) -> list[list[str]]:
+    return [[letter.symbol for letter in row] for row in board.rows()]
 
 
 def time_lookups(game: Game, paths: list[list[Pos]], events: int, incremental: bool) -> float:
@@ -110,6 +131,13 @@ def main() -> None:
     print(f"board seed {args.seed}: {len(paths)} drags of real words, mean {mean_len:.1f} tiles")
     print(
         f"core, whole event (Game.press/enter/cancel):  {time_core(game, paths, args.events) * 1e6:6.2f} µs"
+    )
+    match = Match(words, args.seed, [Seat("bench", "human")], now=0.0)
+    match_paths = drags(match, 200)
+    per_event = time_match(match, match_paths, args.events)
+    print(
+        f"core, whole event (Match.press/enter/cancel): {per_event * 1e6:6.2f} µs"
+        f" ({len(match_paths)} drags on the match's board)"
     )
     for longest in (False, True):
         chosen = [p for p in paths if len(p) >= 8] if longest else paths

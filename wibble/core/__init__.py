@@ -12,10 +12,11 @@ from its seed. ``wibble.live`` and ``wibble.web`` put it on the network.
 """
 
 from .board import SIZE, Board, Pos
+from .chain import Chain, Status
 from .dictionary import Trie
 from .draws import Draws
 from .errors import GameDataError, ProtocolError, RuleError, WibbleError, WordListError
-from .game import ChainChanged, Event, Game, Phase, Result, Status, TilesReplaced, WordJudged
+from .game import ChainChanged, Event, Game, Phase, Result, TilesReplaced, WordJudged
 from .hashing import FoundWords, HashParams, RollingHash
 from .letters import Letter, LetterSampler, LetterTable
 from .record import Move, Record, RecordError, differences, replay
@@ -29,6 +30,7 @@ from .wordlist import WordList, build_word_list, parse_words
 __all__ = [
     "SIZE",
     "Board",
+    "Chain",
     "ChainChanged",
     "Draws",
     "Event",

@@ -9,6 +9,9 @@ The game is a state machine, idle -> chaining -> clean-up -> idle:
 - ``release`` judges the chain and moves to clean-up; ``clean_up`` replaces the
   tiles of a scored word and returns to idle.
 
+The drag itself (press, enter, undo, adjacency) is a ``Chain`` (``wibble.core.chain``),
+the same one a match drags; the game adds its phases, who owns the drag and scoring.
+
 Every board holds at least ``min_words`` words still to find: a new board, or the
 new tiles of a refill, are drawn again until it does (see ``MAX_DRAWS``). Only the
 count is kept (``words_left``), not the words, so an idle game stays small.
@@ -37,11 +40,11 @@ from enum import Enum
 from typing import Any, TypeVar
 
 from .board import Board, Pos
-from .dictionary import Node
+from .chain import Chain, Status
 from .draws import Draws
 from .errors import GameDataError, RuleError
 from .fields import count_of, field_of
-from .hashing import DEFAULT_MODULI, FoundWords, HashParams, RollingHash
+from .hashing import DEFAULT_MODULI, FoundWords, HashParams
 from .letters import Letter, LetterSampler
 from .scoring import ENDLESS_ORDER, TileValue, score
 from .solver import count_words
@@ -66,26 +69,6 @@ class Phase(Enum):
     """A chain is being dragged."""
     CLEANUP = "cleanup"
     """A chain was released; its word is judged and used tiles await replacement."""
-
-
-class Status(Enum):
-    """What the chain spells so far."""
-
-    WORD = "word"
-    """A word of at least the list's minimum length: releasing would score (if new)."""
-    PREFIX = "prefix"
-    """Not a scoring word yet, but some longer word starts like this."""
-    NONE = "none"
-    """A dead end: no word starts like this."""
-
-
-def chain_status(words: WordList, node: Node | None, tiles: int) -> Status:
-    """What a chain of ``tiles`` tiles that ended on trie ``node`` spells, for ``words``."""
-    if node is None or not tiles:
-        return Status.NONE
-    if words.trie.is_word(node) and tiles >= words.min_length:
-        return Status.WORD
-    return Status.PREFIX if words.trie.has_children(node) else Status.NONE
 
 
 class Result(Enum):
@@ -180,9 +163,8 @@ class Game:
         self.phase = Phase.IDLE
         self.total = 0
         self.version = 0
-        self._chain: list[Pos] = []
-        self._nodes: list[Node | None] = [words.trie.root]
-        self._hash = RollingHash(hash_params)
+        # The drag's rules live in Chain (shared with a match); hashes tell found words apart.
+        self._chain = Chain(words, hash_params)
         self._judged: Result | None = None
         self.owner: Hashable = None
         """Who pressed the chain being dragged (the layer above's actor: a connection); never saved."""
@@ -206,7 +188,7 @@ class Game:
             "total": self.total,
             "version": self.version,
             "phase": self.phase.value,
-            "chain": [[pos.row, pos.col] for pos in self._chain],
+            "chain": [[pos.row, pos.col] for pos in self._chain.tiles],
             "judged": None if self._judged is None else self._judged.value,
         }
 
@@ -223,54 +205,41 @@ class Game:
 
     @property
     def chain(self) -> tuple[Pos, ...]:
-        return tuple(self._chain)
+        return self._chain.tiles
 
     @property
     def word(self) -> str:
-        return "".join(self.board[pos].symbol for pos in self._chain)
+        return self._chain.word(self.board)
 
     @property
     def points(self) -> int:
         """What the chain would score: an endless game has no multipliers, so its letter scores summed."""
-        return score([TileValue(self.board[pos].score) for pos in self._chain], ENDLESS_ORDER).points
+        return self._points(self._chain.tiles)
 
     @property
     def status(self) -> Status:
-        return chain_status(self.words, self._nodes[-1], len(self._chain))
+        return self._chain.status
 
     @property
     def already_found(self) -> bool:
         """True if the chain spells a word found earlier in this game."""
-        return self.found.contains(self.word, self._hash.value)
+        return self.found.contains(self._chain.word(self.board), self._chain.key)
 
     # -- events -----------------------------------------------------------------
 
     def press(self, pos: Pos, actor: Hashable = None) -> list[Event]:
         """Start a chain on ``pos``; only ``actor`` may go on with it (None: whoever comes)."""
         self._require(Phase.IDLE, "press")
-        self._require_on_board(pos)
+        self._chain.press(self.board, pos)  # may refuse: before anything else changes
         self.phase = Phase.CHAINING
         self.owner = actor
-        self._push(pos)
         return [self._chain_changed()]
 
     def enter(self, pos: Pos, actor: Hashable = None) -> list[Event]:
         """Extend the chain to ``pos``, or undo the last tile if ``pos`` is the one before it."""
         self._require(Phase.CHAINING, "enter")
         self._require_owner(actor)
-        self._require_on_board(pos)
-        if len(self._chain) >= 2 and pos == self._chain[-2]:
-            self._pop()
-            return [self._chain_changed()]
-        if pos in self._chain:
-            raise RuleError("move/repeated_tile", f"tile ({pos.row}, {pos.col}) is already in the chain")
-        last = self._chain[-1]
-        if not last.touches(pos):
-            raise RuleError(
-                "move/not_adjacent",
-                f"tile ({pos.row}, {pos.col}) does not touch the last tile ({last.row}, {last.col})",
-            )
-        self._push(pos)
+        self._chain.enter(self.board, pos)
         return [self._chain_changed()]
 
     def cancel(self, actor: Hashable = None) -> list[Event]:
@@ -285,7 +254,7 @@ class Game:
         """Judge the chain (a committed change: ``version`` grows); the game waits in clean-up."""
         self._require(Phase.CHAINING, "release")
         self._require_owner(actor)
-        word, key, points = self.word, self._hash.value, self.points
+        word, key, points = self._chain.word(self.board), self._chain.key, self.points
         if len(word) < self.words.min_length:
             result = Result.TOO_SHORT
         elif self.status is not Status.WORD:
@@ -306,7 +275,7 @@ class Game:
         """Replace a scored word's tiles, clear the chain and return to idle."""
         self._require(Phase.CLEANUP, "clean_up")
         events: list[Event] = []
-        used = list(self._chain)
+        used = list(self._chain.tiles)
         self._clear_chain()
         self.phase = Phase.IDLE
         if self._judged is Result.SCORED:
@@ -346,33 +315,19 @@ class Game:
         if self.owner is not None and actor != self.owner:
             raise RuleError("state/not_your_chain", "someone else (another tab) is dragging this chain")
 
-    def _require_on_board(self, pos: Pos) -> None:
-        if not self.board.contains(pos):
-            last = self.board.size - 1
-            raise RuleError(
-                "move/off_board", f"tile ({pos.row}, {pos.col}) is off the board (0-{last} each way)"
-            )
-
-    def _push(self, pos: Pos) -> None:
-        symbol = self.board[pos].symbol
-        node = self._nodes[-1]
-        self._nodes.append(None if node is None else self.words.trie.child(node, symbol))
-        self._hash.push(symbol)
-        self._chain.append(pos)
-
-    def _pop(self) -> None:
-        self._chain.pop()
-        self._nodes.pop()
-        self._hash.pop()
+    def _points(self, tiles: tuple[Pos, ...]) -> int:
+        board = self.board
+        return score([TileValue(board[pos].score) for pos in tiles], ENDLESS_ORDER).points
 
     def _clear_chain(self) -> None:
         self.owner = None
         self._chain.clear()
-        del self._nodes[1:]
-        self._hash.clear()
 
     def _chain_changed(self) -> ChainChanged:
-        return ChainChanged(self.chain, self.word, self.points, self.status, self.already_found, self.version)
+        chain = self._chain
+        tiles, word = chain.tiles, chain.word(self.board)  # each built once for the event, not once per field
+        found = self.found.contains(word, chain.key)
+        return ChainChanged(tiles, word, self._points(tiles), chain.status, found, self.version)
 
 
 # -- restoring a game from its document ----------------------------------------------
@@ -406,14 +361,12 @@ def _restore(cls: type[Game], doc: Mapping[str, Any], words: WordList) -> Game:
     game.phase = phase
     game._judged = judged
     game.owner = None
-    game._chain = []
-    game._nodes = [words.trie.root]
-    game._hash = RollingHash(params)
+    game._chain = Chain(words, params)
     chain = field_of(doc, "chain", list)
     if (phase is Phase.IDLE) != (not chain) or (phase is Phase.CLEANUP) != (judged is not None):
         raise GameDataError(f"the chain does not fit the phase {phase.value!r}")
     for step in chain:
-        game._push(_chain_step(step, game))
+        game._chain.add(game.board, _chain_step(step, game))
     return game
 
 
@@ -456,7 +409,6 @@ def _chain_step(step: Any, game: Game) -> Pos:
     if not (isinstance(step, list) and len(step) == 2 and all(type(v) is int for v in step)):
         raise GameDataError("field 'chain' is damaged")
     pos = Pos(step[0], step[1])
-    chain = game.chain
-    if not game.board.contains(pos) or pos in chain or (chain and not chain[-1].touches(pos)):
+    if not game._chain.fits(game.board, pos):
         raise GameDataError("field 'chain' is not a path on the board")
     return pos

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..board import Pos
+from ..chain import Chain
 from ..draws import Draws
 from ..errors import GameDataError
 from ..fields import count_of, field_of
@@ -64,16 +65,15 @@ def restore(doc: Mapping[str, Any], words: WordList) -> Match:
         if index != match.turn or phase is not Phase.PLAYING:
             match.order.push(index, seat.key)
     match._solved = None
-    match._chain = []
-    match._nodes = [words.trie.root]
+    match._chain = Chain(words)
     chain = field_of(doc, "chain", list)
     if chain and phase is not Phase.PLAYING:
         raise GameDataError("a chain outside a turn")
     for entry in chain:
         pos = _pos(entry, match.board.size, "chain")
-        if pos in match._chain or (match._chain and not match._chain[-1].touches(pos)):
+        if not match._chain.fits(match.board, pos):
             raise GameDataError("field 'chain' is not a path on the board")
-        match._push(pos)
+        match._chain.add(match.board, pos)
     return match
 
 

@@ -5,6 +5,8 @@ before anything changes (as boardgame.io's master does): is the match still on,
 is it this seat's turn (and not the pause between rounds), can it pay, is the
 move itself legal. A refused command raises ``RuleError`` and leaves the match
 exactly as it was; an accepted one returns events for the layer above to send.
+The drag's own rules (press, enter, undo by dragging back, adjacency) are the
+``Chain`` an endless game drags too (``wibble.core.chain``); the turn is checked here.
 
 Committed and ephemeral, as in ``wibble.core.game``: a drag (``press``, ``enter``,
 ``cancel``) is shown to everyone and never saved; everything else that is
@@ -31,10 +33,9 @@ from hashlib import blake2b
 from typing import Any
 
 from ..board import Pos
-from ..dictionary import Node
+from ..chain import Chain, require_on_board
 from ..draws import Draws
 from ..errors import RuleError
-from ..game import chain_status
 from ..scoring import Score, score
 from ..solver import Found, count_words, solve
 from ..turns import TICKS_PER_ROUND, TurnOrder, step
@@ -202,19 +203,19 @@ class Match:
         self.version = 0
         self.history: list[dict[str, Any]] = []
         self._solved: tuple[Any, tuple[Found, ...]] | None = None
-        self._chain: list[Pos] = []
-        self._nodes: list[Node | None] = [words.trie.root]
+        # The drag's rules live in Chain, shared with the endless game; the turn is checked here.
+        self._chain = Chain(words)
         self._begin_turn(now)
 
     # -- what everyone can see --------------------------------------------------------------
 
     @property
     def chain(self) -> tuple[Pos, ...]:
-        return tuple(self._chain)
+        return self._chain.tiles
 
     @property
     def word(self) -> str:
-        return "".join(self.board[pos].symbol for pos in self._chain)
+        return self._chain.word(self.board)
 
     def path_score(self, path: Sequence[Pos]) -> Score:
         """What ``path`` scores on the board as it is: the one scoring function, with this match's order."""
@@ -293,18 +294,6 @@ class Match:
         if seat != self.turn:
             raise RuleError("turn/not_your_turn", f"it is {self.seats[self.turn].name}'s turn")
 
-    def _require_chain(self, chaining: bool, action: str) -> None:
-        if bool(self._chain) != chaining:
-            code = "state/not_chaining" if chaining else "state/already_chaining"
-            raise RuleError(code, f"cannot {action} {'without' if chaining else 'during'} a chain")
-
-    def _require_on_board(self, pos: Pos) -> None:
-        if not self.board.contains(pos):
-            last = self.board.size - 1
-            raise RuleError(
-                "move/off_board", f"tile ({pos.row}, {pos.col}) is off the board (0-{last} each way)"
-            )
-
     def _pay(self, seat: int, power: str) -> None:
         cost: int = getattr(self.settings.costs, power)
         if self.seats[seat].gems < cost:
@@ -314,34 +303,18 @@ class Match:
 
     def press(self, seat: int, pos: Pos) -> list[MatchEvent]:
         self._require_turn(seat)
-        self._require_chain(False, "press")
-        self._require_on_board(pos)
-        self._push(pos)
+        self._chain.press(self.board, pos)
         return [self.chain_moved()]
 
     def enter(self, seat: int, pos: Pos) -> list[MatchEvent]:
         self._require_turn(seat)
-        self._require_chain(True, "enter")
-        self._require_on_board(pos)
-        if len(self._chain) >= 2 and pos == self._chain[-2]:
-            self._chain.pop()
-            self._nodes.pop()
-            return [self.chain_moved()]
-        if pos in self._chain:
-            raise RuleError("move/repeated_tile", f"tile ({pos.row}, {pos.col}) is already in the chain")
-        last = self._chain[-1]
-        if not last.touches(pos):
-            raise RuleError(
-                "move/not_adjacent",
-                f"tile ({pos.row}, {pos.col}) does not touch the last tile ({last.row}, {last.col})",
-            )
-        self._push(pos)
+        self._chain.enter(self.board, pos)
         return [self.chain_moved()]
 
     def cancel(self, seat: int) -> list[MatchEvent]:
         self._require_turn(seat)
-        self._require_chain(True, "cancel")
-        self._clear_chain()
+        self._chain.require(True, "cancel")
+        self._chain.clear()
         return [self.chain_moved()]
 
     # -- committed ------------------------------------------------------------------------------
@@ -349,9 +322,9 @@ class Match:
     def release(self, seat: int, now: float) -> list[MatchEvent]:
         """Play the chain: a word scores and ends the turn; anything else is refused and the turn goes on."""
         self._require_turn(seat)
-        self._require_chain(True, "release")
-        word, path = self.word, tuple(self._chain)
-        node = self._nodes[-1]
+        self._chain.require(True, "release")
+        word, path = self._chain.word(self.board), self._chain.tiles
+        node = self._chain.node
         if len(word) < self.words.min_length or len(path) < self.words.min_length:
             result = "too_short"
         elif node is None or not self.words.trie.is_word(node):
@@ -359,13 +332,13 @@ class Match:
         else:
             result = ""
         if result:
-            self._clear_chain()
+            self._chain.clear()
             return [WordRefused(seat, word, result), self.chain_moved()]
         best = self._best_doc()
         gained = self._score_word(seat, path)
         build = run(REFILL, self._build(path))
         self.words_left = build.words_left
-        self._clear_chain()
+        self._chain.clear()
         self.version += 1
         events: list[MatchEvent] = [
             gained,
@@ -421,7 +394,7 @@ class Match:
         """Change one tile's letter; allowed mid-drag (the chain then spells the new letter)."""
         self._require_turn(seat)
         self._pay(seat, "swap")
-        self._require_on_board(pos)
+        require_on_board(self.board, pos)
         if symbol not in self.words.letters:
             raise RuleError("swap/bad_letter", f"{symbol!r} is not a letter of the list {self.words.name!r}")
         if self.board[pos].symbol == symbol:
@@ -429,13 +402,10 @@ class Match:
         self.board.place([(pos, self.words.letters[symbol])])
         self._solved = None  # as in _build: the board changed
         self.words_left = count_words(self.board, self.words)
-        chain = list(self._chain)
-        self._clear_chain()
-        for step_pos in chain:
-            self._push(step_pos)
+        self._chain.respell(self.board)  # the chain may cross the swapped tile: it spells the new letter
         changed = ({"row": pos.row, "col": pos.col, **tile_wire(self.board, self.specials, pos)},)
         events: list[MatchEvent] = [BoardChanged(changed, "swap", self.words_left, self.version + 1)]
-        if chain:
+        if self._chain:
             events.append(self.chain_moved())
         return self._spend(seat, "swap", *events)
 
@@ -547,25 +517,18 @@ class Match:
 
     # -- the chain ---------------------------------------------------------------------------
 
-    def _push(self, pos: Pos) -> None:
-        node = self._nodes[-1]
-        self._nodes.append(None if node is None else self.words.trie.child(node, self.board[pos].symbol))
-        self._chain.append(pos)
-
-    def _clear_chain(self) -> None:
-        self._chain.clear()
-        del self._nodes[1:]
-
     def _drop_chain(self) -> list[MatchEvent]:
         if not self._chain:
             return []
-        self._clear_chain()
+        self._chain.clear()
         return [self.chain_moved()]
 
     def chain_moved(self) -> ChainMoved:
         """The chain as everyone sees it: its tiles, word, points so far and status."""
-        status = chain_status(self.words, self._nodes[-1], len(self._chain)).value
-        return ChainMoved(self.turn, self.chain, self.word, self.path_score(self._chain).points, status)
+        chain = self._chain
+        tiles = chain.tiles
+        word = chain.word(self.board)
+        return ChainMoved(self.turn, tiles, word, self.path_score(tiles).points, chain.status.value)
 
     # -- the state as data ------------------------------------------------------------------
 
@@ -590,7 +553,7 @@ class Match:
             "turn_no": self.turn_no,
             "phase": self.phase.value,
             "deadline": self.deadline,
-            "chain": _path_doc(self._chain),
+            "chain": _path_doc(self._chain.tiles),
             "history": list(self.history),  # entries never change once written; the list grows
             "version": self.version,
         }
