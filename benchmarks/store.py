@@ -288,8 +288,9 @@ class Checkpointer:
 
 
 class Cooperative:
-    """The shipped store with ``busy_timeout=0``: a commit that finds the write lock taken
-    (by the checkpoint thread) yields to the loop for 1 ms and tries again."""
+    """One try per commit with ``busy_timeout=0`` (``OneTry``: the shipped store's own pauses
+    would sleep on this unpatched loop): a commit that finds the write lock taken (by the
+    checkpoint thread) yields to the loop for 1 ms and tries again."""
 
     def __init__(self, store: SqliteStore) -> None:
         self.store = store
@@ -389,7 +390,7 @@ def opened(variant: Variant, folder: Path, games: list[tuple[str, Played]]) -> I
     path = database_of(variant, folder)
     for suffix in ("", "-wal", "-shm"):
         Path(f"{path}{suffix}").unlink(missing_ok=True)
-    store = SqliteStore(path)
+    store = (OneTry if variant.engine == "inline+RESTART" else SqliteStore)(path)
     store._db.execute(f"PRAGMA synchronous={variant.synchronous}")
     for game_id, p in games:
         store.create(game_id, "game", p.fresh, now)
@@ -694,10 +695,11 @@ def resident(path: Path) -> str:
 
 
 # ``wibble serve`` with SQLite's checkpoints moved to a thread, as ``Checkpointer("RESTART")`` and
-# ``Cooperative`` do: the store's connection stops checkpointing and stops waiting for locks inside
-# SQLite (a write that finds the lock taken yields 1 ms and tries again), and a greenlet has the
-# hub's thread pool run a RESTART checkpoint on a second connection every half second. Run as
-# ``python -c`` so that gevent patches before anything else is imported, as ``wibble serve`` does.
+# ``Cooperative`` do: the store's connection stops checkpointing (and, as shipped since issue 18,
+# waits for a lock in pauses that yield; a write still refused after them tries again 1 ms later,
+# for ever), and a greenlet has the hub's thread pool run a RESTART checkpoint on a second
+# connection every half second. Run as ``python -c`` so that gevent patches before anything else
+# is imported, as ``wibble serve`` does.
 CHECKPOINT_THREAD_SERVER = """
 import sys
 from gevent import monkey
