@@ -10,14 +10,15 @@ the live layer (``wibble.live.games``) would commit. Subcommands (``all``, the d
   move, from the database's used pages and SQLite's own ``dbstat`` row sizes;
 - ``commits``: the latency a caller sees per commit, on a gevent loop (no
   monkey-patching needed: greenlets, a native thread where asked): the shipped
-  ``SqliteStore`` (inline, ``synchronous=NORMAL``), the same with ``FULL``, two
+  ``SqliteStore`` (inline, ``synchronous=NORMAL``), the same with ``FULL``, three
   alternatives written here (a writer thread that drains a queue and commits every
   waiting move in one transaction, group commit, timed from the call to the
-  caller's wake-up, hand-off included; and inline commits with SQLite's
-  checkpoints, where NORMAL's fsyncs are, moved to a thread), and ``MemoryStore``
-  as the floor. Each one at a time, paced (one greenlet per game, ``--rate``
-  commits a second in all) and saturated (100 greenlets committing back to back,
-  yielding between moves as a handler does). Beside the caller's latency, a probe
+  caller's wake-up, hand-off included; inline commits with SQLite's checkpoints,
+  where NORMAL's fsyncs are, moved to a thread; and every commit in gevent's
+  thread pool, the connection behind a lock), and ``MemoryStore`` as the floor.
+  Each one at a time, paced (one greenlet per game, ``--rate`` commits a second in
+  all) and saturated (100 greenlets committing back to back, yielding between moves
+  as a handler does). Beside the caller's latency, a probe
   greenlet that asks to wake every 1 ms reports how late it woke: the stall every
   other player on the loop sees. Every row runs ``--repeat`` times, interleaved,
   its timings pooled; FULL rows commit ``--full-commits`` moves, as each waits for
@@ -33,14 +34,21 @@ the live layer (``wibble.live.games``) would commit. Subcommands (``all``, the d
   ``--data-dir TMP`` and one with ``--data-dir ""``, in the same run (the order
   turned each of ``--rounds`` rounds), with the commits made during the measured
   window counted from the database. ``--checkpoint-thread`` adds a third server,
-  patched to run its checkpoints on a thread (RESTART, writes retry cooperatively).
+  patched to run its checkpoints on a thread (RESTART, writes retry cooperatively);
+- ``locked``: ``--writers`` greenlets commit back to back while another connection
+  holds ``BEGIN EXCLUSIVE`` for ``--hold`` seconds (issue 18): the store as it was
+  (one try, SQLite's busy timeout on the loop), the shipped one (pauses that yield),
+  and every commit in the thread pool; the loop's lag meanwhile, each refusal's
+  time, and how soon the writers save once the lock goes. It runs last in ``all``,
+  as it has gevent patch ``time.sleep`` (``wibble serve`` patches everything).
 
-    .venv/bin/python -m benchmarks.store                      # all four, ~7 minutes
+    .venv/bin/python -m benchmarks.store                      # all five, ~7 minutes
     .venv/bin/python -m benchmarks.store size
     .venv/bin/python -m benchmarks.store commits [--commits 5000] [--paced-commits 2000] [--rate 400]
     .venv/bin/python -m benchmarks.store restart [--games 100000] [--resumes 200]
     .venv/bin/python -m benchmarks.store load [--players 1000] [--saturate-players 100] [--rounds 2]
     .venv/bin/python -m benchmarks.store load --checkpoint-thread   # a third server, checkpoints on a thread
+    .venv/bin/python -m benchmarks.store locked [--writers 6] [--hold 2] [--repeat 2]
 """
 
 from __future__ import annotations
@@ -72,12 +80,15 @@ from typing import Any, Protocol
 
 import gevent
 import gevent.event
+import gevent.lock
+import gevent.monkey
 from websockets.sync.client import connect
 
 from benchmarks.load import LONGEST, REAL_WORDS, random_path
 from wibble.core import Draws, Game, HashParams, Move, Pos, WordJudged, WordList, solve
 from wibble.live.credentials import token_hash
 from wibble.store import MemoryStore, SqliteStore, StorageError, VersionConflict
+from wibble.store import sqlite as engine
 from wibble.store.sqlite import _dump  # the exact text the store writes
 from wibble.wordlists import load as load_words
 
@@ -277,8 +288,9 @@ class Checkpointer:
 
 
 class Cooperative:
-    """The shipped store with ``busy_timeout=0``: a commit that finds the write lock taken
-    (by the checkpoint thread) yields to the loop for 1 ms and tries again."""
+    """One try per commit with ``busy_timeout=0`` (``OneTry``: the shipped store's own pauses
+    would sleep on this unpatched loop): a commit that finds the write lock taken (by the
+    checkpoint thread) yields to the loop for 1 ms and tries again."""
 
     def __init__(self, store: SqliteStore) -> None:
         self.store = store
@@ -292,6 +304,47 @@ class Cooperative:
                 if "locked" not in exc.reason:
                     raise
             gevent.sleep(0.001)
+
+    def close(self) -> None:
+        pass
+
+
+class OneTry(SqliteStore):
+    """The store before issue 18's fix: one try per access, waiting for a lock held by another
+    process inside SQLite (``busy_timeout``), on whatever thread calls it (the loop, inline)."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(path)
+        self._db.execute(f"PRAGMA busy_timeout = {engine.BUSY_TIMEOUT_MS}")
+
+    def _patiently(self, attempt: Callable[[], Any]) -> Any:
+        try:
+            return attempt()
+        except engine._Busy as exc:
+            raise StorageError(exc.reason) from None
+
+
+class InThreadPool:
+    """The alternative: every commit in gevent's thread pool (SQLite may wait there for a lock,
+    off the loop), the connection's use serialised by a lock so transactions never interleave."""
+
+    def __init__(self, store: SqliteStore) -> None:
+        self.store = store
+        self._lock = gevent.lock.Semaphore()
+        self._pool = gevent.get_hub().threadpool
+
+    def commit(self, game_id: str, expected: int, doc: Doc, move: Doc, now: float) -> None:
+        def attempt() -> Exception | None:  # handed back, not raised: the pool would log it
+            try:
+                self.store.commit(game_id, expected, doc, move, now)
+            except (StorageError, VersionConflict) as exc:
+                return exc
+            return None
+
+        with self._lock:
+            failed = self._pool.apply(attempt)
+        if failed is not None:
+            raise failed
 
     def close(self) -> None:
         pass
@@ -316,6 +369,7 @@ VARIANTS = [
     Variant("inline, ckpt thread RESTART", "inline+RESTART"),
     Variant("thread + group, NORMAL", "group"),
     Variant("thread + group, FULL", "group", "FULL"),
+    Variant("thread pool, NORMAL", "pool"),
 ]
 
 
@@ -336,7 +390,7 @@ def opened(variant: Variant, folder: Path, games: list[tuple[str, Played]]) -> I
     path = database_of(variant, folder)
     for suffix in ("", "-wal", "-shm"):
         Path(f"{path}{suffix}").unlink(missing_ok=True)
-    store = SqliteStore(path)
+    store = (OneTry if variant.engine == "inline+RESTART" else SqliteStore)(path)
     store._db.execute(f"PRAGMA synchronous={variant.synchronous}")
     for game_id, p in games:
         store.create(game_id, "game", p.fresh, now)
@@ -345,6 +399,8 @@ def opened(variant: Variant, folder: Path, games: list[tuple[str, Played]]) -> I
     committer: Committer = store
     if variant.engine == "group":
         committer = helper = GroupCommitter(store)
+    elif variant.engine == "pool":
+        committer = InThreadPool(store)
     elif variant.engine.startswith("inline+"):
         store._db.execute("PRAGMA wal_autocheckpoint=0")
         mode = variant.engine.removeprefix("inline+")
@@ -639,10 +695,11 @@ def resident(path: Path) -> str:
 
 
 # ``wibble serve`` with SQLite's checkpoints moved to a thread, as ``Checkpointer("RESTART")`` and
-# ``Cooperative`` do: the store's connection stops checkpointing and stops waiting for locks inside
-# SQLite (a write that finds the lock taken yields 1 ms and tries again), and a greenlet has the
-# hub's thread pool run a RESTART checkpoint on a second connection every half second. Run as
-# ``python -c`` so that gevent patches before anything else is imported, as ``wibble serve`` does.
+# ``Cooperative`` do: the store's connection stops checkpointing (and, as shipped since issue 18,
+# waits for a lock in pauses that yield; a write still refused after them tries again 1 ms later,
+# for ever), and a greenlet has the hub's thread pool run a RESTART checkpoint on a second
+# connection every half second. Run as ``python -c`` so that gevent patches before anything else
+# is imported, as ``wibble serve`` does.
 CHECKPOINT_THREAD_SERVER = """
 import sys
 from gevent import monkey
@@ -805,6 +862,107 @@ def resumes_section(filled: Filled, args: argparse.Namespace, cache: str) -> Non
             f"{label:44} {ms(percentile(res, 0.5)):>7} ms {ms(percentile(res, 0.99)):>7} {ms(max(res)):>7} "
             f"{ms(percentile(conn, 0.5)):>9} ms {ms(percentile(conn, 0.99)):>7}"
         )
+
+
+# -- (e) another process holds the lock ------------------------------------------------
+
+
+def locked_section(played: list[Played], folder: Path, args: argparse.Namespace) -> None:
+    """Writers committing back to back while another connection holds ``BEGIN EXCLUSIVE``.
+
+    ``time.sleep`` is gevent's here (``patch_time``), as in ``wibble serve``: the shipped
+    store pauses between tries with it. A probe greenlet measures what the loop does
+    meanwhile; each writer, how long its refusals take and how soon it saves once the
+    lock goes.
+    """
+    gevent.monkey.patch_time()
+    print(
+        f"\n== (e) {args.writers} greenlets committing back to back while another connection holds "
+        f"BEGIN EXCLUSIVE for {args.hold:.1f} s, then let go; {args.repeat} repeat(s), pooled"
+    )
+    print(
+        f"{'store':40} {'held s':>6} {'refused':>7} {'refusal p50':>11} {'max ms':>7} {'wakes':>6} "
+        f"{'lag p99':>8} {'lag max':>8} {'saved after ms':>14}"
+    )
+    kinds: list[tuple[str, Callable[[Path], Committer], bool]] = [
+        ("inline, busy_timeout 200 ms (before)", OneTry, True),
+        ("inline, pauses that yield (shipped)", SqliteStore, True),
+        ("thread pool, busy_timeout 200 ms", lambda path: InThreadPool(OneTry(path)), True),
+        # The same time with no lock taken: what this machine's loop does with nothing in the way.
+        ("shipped, nothing locked (control)", SqliteStore, False),
+    ]
+    pooled: dict[str, tuple[list[float], list[float], list[float], list[float]]] = {}
+    for _ in range(args.repeat):
+        for name, make, lock in kinds:
+            held, refusals, lags, resumed = pooled.setdefault(name, ([], [], [], []))
+            held.append(one_lock(make, played, folder, args, lock, refusals, lags, resumed))
+    for name, (held, refusals, lags, resumed) in pooled.items():
+        print(
+            f"{name:40} {max(held):>6.1f} {len(refusals):>7} {ms(percentile(refusals, 0.5)):>8} ms "
+            f"{ms(max(refusals, default=float('nan'))):>7} {len(lags):>6} {ms(percentile(lags, 0.99)):>8} "
+            f"{ms(max(lags)):>8} {ms(max(resumed, default=float('nan'))):>14}",
+            flush=True,
+        )
+
+
+def one_lock(
+    make: Callable[[Path], Committer],
+    played: list[Played],
+    folder: Path,
+    args: argparse.Namespace,
+    lock: bool,
+    refusals: list[float],
+    lags: list[float],
+    resumed: list[float],
+) -> float:
+    """One lock held ``args.hold`` seconds (longer if the loop cannot wake to let go): how long it was."""
+    path = folder / "locked.db"
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+    SqliteStore(path).close()  # the schema, before the store under test opens it
+    committer = make(path)
+    rng = random.Random(args.seed)
+    games = [(new_id(rng), p) for p in played[: args.writers]]
+    now = time.time()
+    setup = SqliteStore(path)
+    for game_id, p in games:
+        setup.create(game_id, "game", p.fresh, now)
+    setup.close()
+    holder = sqlite3.connect(path, isolation_level=None)
+    if lock:
+        holder.execute("BEGIN EXCLUSIVE")
+    locked_at = time.perf_counter()
+    locked = True
+    let_go = 0.0
+
+    def writer(game_id: str, p: Played) -> None:
+        for step in p.steps:
+            while True:
+                started = time.perf_counter()
+                try:
+                    committer.commit(game_id, *step, time.time())
+                except StorageError:
+                    refusals.append(time.perf_counter() - started)
+                    gevent.sleep(0)  # the player hears of it, and sends the release again
+                    continue
+                if let_go:
+                    resumed.append(time.perf_counter() - let_go)
+                    return
+                break
+            if not locked:
+                return
+
+    probe = LoopProbe()
+    workers = [gevent.spawn(writer, gid, p) for gid, p in games]
+    gevent.sleep(args.hold)
+    if lock:
+        holder.execute("ROLLBACK")
+    locked, let_go = False, time.perf_counter()
+    gevent.joinall(workers)
+    lags += probe.stop()
+    holder.close()
+    committer.close()
+    return let_go - locked_at
 
 
 # -- (d) the load, store on and off ----------------------------------------------------
@@ -976,7 +1134,7 @@ def one_load(
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "what", nargs="?", default="all", choices=["all", "size", "commits", "restart", "load"]
+        "what", nargs="?", default="all", choices=["all", "size", "commits", "restart", "load", "locked"]
     )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--pool", type=int, default=250, help="real games played for every measurement")
@@ -998,6 +1156,8 @@ def main() -> None:
     parser.add_argument(
         "--checkpoint-thread", action="store_true", help="load: also a server with checkpoints on a thread"
     )
+    parser.add_argument("--writers", type=int, default=6, help="locked: greenlets committing")
+    parser.add_argument("--hold", type=float, default=2.0, help="locked: seconds the other connection holds")
     parser.add_argument("--tmp", default=None, help="folder for the databases (default: the system's temp)")
     args = parser.parse_args()
     words = load_words(ROOT / "words" / "en.txt")
@@ -1008,7 +1168,7 @@ def main() -> None:
         f"{os.cpu_count()} cores  load average {load_avg:.1f}"
     )
     started = time.perf_counter()
-    needs_games = args.what in ("all", "size", "commits", "restart")
+    needs_games = args.what in ("all", "size", "commits", "restart", "locked")
     played = play_games(words, args.pool, args.moves, args.seed) if needs_games else []
     if played:
         print(f"played {len(played)} games x {args.moves} releases in {time.perf_counter() - started:.1f} s")
@@ -1022,6 +1182,8 @@ def main() -> None:
             restart_section(played, folder, args)
         if args.what in ("all", "load"):
             load_section(words, folder, args)
+        if args.what in ("all", "locked"):  # last: it patches time.sleep
+            locked_section(played, folder, args)
     print(f"\ntotal {time.perf_counter() - started:.0f} s")
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
+import time
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
 from pathlib import Path
@@ -178,7 +179,7 @@ def test_a_database_locked_by_another_process_is_refused_saying_so(db_path: Path
 
 def test_the_start_up_waits_for_a_lock_a_little_while_not_forever() -> None:
     assert 500 <= sqlite_store.START_BUSY_TIMEOUT_MS <= 5000
-    assert sqlite_store.BUSY_TIMEOUT_MS <= 500  # a commit blocks every player while it waits
+    assert sqlite_store.BUSY_TIMEOUT_MS <= 500  # the player who moved waits this long to hear it failed
 
 
 def test_a_commit_while_the_database_is_locked_changes_nothing_and_succeeds_later(
@@ -205,6 +206,69 @@ def test_a_commit_while_the_database_is_locked_changes_nothing_and_succeeds_late
     assert row is not None
     assert row.doc == second.doc
     assert store.moves("g1") == [first.move, second.move]
+    store.close()
+
+
+def test_a_locked_database_is_waited_for_in_pauses_outside_sqlite_and_reads_go_on(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The pauses go through ``time.sleep`` (gevent's, in the server: the loop runs meanwhile);
+    # no try may wait inside SQLite, where the whole loop would wait with it.
+    game = new_game()
+    fresh = game.to_doc()
+    store = SqliteStore(db_path)
+    store.create("g1", "game", fresh, T0)
+    (step,) = play(game, 1)
+    pauses: list[float] = []
+    real_sleep = time.sleep
+
+    def sleep(seconds: float) -> None:
+        pauses.append(seconds)
+        real_sleep(seconds)
+
+    monkeypatch.setattr(sqlite_store.time, "sleep", sleep)
+    with exclusive_lock(db_path):
+        started = time.monotonic()
+        with pytest.raises(StorageError) as failed:
+            store.commit("g1", step.expected, step.doc, step.move, T0 + 1)
+        waited = time.monotonic() - started
+        assert "locked" in failed.value.reason
+        row = store.load("g1")  # a reader is not held up by another's write lock (WAL)
+        assert (store.count(), store.moves("g1")) == (1, [])
+
+    assert row is not None
+    assert row.doc == fresh
+    budget = sqlite_store.BUSY_TIMEOUT_MS / 1000
+    assert sum(pauses) == pytest.approx(budget, abs=0.01)
+    assert pauses == sorted(pauses[:-1]) + pauses[-1:]  # sooner first, then at most the last step
+    assert waited - sum(pauses) < 0.1, (waited, pauses)  # every try itself answered at once
+    store.close()
+
+
+def test_a_lock_let_go_while_a_commit_waits_for_it_lets_the_commit_through(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = new_game()
+    store = SqliteStore(db_path)
+    store.create("g1", "game", game.to_doc(), T0)
+    (step,) = play(game, 1)
+    other = sqlite3.connect(db_path, isolation_level=None)
+    other.execute("BEGIN EXCLUSIVE")
+    pauses: list[float] = []
+
+    def sleep(seconds: float) -> None:  # the other process finishes during the first pause
+        pauses.append(seconds)
+        if other.in_transaction:
+            other.execute("ROLLBACK")
+
+    monkeypatch.setattr(sqlite_store.time, "sleep", sleep)
+    try:
+        store.commit("g1", step.expected, step.doc, step.move, T0 + 1)
+    finally:
+        other.close()
+
+    assert pauses == [sqlite_store.BUSY_PAUSES[0]]
+    assert store.moves("g1") == [step.move]
     store.close()
 
 

@@ -6,16 +6,26 @@ crash) and costs tens of microseconds; only a power cut can lose the last commit
 Commits run inline on the caller's greenlet: at these costs a thread with group
 commit would add a hand-off per move and save nothing (docs/benchmarks.md).
 
+Another process may hold the write lock (a backup script, a ``sqlite3`` shell in a
+transaction). SQLite's busy timeout would wait for it inside the call, and on the
+event loop every player would wait with it. So the connection never waits inside
+SQLite (``busy_timeout = 0``): an access that finds the file busy is tried again
+after a pause taken with ``time.sleep``, which under gevent's monkey-patching yields
+to the loop, so only the caller waits; in a plain thread it waits as SQLite's own
+busy handler would. After ``BUSY_TIMEOUT_MS`` it gives up (``StorageError``).
+
 The schema is versioned with ``PRAGMA user_version``; ``MIGRATIONS[n]`` takes a
 database from version ``n`` to ``n + 1``, each in its own transaction.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import logging
 import os
 import sqlite3
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
@@ -91,10 +101,14 @@ MIGRATIONS: list[str] = [
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
-# How long a write waits for a lock held by another process. Short: a commit runs
-# on the event loop, and every player waits while it does.
+# How long an access waits for a lock held by another process before it is refused.
+# Short: the player who moved waits this long for ``server/storage`` (the others do not).
 BUSY_TIMEOUT_MS = 200
 START_BUSY_TIMEOUT_MS = 2000
+# The pauses between tries while the file is busy, the last one repeated: soon at first,
+# as most locks are a checkpoint's or another writer's few milliseconds, then every 25 ms
+# (about what SQLite's own busy handler does), each try costing microseconds.
+BUSY_PAUSES = (0.001, 0.002, 0.005, 0.01, 0.015, 0.025)
 
 
 def _dump(doc: Doc) -> str:
@@ -103,6 +117,20 @@ def _dump(doc: Doc) -> str:
 
 def _reason(exc: sqlite3.Error) -> str:
     return str(exc) or type(exc).__name__
+
+
+def _busy(exc: sqlite3.Error) -> bool:
+    """True if ``exc`` says another connection holds a lock: worth trying again shortly."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    return code is not None and code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+
+
+class _Busy(Exception):
+    """An access found the file locked and changed nothing; ``_patiently`` tries it again."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
 
 
 class SqliteStore:
@@ -149,7 +177,8 @@ class SqliteStore:
         db.execute("BEGIN IMMEDIATE")
         db.execute(f"PRAGMA user_version = {int(SCHEMA_VERSION)}")
         db.execute("COMMIT")
-        db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        # From here on nothing waits inside SQLite (on the event loop): ``_patiently`` does.
+        db.execute("PRAGMA busy_timeout = 0")
 
     # -- the Store interface -----------------------------------------------------------
 
@@ -167,12 +196,11 @@ class SqliteStore:
         self._write(insert)
 
     def load(self, doc_id: str) -> Row | None:
-        try:
-            row = self._db.execute(
+        row = self._read(
+            lambda db: db.execute(
                 "SELECT kind, doc, created, updated FROM documents WHERE id = ?", (doc_id,)
             ).fetchone()
-        except sqlite3.Error as exc:
-            raise StorageError(_reason(exc)) from None
+        )
         if row is None:
             return None
         kind, text, created, updated = row
@@ -203,13 +231,13 @@ class SqliteStore:
         self._write(lambda db: db.execute("UPDATE documents SET updated = ? WHERE id = ?", (now, doc_id)))
 
     def moves(self, doc_id: str) -> list[Doc]:
-        try:
-            rows = self._db.execute(
+        rows = self._read(
+            lambda db: db.execute(
                 "SELECT move FROM records WHERE doc_id = ? ORDER BY version", (doc_id,)
             ).fetchall()
+        )
+        try:
             return [json.loads(text) for (text,) in rows]
-        except sqlite3.Error as exc:
-            raise StorageError(_reason(exc)) from None
         except ValueError as exc:
             raise GameDataError(f"a stored move is not JSON ({exc})") from None
 
@@ -234,10 +262,7 @@ class SqliteStore:
         return self._write(delete)
 
     def count(self) -> int:
-        try:
-            return int(self._db.execute("SELECT count(*) FROM documents").fetchone()[0])
-        except sqlite3.Error as exc:
-            raise StorageError(_reason(exc)) from None
+        return int(self._read(lambda db: db.execute("SELECT count(*) FROM documents").fetchone()[0]))
 
     def close(self) -> None:
         try:
@@ -250,11 +275,24 @@ class SqliteStore:
 
     def _write(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
         """Run ``work`` in one transaction: all of it is written, or none of it."""
+        return self._patiently(lambda: self._transaction(work))
+
+    def _read(self, query: Callable[[sqlite3.Connection], _T]) -> _T:
+        def attempt() -> _T:
+            try:
+                return query(self._db)
+            except sqlite3.Error as exc:
+                raise (_Busy if _busy(exc) else StorageError)(_reason(exc)) from None
+
+        return self._patiently(attempt)
+
+    def _transaction(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
+        """One try at ``work`` in a transaction; ``_Busy`` if the file was locked (nothing written)."""
         db = self._db
         try:
             db.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as exc:
-            raise StorageError(_reason(exc)) from None
+            raise (_Busy if _busy(exc) else StorageError)(_reason(exc)) from None
         try:
             result = work(db)
             db.execute("COMMIT")
@@ -266,9 +304,30 @@ class SqliteStore:
             if isinstance(exc, sqlite3.Error):
                 if isinstance(exc, sqlite3.IntegrityError):
                     raise StorageError(f"refused by the database: {_reason(exc)}") from None
-                raise StorageError(_reason(exc)) from None
+                raise (_Busy if _busy(exc) else StorageError)(_reason(exc)) from None
             raise
         return result
+
+    def _patiently(self, attempt: Callable[[], _T]) -> _T:
+        """``attempt()``, tried again after a pause while the file is locked, for up to ``BUSY_TIMEOUT_MS``.
+
+        The pause is ``time.sleep`` looked up at each call: once gevent has patched it,
+        it hands the loop to every other player; the connection is not inside a
+        transaction meanwhile (a busy try rolled back), so others may use it too.
+        """
+        try:
+            return attempt()  # the usual case: no lock in the way, no clock read, no pause
+        except _Busy as exc:
+            reason = exc.reason
+        deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+        pauses = itertools.chain(BUSY_PAUSES, itertools.repeat(BUSY_PAUSES[-1]))
+        while (left := deadline - time.monotonic()) > 0:
+            time.sleep(min(left, next(pauses)))  # the last try falls on the deadline
+            try:
+                return attempt()
+            except _Busy as exc:
+                reason = exc.reason
+        raise StorageError(reason)
 
 
 def migrate(db: sqlite3.Connection, target: int) -> None:
