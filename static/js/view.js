@@ -75,6 +75,11 @@ const SAY = {
   room_removed: () => "The host removed you from your seat; you are watching.",
   room_seat_lost: () => "Your seat in this room is no longer yours; you are watching.",
   link_copied: () => "Link copied. Send it to your friends.",
+  // type to spell
+  no_path: ({ typed, letter }) =>
+    typed ? `No path on the board spells ${typed}${letter}.` : `No ${letter} on the board to start with.`,
+  spell_path: ({ index, count }) =>
+    count > 1 ? `Path ${index + 1} of ${count} (Tab for the next, Shift+Tab back).` : "Only one path spells this.",
   link_not_copied: () => "Could not copy: select the link and copy it.",
 };
 
@@ -138,6 +143,8 @@ const STATUS_LABEL = {
 const MARK_TEXT = { DL: "DL", TL: "TL" };
 const MARK_SPOKEN = { DL: "double letter", TL: "triple letter" };
 const POWER_NAMES = { shuffle: "Shuffle", swap: "Swap", hint: "Hint", extend: "Extend" };
+/** The powers' keys (input.js's POWER_KEYS), shown on their buttons. */
+const POWER_KEY_OF = { shuffle: "1", swap: "2", hint: "3", extend: "4", pass: "5" };
 
 /** How a play scored, step by step, from the server's `breakdown`: "C×2 A T → letters 8 → ×2 word 16 → +10 long word 26". */
 export function breakdownText(play) {
@@ -213,6 +220,8 @@ export class View {
       word: $('[data-testid="current-word"]'),
       points: $('[data-testid="current-points"]'),
       status: $('[data-testid="chain-status"]'),
+      paths: $('[data-testid="spell-paths"]'),
+      refused: $('[data-testid="refused-letter"]'),
       message: $('[data-testid="message"]'),
       announcer: $('[data-testid="announcer"]'),
       picker: $('[data-testid="wordlist"]'),
@@ -397,6 +406,25 @@ export class View {
     this.tiles[row][col].tabIndex = 0;
   }
 
+  /** The board's tab stop takes the focus (after New game, Start match, Rematch). */
+  focusBoard() {
+    if (!this.boardShown()) return;
+    this.focusTile(...this.focus);
+  }
+
+  /** The board is on screen to play on: the endless game, or a match being played. */
+  boardShown() {
+    const screen = this.body.dataset.screen;
+    return !this.el.boardWrap.hidden && (screen === "endless" || screen === "match");
+  }
+
+  /** The power's (or Pass's) button is on screen and may be pressed now. */
+  powerShown(name) {
+    if (this.el.powers.hidden || !this.boardShown()) return false;
+    const button = name === "pass" ? this.el.pass : this.el.powerButtons.find((b) => b.dataset.power === name);
+    return Boolean(button && !button.disabled);
+  }
+
   /** The picker goes back to the list being played (Escape after stepping through it). */
   showWordlist(name) {
     if (name) this.el.picker.value = name;
@@ -476,6 +504,7 @@ export class View {
       this.el.picker.value = game.wordlist;
     }
 
+    this.renderSpelling(state, event);
     if (event.type === "board") this.animateRefill(event.changed);
     if (event.type === "word" && event.result === "scored") this.pulse(this.el.total);
     this.shownGame = game?.id ?? null;
@@ -597,11 +626,33 @@ export class View {
     this.el.points.textContent = points === null ? "" : pts(points);
     this.el.points.dataset.stale = String(current.stale);
     this.el.status.textContent = STATUS_LABEL[status] ?? "";
-    let hint = "Drag across touching letters";
+    let hint = "Drag across touching letters, or type a word";
     if (match && !M.isMyTurn(match)) {
       hint = match.phase === M.MatchPhase.PLAYING ? `${M.seatName(match, match.turn)} is playing…` : "Between rounds";
     }
     if (this.el.wordHint.textContent !== hint) this.el.wordHint.textContent = hint;
+  }
+
+  /** Type to spell: how many paths spell what is typed, and a letter refused, shaken off. */
+  renderSpelling(state, event) {
+    const spelling = state.spelling;
+    const count = spelling ? spelling.paths.length : 0;
+    const text = count > 1 ? `${spelling.index + 1}/${count}` : "";
+    if (this.el.paths.textContent !== text) this.el.paths.textContent = text;
+    this.el.paths.title = count > 1 ? `Path ${spelling.index + 1} of ${count}: Tab for the next` : "";
+    this.el.wordLine.dataset.spelling = String(spelling !== null);
+    if (event.type === "refused") {
+      // Seen, not only heard (the message says which letter): the line shakes and shows it struck.
+      this.el.refused.textContent = event.letter;
+      this.el.wordLine.dataset.refused = "true";
+      const shake = reducedMotion()
+        ? [{ opacity: 0.4 }, { opacity: 1 }]
+        : [{ transform: "translateX(0)" }, { transform: "translateX(-6px)" }, { transform: "translateX(6px)" }, { transform: "translateX(0)" }];
+      this.animate(this.el.wordLine, shake, 260);
+    } else if (event.type === "local" || event.type === "word") {
+      this.el.wordLine.dataset.refused = "false";
+      this.el.refused.textContent = "";
+    }
   }
 
   /** Say the chain being built once the server has judged it (each step, politely). */
