@@ -6,6 +6,7 @@ coordinates), watched here through the page's own websocket.
 
 from __future__ import annotations
 
+import re
 import string
 from collections import Counter
 from collections.abc import Callable
@@ -216,3 +217,42 @@ def test_a_match_word_typed_on_your_turn_with_the_multipliers_counted(
     # Not our turn: typing is refused, and says whose turn it is.
     page.keyboard.press(game.letters()[0][0].upper())
     expect(game.message).to_contain_text("turn")
+
+
+def test_the_powers_by_their_keys_and_a_swapped_letter_typed(
+    page: Page,
+    match_server: LiveServer,
+    console_errors: list[str],
+) -> None:
+    game = MatchPage(page).open(match_server.url)
+    game.start(rounds=1)
+    for name, key in [("Shuffle", "1"), ("Swap", "2"), ("Hint", "3"), ("Extend", "4"), ("Pass", "5")]:
+        expect(game.power(name)).to_have_attribute("aria-keyshortcuts", key)
+        expect(game.power(name).locator("kbd")).to_have_text(key)
+
+    # 2: Swap. The tile is picked on the board (Space on the focused tile), the letter by typing it.
+    page.keyboard.press("2")
+    expect(page.get_by_test_id("swap-picker")).to_contain_text("pick the tile")
+    focused = game.board.locator(".tile:focus")
+    expect(focused).to_have_count(1)
+    row, col = int(focused.get_attribute("data-row") or 0), int(focused.get_attribute("data-col") or 0)
+    page.keyboard.press("Space")
+    letter = "Z" if game.letters()[row][col] != "z" else "Q"
+    page.keyboard.press(letter)
+    expect(game.tile(row, col)).to_have_attribute("data-letter", letter)
+    expect(game.seats.nth(0).locator(".seat-gems")).to_contain_text("0")
+    # The swapped tile is typed like any other.
+    page.keyboard.press(letter)
+    expect(game.current_word).to_have_text(letter)
+    expect(game.tile(row, col)).to_have_class(re.compile(r"\bselected\b"))
+    page.keyboard.press("Escape")
+    expect(game.current_word).to_have_text("")
+
+    # 1: Shuffle needs a gem and there are none: the key does nothing.
+    letters = game.letters()
+    page.keyboard.press("1")
+    expect(game.power("Shuffle")).to_be_disabled()
+    assert game.letters() == letters
+    # 5: Pass. The bot's turn.
+    page.keyboard.press("5")
+    expect(game.whose_turn).not_to_have_text("Your turn")
