@@ -287,7 +287,8 @@ export function bindControls(root, actions, { settleMs = PICKER_SETTLE_MS } = {}
     if (byKey) timer = setTimeout(commit, settleMs);
     else actions.newGame(picker.value);
   });
-  root.querySelector('[data-action="new-game"]').addEventListener("click", () => actions.newGame(picker.value));
+  // The button, unlike the picker, says "play now": the board takes the focus (main.js).
+  root.querySelector('[data-action="new-game"]').addEventListener("click", () => actions.newGame(picker.value, { play: true }));
   root.querySelector('[data-action="submit"]').addEventListener("click", () => actions.release());
   root.querySelector('[data-action="retry"]').addEventListener("click", () => actions.reconnect());
   root.querySelector('[data-testid="your-games"]').addEventListener("click", (event) => {

@@ -90,6 +90,7 @@ const thenBoard = (started) => {
   return started;
 };
 store.subscribe((state, event) => {
+  if (event.type === "error") focusBoard = false; // refused: no board is coming
   if (!focusBoard || !((event.type === "game" || event.type === "match") && event.fresh)) return;
   focusBoard = false;
   view.focusBoard();
@@ -102,7 +103,7 @@ const actions = {
   cancel: () => store.cancel(),
   undo: () => store.undo(),
   activate: (row, col, submit) => store.activate(row, col, submit),
-  newGame: (wordlist) => thenBoard(store.newGame(wordlist)),
+  newGame: (wordlist, { play = false } = {}) => (play ? thenBoard(store.newGame(wordlist)) : store.newGame(wordlist)),
   openGame: (id) => store.openGame(id),
   wordlist: () => store.state.game?.wordlist ?? null,
   showWordlist: (name) => view.showWordlist(name),
