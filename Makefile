@@ -11,6 +11,7 @@ HOST   ?= 127.0.0.1
 PORT   ?= 8000
 WORDS  ?=
 NODE   ?= node
+NPM    ?= npm
 
 .PHONY: play test lint js fast clean
 
@@ -34,7 +35,7 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 play: $(VENV)/.installed-play
 	$(BIN)/wibble serve --host $(HOST) --port $(PORT) $(if $(WORDS),--words $(WORDS))
 
-test: lint js
+test: lint js node_modules/.installed
 	$(BIN)/python -m tests.browser
 	$(BIN)/python -m pytest
 
@@ -43,6 +44,13 @@ lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+
+# What the browser tests take from npm (axe-core, the accessibility audit): package-lock.json,
+# exactly. Reinstalled whenever either file changes.
+node_modules/.installed: package.json package-lock.json
+	@command -v $(NPM) >/dev/null || { echo "The browser tests need npm (it comes with Node) to install axe-core"; exit 1; }
+	$(NPM) ci --no-audit --no-fund
+	@touch $@
 
 # The page's pure modules (no DOM, no server), with Node's own test runner: tests/js/.
 js:
@@ -54,4 +62,4 @@ fast: lint js
 	$(BIN)/python -m pytest --ignore=tests/e2e
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache *.egg-info
+	rm -rf $(VENV) node_modules .pytest_cache .ruff_cache .mypy_cache *.egg-info

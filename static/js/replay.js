@@ -26,8 +26,13 @@ function tileElement(tile, r, c) {
   const score = document.createElement("span");
   score.className = "tile-score";
   score.textContent = String(tile.score);
-  element.append(letter, score);
-  element.setAttribute("aria-label", `${tile.letter}, ${tile.score} points`);
+  score.setAttribute("aria-hidden", "true");
+  // The tile's name is its content (an aria-label would not match the letters shown):
+  // the letter, then its points in words for a screen reader only.
+  const spoken = document.createElement("span");
+  spoken.className = "visually-hidden";
+  spoken.textContent = `, ${tile.score} ${tile.score === 1 ? "point" : "points"}`;
+  element.append(letter, score, spoken);
   return element;
 }
 
@@ -43,21 +48,30 @@ function render() {
   const boardElement = $("replay-board");
   boardElement.style.setProperty("--size", String(board.length));
   boardElement.dataset.status = frame ? (frame.move.result === "scored" ? "word" : "none") : "";
+  // Rows, as a grid has (they take no room: .row is display: contents).
   boardElement.replaceChildren(
-    ...board.flatMap((row, r) =>
-      row.map((tile, c) => {
-        const element = tileElement(tile, r, c);
-        if (path.has(`${r},${c}`)) element.classList.add("selected");
-        if (last === `${r},${c}`) element.classList.add("last");
-        return element;
-      }),
-    ),
+    ...board.map((row, r) => {
+      const rowElement = document.createElement("div");
+      rowElement.className = "row";
+      rowElement.setAttribute("role", "row");
+      rowElement.append(
+        ...row.map((tile, c) => {
+          const element = tileElement(tile, r, c);
+          if (path.has(`${r},${c}`)) element.classList.add("selected");
+          if (last === `${r},${c}`) element.classList.add("last");
+          return element;
+        }),
+      );
+      return rowElement;
+    }),
   );
   const before = step === 0 ? 0 : frames[step - 1].move.total;
   $("replay-score").textContent = String(frame ? before : data.final.total);
   $("replay-word").textContent = frame ? frame.move.word : "";
   $("replay-points").textContent = frame && frame.move.points ? `+${frame.move.points}` : "";
   $("replay-result").textContent = frame ? RESULTS[frame.move.result] ?? frame.move.result : "";
+  // The result's colour is the line's, as on the game's page (a word, or not one).
+  $("replay-result").closest(".word-line").dataset.status = boardElement.dataset.status || "empty";
   $("replay-step").textContent = atEnd
     ? `End of the game: ${frames.length} move${frames.length === 1 ? "" : "s"}`
     : `Move ${step + 1} of ${frames.length}`;

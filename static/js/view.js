@@ -370,10 +370,13 @@ export class View {
         const mark = this.make("span", "tile-mark");
         mark.setAttribute("aria-hidden", "true");
         const gem = this.make("span", "tile-gem");
-        gem.setAttribute("role", "img");
-        gem.setAttribute("aria-label", "gem");
+        gem.setAttribute("aria-hidden", "true");
         gem.hidden = true;
-        tile.append(this.make("span", "tile-letter"), score, mark, gem);
+        // The tile's name comes from its content, the letter first, then what the eye
+        // reads off the tile (points, marks, gem) in words for a screen reader only: an
+        // aria-label would not contain the letters and numbers shown, as speech input needs.
+        const spoken = this.make("span", "visually-hidden tile-spoken");
+        tile.append(this.make("span", "tile-letter"), score, mark, gem, spoken);
         row.append(tile);
         tiles.push(tile);
       }
@@ -588,12 +591,12 @@ export class View {
         else delete tile.dataset.hint;
         tile.classList.toggle("swap-target", Boolean(swapTile && swapTile[0] === r && swapTile[1] === c));
 
-        let label = data ? `${letter}, ${data.score} point${data.score === 1 ? "" : "s"}` : "empty";
+        let label = data ? `, ${data.score} point${data.score === 1 ? "" : "s"}` : "empty";
         if (mult) label += `, ${MARK_SPOKEN[mult] ?? mult}`;
         if (wordMult) label += ", double word";
         if (gem) label += ", gem";
         if (hinted !== undefined) label += `, hint letter ${hinted} of ${hint.size}`;
-        if (tile.getAttribute("aria-label") !== label) tile.setAttribute("aria-label", label);
+        if (tile.children[4].textContent !== label) tile.children[4].textContent = label;
       }
     }
     // While a swap is being chosen, the board is where the tile is picked.
@@ -781,8 +784,9 @@ export class View {
         costEl.dataset.cost = costKey;
         const shown = this.make("span", "", `◆${cost}`);
         shown.setAttribute("aria-hidden", "true");
-        costEl.replaceChildren(shown);
-        button.setAttribute("aria-label", `${POWER_NAMES[power]}, ${plural(cost, "gem")}`);
+        // The button's name is its content (its name, then the cost in words), so that it
+        // holds the words shown on it, as speech input expects.
+        costEl.replaceChildren(shown, this.make("span", "visually-hidden", `, ${plural(cost, "gem")}`));
       }
       const usable = canPlay && M.canUse(match, power);
       button.disabled = !usable;
