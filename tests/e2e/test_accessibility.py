@@ -49,8 +49,7 @@ class Audit:
             page.emulate_media(color_scheme=scheme)
             if not page.evaluate("typeof window.axe === 'object'"):
                 page.add_script_tag(content=self.source)
-            # The page's own fades and pulses end first: axe measures colours as they settle.
-            page.wait_for_function("document.getAnimations().every(a => a.playState !== 'running')")
+            settled(page)  # axe measures colours as they end up, not halfway through a fade
             result: list[dict[str, Any]] = page.evaluate(
                 "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
                 ".map(v => ({id: v.id, impact: v.impact,"
@@ -65,6 +64,11 @@ class Audit:
         return "\n".join(f"{screen}: {'; '.join(found)}" for screen, found in self.found.items() if found)
 
 
+def settled(page: Page) -> None:
+    """Wait for the page's transitions and animations to end (colours are read as they stay)."""
+    page.wait_for_function("() => document.getAnimations().every(a => a.playState !== 'running')")
+
+
 def context_of(browser: Browser, kind: str) -> BrowserContext:
     # The page's Content-Security-Policy allows no inline script, rightly: the audit's
     # script is let in by the browser instead (it is not the page's).
@@ -76,16 +80,16 @@ def context_of(browser: Browser, kind: str) -> BrowserContext:
 
 
 @pytest.fixture(params=["desktop", "phone"])
-def device(request: pytest.FixtureRequest) -> str:
+def form_factor(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 
 
 @pytest.fixture
-def contexts(browser: Browser, device: str) -> Iterator[Callable[[], Page]]:
+def contexts(browser: Browser, form_factor: str) -> Iterator[Callable[[], Page]]:
     made: list[tuple[BrowserContext, list[str]]] = []
 
     def new_page() -> Page:
-        context = context_of(browser, device)
+        context = context_of(browser, form_factor)
         page = context.new_page()
         made.append((context, watch_console(page)))
         return page
@@ -105,7 +109,7 @@ def idle(page: Page) -> None:
 
 
 def test_no_axe_violations_on_any_screen(
-    contexts: Callable[[], Page], a11y_server: LiveServer, axe_source: str, device: str
+    contexts: Callable[[], Page], a11y_server: LiveServer, axe_source: str, form_factor: str
 ) -> None:
     audit = Audit(axe_source)
     page = contexts()
@@ -172,4 +176,71 @@ def test_no_axe_violations_on_any_screen(
     audit(page, "room match (player)")
     audit(watcher, "room match (watching)")
 
-    assert audit.report() == "", f"axe-core found, on {device}:\n{audit.report()}"
+    assert audit.report() == "", f"axe-core found, on {form_factor}:\n{audit.report()}"
+
+
+def test_every_state_of_the_board_shows_in_forced_colours(browser: Browser, a11y_server: LiveServer) -> None:
+    context = browser.new_context(viewport=DESKTOP, forced_colors="active")
+    page = context.new_page()
+    errors = watch_console(page)
+    try:
+        page.goto(a11y_server.url)
+        idle(page)
+        assert page.evaluate("matchMedia('(forced-colors: active)').matches")
+        style = """(el, props) => { const s = getComputedStyle(el);
+            return Object.fromEntries(props.map(p => [p, s.getPropertyValue(p)])); }"""
+        looks = ["background-color", "color", "outline-style", "border-top-width"]
+        tile = lambda r, c: page.get_by_test_id("board").locator(f'[data-row="{r}"][data-col="{c}"]')  # noqa: E731
+        plain = tile(2, 2).evaluate(style, looks)
+
+        # The active mode tab is not drawn like the others.
+        modes = page.locator(".modes .mode")
+        on = modes.nth(0).evaluate(style, ["background-color"])
+        off = modes.nth(1).evaluate(style, ["background-color"])
+        behind = page.locator(".modes").evaluate(style, ["background-color"])
+        assert on != off, f"the active mode tab looks like the others: {on}"
+        assert on != behind, f"the active mode tab is the colour of what is behind it: {on}"
+
+        # A single pressed tile (the mouse held down on it): it and only it shows it.
+        box = tile(0, 0).bounding_box()
+        assert box is not None
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.mouse.down()
+        expect(tile(0, 0)).to_have_class(re.compile(r"\bselected\b"))
+        settled(page)
+        pressed = tile(0, 0).evaluate(style, looks)
+        assert pressed["background-color"] != plain["background-color"], (pressed, plain)
+        assert pressed["outline-style"] != "none", "the last (here the only) tile of the chain has a ring"
+
+        # A chain of two: both selected, the last one ringed, the first not.
+        box = tile(0, 1).bounding_box()
+        assert box is not None
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, steps=4)
+        expect(tile(0, 1)).to_have_class(re.compile(r"\blast\b"))
+        settled(page)
+        first, last = tile(0, 0).evaluate(style, looks), tile(0, 1).evaluate(style, looks)
+        assert first["background-color"] == last["background-color"] != plain["background-color"]
+        assert first["outline-style"] == "none"
+        assert last["outline-style"] != "none"
+        page.keyboard.press("Escape")
+        page.mouse.up()
+        idle(page)
+
+        # A match's gems: each marker a shape in a colour that is not its tile's.
+        page.get_by_role("button", name="Match", exact=True).click()
+        page.get_by_role("button", name="Start match").click()
+        expect(page.get_by_test_id("whose-turn")).to_have_text("Your turn", timeout=20_000)
+        gems = page.locator(".tile-gem:not([hidden])")
+        expect(gems.first).to_be_visible()
+        settled(page)
+        for i in range(gems.count()):
+            gem = gems.nth(i)
+            marker = gem.evaluate(style, ["background-color"])["background-color"]
+            under = gem.evaluate("el => getComputedStyle(el.closest('.tile')).backgroundColor")
+            assert marker != under, f"a gem marker is {marker} on a tile of {under}"
+        on = page.locator('.mode[data-mode="match"]').evaluate(style, ["background-color"])
+        off = page.locator('.mode[data-mode="endless"]').evaluate(style, ["background-color"])
+        assert on != off
+    finally:
+        context.close()
+    assert errors == [], "the page logged errors"
