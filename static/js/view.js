@@ -755,7 +755,7 @@ export class View {
       const name = this.make("span", "seat-name", seat.name);
       const tag = this.make("span", "seat-tag", seatTag(seat) || (index === match.you ? "you" : "player"));
       const score = this.make("span", "seat-score");
-      score.append(this.make("span", "", String(seat.score)), this.make("span", "visually-hidden", " points"));
+      score.append(this.make("span", "", String(seat.score)), this.make("span", "visually-hidden", seat.score === 1 ? " point" : " points"));
       const gems = this.make("span", "seat-gems");
       const shape = this.make("span", "gem-shape");
       shape.setAttribute("aria-hidden", "true");

@@ -37,6 +37,28 @@ def a11y_server(start_server: Callable[..., LiveServer]) -> LiveServer:
     return start_server(env=ROOM_SERVER)
 
 
+# Everything a finger can press on screen that is less than 44 CSS px high or wide.
+SMALL_TARGETS = """() => {
+    // A checkbox is pressed through its label too: the two together are the target.
+    const target = (el) => {
+        const r = el.getBoundingClientRect();
+        const label = el.type === 'checkbox' && el.labels[0]?.getBoundingClientRect();
+        if (!label) return r;
+        const top = Math.min(r.top, label.top), left = Math.min(r.left, label.left);
+        return {width: Math.max(r.right, label.right) - left, height: Math.max(r.bottom, label.bottom) - top};
+    };
+    return [...document.querySelectorAll(
+        'button, a[href], select, input:not([type=hidden]), summary, [role=gridcell], [tabindex="0"]')]
+    .filter(el => el.checkVisibility() && !el.closest('[hidden], .visually-hidden'))
+    .map(el => [el, target(el)])
+    .filter(([el, r]) => r.width > 0 && (r.width < 44 || r.height < 44))
+    .map(([el, r]) => `${el.tagName.toLowerCase()}${el.dataset.testid ? '#' + el.dataset.testid : ''}`
+        + `${el.dataset.action ? '.' + el.dataset.action : ''}`
+        + ` "${(el.textContent || el.value || '').trim().slice(0, 20)}"`
+        + ` ${Math.round(r.width)}x${Math.round(r.height)}`);
+}"""
+
+
 class Audit:
     """axe-core run on pages as they reach each screen; violations kept by screen and theme."""
 
@@ -59,6 +81,10 @@ class Audit:
                 f"{v['id']} ({v['impact']}) x{len(v['nodes'])}: {', '.join(v['nodes'][:3])}" for v in result
             ]
         page.emulate_media(color_scheme="light")
+        if page.viewport_size == PHONE:
+            small = page.evaluate(SMALL_TARGETS)
+            if small:
+                self.found[f"{screen} (tap targets under 44 px)"] = small
 
     def report(self) -> str:
         return "\n".join(f"{screen}: {'; '.join(found)}" for screen, found in self.found.items() if found)
