@@ -11,6 +11,7 @@
 
 import { EMPTY_CHAIN, Moves, Reply, sameChain, stepChain, tilesOf } from "./chain.js";
 import { installMatchMoves } from "./match_moves.js";
+import * as M from "./match.js";
 import * as P from "./protocol.js";
 import { installRoomMoves, JoinStep, joinStateOf, ROOM_MESSAGES } from "./room_moves.js";
 import { idOf, isMatchEntry, savedRooms } from "./saved.js";
@@ -339,6 +340,11 @@ export class Store {
     state.refilling = null;
     if (state.match) {
       state.match.hint = null; // its path may no longer spell it
+      // Only the seat whose turn it is can shuffle: say who did (the board moved under everyone).
+      if (message.reason === "shuffle") {
+        const match = state.match;
+        this.setMessage("info", "shuffled", { mine: match.turn === match.you, name: M.seatName(match, match.turn) });
+      }
     } else if (state.wordsLeft === 0) {
       this.setMessage("info", "no_words_left");
     }

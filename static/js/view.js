@@ -61,6 +61,7 @@ const SAY = {
   round_over: ({ round }) => `Round ${round} is over.`,
   round_start: ({ round, yours, next }) => `Round ${round} — ${yours ? "your turn" : `${next}'s turn`}.`,
   hint: () => "Hint bought — see below the board.",
+  shuffled: ({ mine, name }) => `${mine ? "You" : name} shuffled the letters.`,
   no_hint: () => "No word on this board to hint at.",
   match_over: ({ won, shared, name }) =>
     won ? (shared ? "Match over — a shared win!" : "Match over — you win!") : `Match over — ${name} wins.`,
@@ -139,12 +140,12 @@ const STATUS_LABEL = {
   found: "↺ already found",
 };
 
+const SHORT_LABEL = "✗ too short";
+
 /** A tile's marks as the tile shows them: DL, TL (letter multipliers) and 2× (the word's). */
 const MARK_TEXT = { DL: "DL", TL: "TL" };
 const MARK_SPOKEN = { DL: "double letter", TL: "triple letter" };
 const POWER_NAMES = { shuffle: "Shuffle", swap: "Swap", hint: "Hint", extend: "Extend" };
-/** The powers' keys (input.js's POWER_KEYS), shown on their buttons. */
-const POWER_KEY_OF = { shuffle: "1", swap: "2", hint: "3", extend: "4", pass: "5" };
 
 /** How a play scored, step by step, from the server's `breakdown`: "C×2 A T → letters 8 → ×2 word 16 → +10 long word 26". */
 export function breakdownText(play) {
@@ -618,6 +619,9 @@ export class View {
     const status = current.alreadyFound ? "found" : current.status;
     this.el.board.dataset.status = status;
     this.el.wordLine.dataset.status = status;
+    // A chain shorter than a word can be, that starts no word: what letting go will say.
+    const minLength = (match ?? state.game)?.minLength ?? 3;
+    const short = status === "none" && current.chain.length < minLength;
     // In a match, another seat's drag shows live, under its name.
     const other = match && current.chain.length > 0 && current.seat !== null && current.seat !== match.you;
     this.el.board.dataset.owner = other ? "other" : "";
@@ -625,10 +629,11 @@ export class View {
     this.el.wordOwner.textContent = other ? `${M.seatName(match, current.seat)}:` : "";
     this.el.word.textContent = current.word;
     // The server's points (store.js's currentChain says why they may be a step behind).
-    const points = current.points;
+    // A chain that spells no word scores nothing: its letters' sum would read as points.
+    const points = status === "none" ? null : current.points;
     this.el.points.textContent = points === null ? "" : pts(points);
     this.el.points.dataset.stale = String(current.stale);
-    this.el.status.textContent = STATUS_LABEL[status] ?? "";
+    this.el.status.textContent = short ? SHORT_LABEL : STATUS_LABEL[status] ?? "";
     let hint = "Drag across touching letters, or type a word";
     if (match && !M.isMyTurn(match)) {
       hint = match.phase === M.MatchPhase.PLAYING ? `${M.seatName(match, match.turn)} is playing…` : "Between rounds";
@@ -1287,7 +1292,8 @@ export class View {
     const playing = state.mode === "match" && state.match ? state.match.id : state.game?.id ?? null;
     const open = canPlay; // something on screen and a connection: another can be opened
     // The store replaces the list whenever it changes, so this is cheap on every drag step.
-    const replayable = state.mode === "endless" && state.game ? state.game.id : null;
+    // A replay of nothing played would be one still board.
+    const replayable = state.mode === "endless" && state.game && state.found.length > 0 ? state.game.id : null;
     const shown = this.shownGames;
     if (shown && shown.games === state.games && shown.playing === playing && shown.open === open
         && shown.replayable === replayable) return;
@@ -1316,7 +1322,8 @@ export class View {
         title = entry.title || entry.wordlist || "Game";
         score = `${entry.total} pts · ${entry.words} word${entry.words === 1 ? "" : "s"}`;
       }
-      const when = id === playing ? "playing" : playedAgo(entry.played);
+      // The one on screen is "playing", unless it is a match that has ended.
+      const when = id === playing ? (isMatchEntry(entry) && entry.over ? "on screen" : "playing") : playedAgo(entry.played);
       button.append(this.make("span", "game-title", title), this.make("span", "game-score", score), this.make("span", "game-when", when));
       item.append(button);
       return item;
