@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { breakdownText, messageText, playedAgo } from "../../static/js/view.js";
+import { breakdownText, messageText, playedAgo } from "../../static/js/view/wording.js";
 
 test("type to spell: a refused letter says which, and from where", () => {
   assert.equal(messageText({ say: "no_path", typed: "CA", letter: "Q" }), "No path on the board spells CAQ.");
