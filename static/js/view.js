@@ -10,11 +10,10 @@ import * as M from "./match.js";
 import * as R from "./room.js";
 import { idOf, isMatchEntry } from "./saved.js";
 import { currentChain, isRefilling, phaseOf } from "./store.js";
+import { BoardPanel } from "./view/board.js";
 import {
   CHAIN_SPOKEN,
   LEVEL_LABELS,
-  MARK_SPOKEN,
-  MARK_TEXT,
   POWER_NAMES,
   PRESENCE,
   SHORT_LABEL,
@@ -155,9 +154,10 @@ export class View {
     };
     this.wordlists = config.wordlists;
     this.defaultWordlist = config.default_wordlist;
-    this.tiles = []; // tiles[row][col] -> element
-    this.size = 0;
-    this.focus = [0, 0];
+    // The board: its tiles, the chain's trail and the keyboard focus (view/board.js).
+    this.board = new BoardPanel(this.el.board, {
+      trail: { svg: this.el.trail, line: this.el.trailLine, head: this.el.trailHead },
+    });
     this.shownMessage = 0;
     this.spokenChain = "";
     this.shownGame = null;
@@ -171,12 +171,7 @@ export class View {
       option.value = name;
       this.el.roomWordlist.append(option);
     }
-    this.buildBoard(5);
-    // A tile focused by Tab or a click becomes the roving tab stop.
-    this.el.board.addEventListener("focusin", (event) => {
-      const tile = event.target.closest?.("[data-row]");
-      if (tile) this.setTabStop(Number(tile.dataset.row), Number(tile.dataset.col));
-    });
+    this.board.build(5);
   }
 
   fillPicker(lists, chosen) {
@@ -196,69 +191,19 @@ export class View {
     return element;
   }
 
-  buildBoard(size) {
-    const board = this.el.board;
-    for (const row of board.querySelectorAll(".row")) row.remove();
-    this.tiles = [];
-    for (let r = 0; r < size; r += 1) {
-      const row = this.make("div", "row");
-      row.setAttribute("role", "row");
-      const tiles = [];
-      for (let c = 0; c < size; c += 1) {
-        const tile = this.make("div", "tile");
-        tile.setAttribute("role", "gridcell");
-        tile.dataset.row = String(r);
-        tile.dataset.col = String(c);
-        tile.tabIndex = r === 0 && c === 0 ? 0 : -1;
-        const score = this.make("span", "tile-score");
-        score.setAttribute("aria-hidden", "true");
-        // A match's marks: the multiplier as text (readable without colour), and a gem shape.
-        const mark = this.make("span", "tile-mark");
-        mark.setAttribute("aria-hidden", "true");
-        const gem = this.make("span", "tile-gem");
-        gem.setAttribute("aria-hidden", "true");
-        gem.hidden = true;
-        // The tile's name comes from its content, the letter first, then what the eye
-        // reads off the tile (points, marks, gem) in words for a screen reader only: an
-        // aria-label would not contain the letters and numbers shown, as speech input needs.
-        const spoken = this.make("span", "visually-hidden tile-spoken");
-        tile.append(this.make("span", "tile-letter"), score, mark, gem, spoken);
-        row.append(tile);
-        tiles.push(tile);
-      }
-      board.append(row);
-      this.tiles.push(tiles);
-    }
-    board.style.setProperty("--size", String(size));
-    this.el.trail.setAttribute("viewBox", `0 0 ${size} ${size}`);
-    this.size = size;
-    this.focus = [0, 0];
+  /** How many tiles a side the board has (input.js measures it). */
+  get size() {
+    return this.board.size;
   }
-
-  // -- focus (roving tabindex) -----------------------------------------------------
 
   moveFocus(dRow, dCol) {
-    const clamp = (v) => Math.max(0, Math.min(this.size - 1, v));
-    const [row, col] = this.focus;
-    this.focusTile(clamp(row + dRow), clamp(col + dCol));
-  }
-
-  focusTile(row, col) {
-    this.setTabStop(row, col);
-    this.tiles[row][col].focus();
-  }
-
-  setTabStop(row, col) {
-    const [oldRow, oldCol] = this.focus;
-    this.tiles[oldRow][oldCol].tabIndex = -1;
-    this.focus = [row, col];
-    this.tiles[row][col].tabIndex = 0;
+    this.board.moveFocus(dRow, dCol);
   }
 
   /** The board's tab stop takes the focus (after New game, Start match, Rematch). */
   focusBoard() {
     if (!this.boardShown()) return;
-    this.focusTile(...this.focus);
+    this.board.focusTile(...this.board.focus);
   }
 
   /** The board is on screen to play on: the endless game, or a match being played. */
@@ -305,7 +250,7 @@ export class View {
     const screen = this.screenOf(state);
     const match = matchOnScreen(state, screen);
     const shown = match ?? state.game; // what the board belongs to
-    if (shown && shown.size !== this.size) this.buildBoard(shown.size);
+    if (shown && shown.size !== this.board.size) this.board.build(shown.size);
     if (state.room) this.body.dataset.ready = "true";
     if (shown) {
       this.body.dataset.ready = "true";
@@ -324,8 +269,16 @@ export class View {
     this.body.dataset.phase = phaseOf(state);
     this.showScreen(screen, state);
 
-    this.renderTiles(state, current, match);
-    this.renderTrail(current);
+    this.board.render({
+      board: state.board,
+      chain: current.chain,
+      marks: Boolean(match),
+      hint: match?.hint?.path ?? [],
+      swapTile: state.swap?.tile ?? null,
+      refilling: (r, c) => isRefilling(state, r, c),
+    });
+    // While a swap is being chosen, the board is where the tile is picked.
+    this.el.board.dataset.swap = state.swap ? (state.swap.tile ? "letter" : "tile") : "";
     this.renderWordLine(state, current, match);
     this.renderFound(state, event);
     this.renderMatch(state, event, screen, canPlay);
@@ -393,71 +346,6 @@ export class View {
     if (el.textContent === text) return;
     el.textContent = text;
     el.dataset.count = count === null ? "" : String(count);
-  }
-
-  renderTiles(state, current, match) {
-    const order = new Map(current.chain.map(([r, c], i) => [`${r},${c}`, i]));
-    const last = current.chain.length - 1;
-    const hint = new Map((match?.hint?.path ?? []).map(([r, c], i) => [`${r},${c}`, i + 1]));
-    const swapTile = state.swap?.tile;
-    for (let r = 0; r < this.size; r += 1) {
-      for (let c = 0; c < this.size; c += 1) {
-        const tile = this.tiles[r][c];
-        const data = state.board[r]?.[c];
-        const letter = data ? data.letter : "";
-        const score = data ? String(data.score) : "";
-        if (tile.dataset.letter !== letter) {
-          tile.dataset.letter = letter;
-          tile.children[0].textContent = letter;
-        }
-        if (tile.dataset.score !== score) {
-          tile.dataset.score = score;
-          tile.children[1].textContent = score;
-        }
-        // Marks, in words on the tile itself: colour only repeats them.
-        const mult = (match && data?.mult) || "";
-        const wordMult = match && data?.word_mult ? `${data.word_mult}×` : "";
-        const markText = [MARK_TEXT[mult] ?? mult, wordMult].filter(Boolean).join(" ");
-        if (tile.children[2].textContent !== markText) tile.children[2].textContent = markText;
-        tile.dataset.mult = mult;
-        tile.dataset.wordMult = wordMult ? "true" : "";
-        const gem = Boolean(match && data?.gem);
-        tile.children[3].hidden = !gem;
-        tile.dataset.gem = String(gem);
-
-        const index = order.get(`${r},${c}`);
-        const selected = index !== undefined;
-        tile.classList.toggle("selected", selected);
-        tile.classList.toggle("last", selected && index === last);
-        tile.setAttribute("aria-selected", String(selected));
-        tile.classList.toggle("refilling", isRefilling(state, r, c));
-        const hinted = hint.get(`${r},${c}`);
-        tile.classList.toggle("hinted", hinted !== undefined);
-        if (hinted !== undefined) tile.dataset.hint = String(hinted);
-        else delete tile.dataset.hint;
-        tile.classList.toggle("swap-target", Boolean(swapTile && swapTile[0] === r && swapTile[1] === c));
-
-        let label = data ? `, ${data.score} point${data.score === 1 ? "" : "s"}` : "empty";
-        if (mult) label += `, ${MARK_SPOKEN[mult] ?? mult}`;
-        if (wordMult) label += ", double word";
-        if (gem) label += ", gem";
-        if (hinted !== undefined) label += `, hint letter ${hinted} of ${hint.size}`;
-        if (tile.children[4].textContent !== label) tile.children[4].textContent = label;
-      }
-    }
-    // While a swap is being chosen, the board is where the tile is picked.
-    this.el.board.dataset.swap = state.swap ? (state.swap.tile ? "letter" : "tile") : "";
-  }
-
-  renderTrail(current) {
-    const points = current.chain.map(([r, c]) => `${c + 0.5},${r + 0.5}`).join(" ");
-    this.el.trailLine.setAttribute("points", points);
-    const end = current.chain[current.chain.length - 1];
-    this.el.trailHead.setAttribute("r", end ? "0.13" : "0");
-    if (end) {
-      this.el.trailHead.setAttribute("cx", String(end[1] + 0.5));
-      this.el.trailHead.setAttribute("cy", String(end[0] + 0.5));
-    }
   }
 
   renderWordLine(state, current, match) {
@@ -657,7 +545,7 @@ export class View {
     picker.hidden = swap === null;
     if (swap === null) {
       // Back to the board after a swap chosen with the keyboard.
-      if (wasOpen && picker.contains(this.root.activeElement)) this.focusTile(...this.focus);
+      if (wasOpen && picker.contains(this.root.activeElement)) this.board.focusTile(...this.board.focus);
       return;
     }
     const letters = match.letters.join("");
@@ -686,7 +574,7 @@ export class View {
       // The letters are next: the first one takes the focus (keyboard and screen readers).
       [...this.el.swapLetters.children].find((button) => !button.disabled)?.focus();
     } else if (event.type === "swap" && this.root.activeElement?.dataset?.power === "swap") {
-      this.focusTile(...this.focus); // pick the tile with the arrows and Space
+      this.board.focusTile(...this.board.focus); // pick the tile with the arrows and Space
     }
   }
 
@@ -1214,7 +1102,7 @@ export class View {
 
   animateRefill(changed) {
     changed.forEach(([r, c], i) => {
-      const tile = this.tiles[r]?.[c];
+      const tile = this.board.tiles[r]?.[c];
       if (!tile) return;
       this.animate(tile, [
         { opacity: 0, transform: "translateY(-35%) scale(0.7)" },
