@@ -1,9 +1,9 @@
 // The only module that writes the page (its sentences are view/wording.js's). Everything
 // from the server or the player goes in through textContent and attributes, never innerHTML.
 //
-// Sections: the board (tiles, marks, trail, focus); the endless game's
-// panels; the match's panels (seats, turn clock, powers, swap, hint, pause, end
-// screen, settings); a room (the create and name forms, the seats, the rules);
+// Its panels so far: view/board.js (tiles, marks, trail, focus; the replay page's too) and
+// view/clock.js (the turn clock). Still here: the endless game's panels; the match's (seats,
+// powers, swap, hint, pause, end screen, settings); a room (the forms, seats, rules);
 // messages, the live region, the connection and "Your games".
 
 import * as M from "./match.js";
@@ -11,6 +11,7 @@ import * as R from "./room.js";
 import { idOf, isMatchEntry } from "./saved.js";
 import { currentChain, isRefilling, phaseOf } from "./store.js";
 import { BoardPanel } from "./view/board.js";
+import { ClockPanel } from "./view/clock.js";
 import {
   CHAIN_SPOKEN,
   LEVEL_LABELS,
@@ -86,9 +87,6 @@ export class View {
       matchBar: $('[data-testid="match-bar"]'),
       round: $('[data-testid="round"]'),
       whoseTurn: $('[data-testid="whose-turn"]'),
-      timer: $('[data-testid="timer"]'),
-      timerLeft: $(".timer-left"),
-      timerText: $(".timer-text"),
       seats: $('[data-testid="seats"]'),
       powers: $('[data-testid="powers"]'),
       powerButtons: [...root.querySelectorAll("[data-power]")],
@@ -164,7 +162,7 @@ export class View {
     this.shownFound = 0;
     this.shown = {}; // what the match panels last drew, to redraw only what changed
     this.countdown = null;
-    this.clockTimer = null;
+    this.clock = new ClockPanel(root, now); // the turn clock (view/clock.js)
     this.fillPicker(config.wordlists, config.default_wordlist);
     for (const { name, title } of config.wordlists) {
       const option = this.make("option", "", title);
@@ -450,7 +448,7 @@ export class View {
     const match = matchOnScreen(state, screen);
     if (screen === "setup") this.renderSetup(state, event);
     if (!match) {
-      this.stopClock();
+      this.clock.stop();
       this.el.swapPicker.hidden = true;
       this.el.hint.hidden = true;
       this.el.pause.hidden = true;
@@ -464,7 +462,7 @@ export class View {
     this.renderPause(match);
     this.renderPlays(match);
     if (screen === "over") this.renderOver(match, event);
-    this.runClock(match);
+    this.clock.run(match);
   }
 
   renderBar(match) {
@@ -595,7 +593,7 @@ export class View {
       return item;
     });
     this.el.pauseScores.replaceChildren(...items);
-    this.updateClock(match);
+    this.clock.update(match);
   }
 
   renderPlays(match) {
@@ -961,48 +959,6 @@ export class View {
     if (this.shown.rules === key) return;
     this.shown.rules = key;
     el.rulesSummary.replaceChildren(...lines.map((line) => this.make("li", "", line)));
-  }
-
-  // -- the turn clock ----------------------------------------------------------------
-
-  runClock(match) {
-    if (!match.clock) {
-      this.stopClock();
-      return;
-    }
-    this.updateClock(match);
-    if (this.clockTimer === null) this.clockTimer = setInterval(() => this.updateClock(this.clockMatch), 200);
-    this.clockMatch = match;
-  }
-
-  stopClock() {
-    clearInterval(this.clockTimer);
-    this.clockTimer = null;
-    this.clockMatch = null;
-    this.el.timer.hidden = true;
-  }
-
-  /** The ring and the seconds, from what was `remaining` when the server last said (never the wall clock). */
-  updateClock(match) {
-    if (!match) return;
-    const left = M.secondsLeft(match, this.now());
-    const playing = match.phase === M.MatchPhase.PLAYING;
-    this.el.timer.hidden = left === null || !playing;
-    if (left === null) return;
-    const seconds = Math.ceil(left);
-    if (playing) {
-      const fraction = Math.min(1, left / M.clockSpan(match));
-      this.el.timerLeft.style.strokeDashoffset = String(100 - 100 * fraction);
-      const text = String(seconds);
-      if (this.el.timerText.textContent !== text) {
-        this.el.timerText.textContent = text;
-        this.el.timer.setAttribute("aria-label", `${plural(seconds, "second")} left`);
-        this.el.timer.dataset.low = String(seconds <= 5);
-      }
-    } else if (match.phase === M.MatchPhase.BETWEEN) {
-      const next = `Round ${match.round + 1} starts in ${Math.max(1, seconds)}…`;
-      if (this.el.pauseNext.textContent !== next) this.el.pauseNext.textContent = next;
-    }
   }
 
   // -- messages, the connection, "Your games" --------------------------------------------
