@@ -10,10 +10,9 @@
 // Listeners get `(state, event)` after every change; `event.type` says what happened.
 
 import { EMPTY_CHAIN, Moves, Reply, sameChain, stepChain, tilesOf } from "./chain.js";
-import { installMatchMoves } from "./match_moves.js";
 import * as M from "./match.js";
 import * as P from "./protocol.js";
-import { installRoomMoves, JoinStep, joinStateOf, ROOM_MESSAGES } from "./room_moves.js";
+import { JoinStep, joinStateOf, ROOM_MESSAGES, RoomMoves } from "./room_moves.js";
 import { idOf, isMatchEntry, savedRooms } from "./saved.js";
 import { findPaths, fold } from "./spell.js";
 
@@ -71,7 +70,11 @@ export function phaseOf(state) {
   return "idle";
 }
 
-export class Store {
+/**
+ * The tab's state and the endless game. A match's messages and intents are inherited from
+ * MatchMoves (match_moves.js), a room's from RoomMoves (room_moves.js).
+ */
+export class Store extends RoomMoves {
   /**
    * @param {{send: (message: object) => boolean, storage: {list, current, save, forget},
    *          rooms?: {get, save, forget, name, setName},
@@ -83,6 +86,7 @@ export class Store {
    *   `now` is a monotonic clock in ms (the turn clock counts down from it).
    */
   constructor({ send, storage, rooms = savedRooms(null), config, start = null, now = () => performance.now() }) {
+    super();
     this.send = send;
     this.storage = storage;
     this.rooms = rooms;
@@ -683,6 +687,3 @@ export class Store {
     this.state.games = this.storage.list();
   }
 }
-
-installMatchMoves(Store); // its match messages and intents: match_moves.js
-installRoomMoves(Store); // a room's: room_moves.js
