@@ -1,10 +1,11 @@
 // The only module that writes the page (its sentences are view/wording.js's). Everything
 // from the server or the player goes in through textContent and attributes, never innerHTML.
 //
-// Its panels so far: view/board.js (tiles, marks, trail, focus; the replay page's too) and
-// view/clock.js (the turn clock). Still here: the endless game's panels; the match's (seats,
+// Its panels so far: view/board.js (tiles, marks, trail, focus; the replay page's too),
+// view/clock.js (the turn clock), view/messages.js (the message line, the live region, the
+// connection's banner). Still here: the endless game's panels; the match's (seats,
 // powers, swap, hint, pause, end screen, settings); a room (the forms, seats, rules);
-// messages, the live region, the connection and "Your games".
+// and "Your games".
 
 import * as M from "./match.js";
 import * as R from "./room.js";
@@ -12,8 +13,8 @@ import { idOf, isMatchEntry } from "./saved.js";
 import { currentChain, isRefilling, phaseOf } from "./store.js";
 import { BoardPanel } from "./view/board.js";
 import { ClockPanel } from "./view/clock.js";
+import { MessagesPanel } from "./view/messages.js";
 import {
-  CHAIN_SPOKEN,
   LEVEL_LABELS,
   POWER_NAMES,
   PRESENCE,
@@ -23,12 +24,10 @@ import {
   breakdownText,
   capital,
   fieldError,
-  messageText,
   playedAgo,
   plural,
   pts,
   seatTag,
-  spokenText,
   turnsText,
   wordAndPoints,
   wordsLeftText,
@@ -68,8 +67,6 @@ export class View {
       status: $('[data-testid="chain-status"]'),
       paths: $('[data-testid="spell-paths"]'),
       refused: $('[data-testid="refused-letter"]'),
-      message: $('[data-testid="message"]'),
-      announcer: $('[data-testid="announcer"]'),
       picker: $('[data-testid="wordlist"]'),
       newGame: $('[data-action="new-game"]'),
       submit: $('[data-action="submit"]'),
@@ -80,9 +77,6 @@ export class View {
       foundEmpty: $(".found-empty"),
       games: $('[data-testid="your-games"]'),
       replayLink: $('[data-testid="replay-link"]'),
-      connection: $('[data-testid="connection-status"]'),
-      connectionText: $(".connection-text"),
-      retry: $('[data-action="retry"]'),
       // a match
       matchBar: $('[data-testid="match-bar"]'),
       round: $('[data-testid="round"]'),
@@ -156,12 +150,11 @@ export class View {
     this.board = new BoardPanel(this.el.board, {
       trail: { svg: this.el.trail, line: this.el.trailLine, head: this.el.trailHead },
     });
-    this.shownMessage = 0;
-    this.spokenChain = "";
+    // The message line, the live region and the connection's banner (view/messages.js).
+    this.messages = new MessagesPanel(root, (element, keyframes, ms) => this.animate(element, keyframes, ms));
     this.shownGame = null;
     this.shownFound = 0;
     this.shown = {}; // what the match panels last drew, to redraw only what changed
-    this.countdown = null;
     this.clock = new ClockPanel(root, now); // the turn clock (view/clock.js)
     this.fillPicker(config.wordlists, config.default_wordlist);
     for (const { name, title } of config.wordlists) {
@@ -280,9 +273,7 @@ export class View {
     this.renderWordLine(state, current, match);
     this.renderFound(state, event);
     this.renderMatch(state, event, screen, canPlay);
-    const spoke = this.renderMessage(state);
-    if (!spoke) this.speakChain(current);
-    this.renderConnection(state);
+    this.messages.render(state, current);
     this.renderGames(state, canPlay);
     this.renderRoom(state, event, screen);
 
@@ -392,27 +383,6 @@ export class View {
       this.el.wordLine.dataset.refused = "false";
       this.el.refused.textContent = "";
     }
-  }
-
-  /** Say the chain being built once the server has judged it (each step, politely). */
-  speakChain(current) {
-    if (!current.mine || current.chain.length === 0) {
-      this.spokenChain = "";
-      return;
-    }
-    if (current.stale) return;
-    const status = current.alreadyFound ? "found" : current.status;
-    const points = current.points === null ? "" : `, ${plural(current.points, "point")}`;
-    const text = `${current.word}: ${CHAIN_SPOKEN[status] ?? status}${points}`;
-    if (text === this.spokenChain) return;
-    this.spokenChain = text;
-    this.announce(text);
-  }
-
-  /** Put `text` in the live region; the same text twice is still read twice. */
-  announce(text) {
-    const el = this.el.announcer;
-    el.textContent = el.textContent === text ? `${text}\u00a0` : text;
   }
 
   renderFound(state, event) {
@@ -796,7 +766,7 @@ export class View {
     // The field to fix takes the focus, and so does the name when the player asked for this form.
     if ((event.type === "join" || event.type === "error") && (nameText || codeText)) {
       (onCode ? el.codeForm.elements.code : el.nameField).focus();
-      if (nameText) this.announce(nameText);
+      if (nameText) this.messages.announce(nameText);
     } else if (event.type === "mode" && asking) {
       el.nameField.focus();
     }
@@ -963,19 +933,6 @@ export class View {
 
   // -- messages, the connection, "Your games" --------------------------------------------
 
-  /** A new message on screen and in the live region; true when there was one. */
-  renderMessage(state) {
-    const message = state.message;
-    if (!message || message.id === this.shownMessage) return false;
-    this.shownMessage = message.id;
-    const el = this.el.message;
-    el.textContent = messageText(message);
-    el.dataset.kind = message.kind;
-    this.announce(spokenText(message));
-    this.animate(el, [{ opacity: 0, transform: "translateY(3px)" }, { opacity: 1, transform: "none" }], 180);
-    return true;
-  }
-
   /** "Your games": this browser's games and matches, newest first, the one on screen marked. */
   renderGames(state, canPlay) {
     const playing = state.mode === "match" && state.match ? state.match.id : state.game?.id ?? null;
@@ -1019,34 +976,6 @@ export class View {
     });
     this.el.games.replaceChildren(...items);
     if (focused) items.find((item) => item.firstChild.dataset.entryId === focused)?.firstChild.focus();
-  }
-
-  renderConnection(state) {
-    const { state: phase, lost, retryAt, restarting } = state.connection;
-    const el = this.el.connection;
-    el.dataset.state = phase;
-    // The banner is for trouble: shown once a connection is lost or the first one
-    // fails, and hidden again only when a fresh game snapshot has arrived.
-    const show = !state.live && (lost || phase === "waiting");
-    el.hidden = !show;
-    this.el.retry.hidden = phase !== "waiting";
-    clearInterval(this.countdown);
-    this.countdown = null;
-    if (!show) return;
-    const update = () => {
-      const seconds = Math.max(1, Math.ceil((retryAt - Date.now()) / 1000));
-      if (restarting) {
-        // The server said so (close code 1012): the game is saved and will be back.
-        this.el.connectionText.textContent =
-          phase === "waiting" ? `Server restarting, reconnecting in ${seconds}s…` : "Server restarting, reconnecting…";
-      } else if (phase === "waiting") {
-        this.el.connectionText.textContent = `Connection lost — reconnecting in ${seconds}s…`;
-      } else {
-        this.el.connectionText.textContent = "Reconnecting…";
-      }
-    };
-    update();
-    if (phase === "waiting") this.countdown = setInterval(update, 250);
   }
 
   // -- motion --------------------------------------------------------------------------

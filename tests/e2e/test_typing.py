@@ -198,13 +198,19 @@ def test_new_game_puts_the_focus_on_the_board(game: WibblePage) -> None:
     expect(game.board.locator(".tile:focus")).to_have_count(1)
 
 
+@pytest.fixture
+def slow_bot_server(start_server: Callable[..., LiveServer]) -> LiveServer:
+    """A bot that thinks for a minute: its turn lasts while the test types during it."""
+    return start_server(env={**BOT_PACE, "WIBBLE_BOT_THINK_SECONDS": "60"})
+
+
 def test_a_match_word_typed_on_your_turn_with_the_multipliers_counted(
     page: Page,
-    match_server: LiveServer,
+    slow_bot_server: LiveServer,
     en_trie: Trie,
     console_errors: list[str],
 ) -> None:
-    game = MatchPage(page).open(match_server.url)
+    game = MatchPage(page).open(slow_bot_server.url)
     game.start(rounds=1)
     expect(game.board.locator(".tile:focus")).to_have_count(1)  # Start match: the board has the focus
     words = {w for w, _ in find_paths(game.letters(), en_trie, 3)}
@@ -216,10 +222,11 @@ def test_a_match_word_typed_on_your_turn_with_the_multipliers_counted(
     page.keyboard.press("Enter")
     mine = game.plays.locator("li").filter(has_text=f"You{word.upper()}")
     expect(mine.locator(".found-points")).to_contain_text(str(best))
-    expect(game.whose_turn).not_to_have_text("Your turn")
+    expect(game.whose_turn).to_have_text("Ada's turn")
     # Not our turn: typing is refused, and says whose turn it is.
     page.keyboard.press(game.letters()[0][0].upper())
-    expect(game.message).to_contain_text("turn")
+    expect(game.message).to_have_text("It is Ada's turn — wait for yours.")
+    expect(game.current_word).to_have_text("")
 
 
 def test_the_powers_by_their_keys_and_a_swapped_letter_typed(
