@@ -10,8 +10,10 @@ BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 WORDS  ?=
+NODE   ?= node
+NPM    ?= npm
 
-.PHONY: play test lint fast clean
+.PHONY: play test lint js fast clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Wibble needs Python 3.11 or newer (found %s); set PYTHON=python3.12 or similar" % sys.version.split()[0])'
@@ -33,7 +35,7 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 play: $(VENV)/.installed-play
 	$(BIN)/wibble serve --host $(HOST) --port $(PORT) $(if $(WORDS),--words $(WORDS))
 
-test: lint
+test: lint js node_modules/.installed
 	$(BIN)/python -m tests.browser
 	$(BIN)/python -m pytest
 
@@ -43,9 +45,21 @@ lint: $(VENV)/.installed-test
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
-# The tests that need no browser (about a minute): the rules, the store, the protocol.
-fast: lint
+# What the browser tests take from npm (axe-core, the accessibility audit): package-lock.json,
+# exactly. Reinstalled whenever either file changes.
+node_modules/.installed: package.json package-lock.json
+	@command -v $(NPM) >/dev/null || { echo "The browser tests need npm (it comes with Node) to install axe-core"; exit 1; }
+	$(NPM) ci --no-audit --no-fund
+	@touch $@
+
+# The page's pure modules (no DOM, no server), with Node's own test runner: tests/js/.
+js:
+	@command -v $(NODE) >/dev/null || { echo "The JavaScript tests need Node 20 or newer (set NODE=/path/to/node)"; exit 1; }
+	$(NODE) --test tests/js/
+
+# The tests that need no browser (about a minute): the rules, the store, the protocol, the page's modules.
+fast: lint js
 	$(BIN)/python -m pytest --ignore=tests/e2e
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache *.egg-info
+	rm -rf $(VENV) node_modules .pytest_cache .ruff_cache .mypy_cache *.egg-info

@@ -8,6 +8,15 @@
 // diagonal drag does not pick up the two tiles whose corners it passes between;
 // fast moves are sampled along the segment so no tile is skipped.
 
+/** A key that types a letter: one character, a letter of any alphabet. */
+const LETTER = /^\p{L}$/u;
+/** The powers' keys, as their buttons show them: digits, since letters spell. */
+export const POWER_KEYS = Object.freeze({ 1: "shuffle", 2: "swap", 3: "hint", 4: "extend", 5: "pass" });
+
+/** Where a key types into a field, not onto the board. */
+const isField = (target) =>
+  target instanceof Element && (target.closest("input, textarea, select, [contenteditable]:not([contenteditable=false])") !== null);
+
 const HIT = 0.38; // radius of a tile's hit circle, as a fraction of the tile pitch
 const STEP = 1 / 6; // sampling step along a move, as a fraction of the pitch
 
@@ -15,7 +24,10 @@ const STEP = 1 / 6; // sampling step along a move, as a fraction of the pitch
  * @param {HTMLElement} board the element holding tiles with data-row / data-col
  * @param {object} actions press, enter, release, cancel, undo, activate(row, col, submit),
  *   moveFocus(dRow, dCol), canPlay(), size(), picking() (a swap's tile is being chosen),
- *   pickTile(row, col), dismiss() (Escape: put a swap away; true when there was one)
+ *   pickTile(row, col), dismiss() (Escape: put a swap away; true when there was one),
+ *   boardShown() (the board is on screen to play), spelling() (letters are being typed),
+ *   typeLetter(key), cyclePath(step), unspell(), powerKey(name) (true when the power's
+ *   button is on screen: the key is taken)
  */
 export function bindInput(board, actions) {
   let drag = null; // {id, geometry, x, y, hover: [r, c] | null, started, refused, cancelled}
@@ -168,6 +180,37 @@ export function bindInput(board, actions) {
     }
   });
 
+  // Type to spell, wherever the focus is but in a field: a letter spells on, Tab and
+  // Shift+Tab cycle the paths, Backspace takes a letter back, Enter submits. Caught on
+  // the way down (capture), so the board's own Enter and Backspace (for the arrow-key
+  // play) do not act on the same key. Digits are the powers' shortcuts (POWER_KEYS).
+  window.addEventListener(
+    "keydown",
+    (event) => {
+      if (event.defaultPrevented || event.isComposing || event.altKey || event.ctrlKey || event.metaKey) return;
+      if (isField(event.target) || !actions.boardShown()) return;
+      const spelling = actions.spelling();
+      if (LETTER.test(event.key)) {
+        // A finger or the mouse holds a chain: the drag has it, not the keys.
+        if (drag && drag.started && !drag.cancelled) return;
+        event.preventDefault();
+        event.stopPropagation();
+        actions.typeLetter(event.key);
+      } else if (event.key in POWER_KEYS && !event.shiftKey) {
+        if (!actions.powerKey(POWER_KEYS[event.key])) return;
+        event.preventDefault();
+        event.stopPropagation();
+      } else if (spelling && (event.key === "Tab" || event.key === "Enter" || event.key === "Backspace")) {
+        event.preventDefault();
+        event.stopPropagation();
+        if (event.key === "Tab") actions.cyclePath(event.shiftKey ? -1 : 1);
+        else if (event.key === "Backspace") actions.unspell();
+        else if (!event.repeat) actions.release();
+      }
+    },
+    { capture: true },
+  );
+
   // Escape drops the chain wherever the focus is.
   window.addEventListener("keydown", (event) => {
     if (event.key !== "Escape") return;
@@ -244,7 +287,8 @@ export function bindControls(root, actions, { settleMs = PICKER_SETTLE_MS } = {}
     if (byKey) timer = setTimeout(commit, settleMs);
     else actions.newGame(picker.value);
   });
-  root.querySelector('[data-action="new-game"]').addEventListener("click", () => actions.newGame(picker.value));
+  // The button, unlike the picker, says "play now": the board takes the focus (main.js).
+  root.querySelector('[data-action="new-game"]').addEventListener("click", () => actions.newGame(picker.value, { play: true }));
   root.querySelector('[data-action="submit"]').addEventListener("click", () => actions.release());
   root.querySelector('[data-action="retry"]').addEventListener("click", () => actions.reconnect());
   root.querySelector('[data-testid="your-games"]').addEventListener("click", (event) => {

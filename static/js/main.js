@@ -82,6 +82,20 @@ async function copyLink() {
   }
 }
 
+// After New game, Start match or Rematch, the focus goes to the board once it is there:
+// the next thing the player does is play (by keys too), not hunt for the board with Tab.
+let focusBoard = false;
+const thenBoard = (started) => {
+  if (started) focusBoard = true;
+  return started;
+};
+store.subscribe((state, event) => {
+  if (event.type === "error") focusBoard = false; // refused: no board is coming
+  if (!focusBoard || !((event.type === "game" || event.type === "match") && event.fresh)) return;
+  focusBoard = false;
+  view.focusBoard();
+});
+
 const actions = {
   press: (row, col) => store.press(row, col),
   enter: (row, col) => store.enter(row, col),
@@ -89,7 +103,7 @@ const actions = {
   cancel: () => store.cancel(),
   undo: () => store.undo(),
   activate: (row, col, submit) => store.activate(row, col, submit),
-  newGame: (wordlist) => store.newGame(wordlist),
+  newGame: (wordlist, { play = false } = {}) => (play ? thenBoard(store.newGame(wordlist)) : store.newGame(wordlist)),
   openGame: (id) => store.openGame(id),
   wordlist: () => store.state.game?.wordlist ?? null,
   showWordlist: (name) => view.showWordlist(name),
@@ -101,19 +115,26 @@ const actions = {
   picking: () => store.state.swap !== null,
   pickTile: (row, col) => store.pickSwapTile(row, col),
   dismiss: () => store.dismiss(),
+  // type to spell
+  boardShown: () => view.boardShown(),
+  spelling: () => store.spelling,
+  typeLetter: (key) => store.typeLetter(key),
+  cyclePath: (step) => store.cyclePath(step),
+  unspell: () => store.unspell(),
+  powerKey: (name) => view.powerShown(name) && (name === "pass" ? store.pass() : store.usePower(name), true),
   chooseMode: (mode) => store.chooseMode(mode),
   usePower: (power) => store.usePower(power),
   pass: () => store.pass(),
   swapTo: (letter) => store.swapTo(letter),
   cancelSwap: () => store.cancelSwap(),
-  rematch: () => store.rematch(),
+  rematch: () => thenBoard(store.rematch()),
   showSetup: () => store.showSetup(),
   addBot: () => store.addBot(),
   removeBot: (index) => store.removeBot(index),
   setBotLevel: (index, level) => store.setBotLevel(index, level),
   setRounds: (rounds) => store.setRounds(rounds),
   setTimed: (timed) => store.setTimed(timed),
-  startMatch: () => store.startMatch(),
+  startMatch: () => thenBoard(store.startMatch()),
   // a room
   enterName: (text) => store.enterName(text),
   goToRoom: (code) => store.goToRoom(code),
@@ -123,7 +144,7 @@ const actions = {
   setSeatSpeed: (seat, speed) => store.setSeatSpeed(seat, speed),
   removeSeat: (seat) => store.removeSeat(seat),
   setRules: (rules) => store.setRules(rules),
-  startRoomMatch: () => store.startRoomMatch(),
+  startRoomMatch: () => thenBoard(store.startRoomMatch()),
   leaveRoom: () => store.leaveRoom(),
   showLobby: (on) => store.showLobby(on),
   copyLink: () => copyLink(),

@@ -1,7 +1,8 @@
 // What the store does in a match (docs/protocol.md, "Matches"): the server's match
 // messages, and the player's match intents (the settings, powers, pass, rematch, the
-// mode switch). Methods of the Store, kept apart so that store.js holds the tab and
-// the endless game, and this the match; installed on the Store by `installMatchMoves`.
+// mode switch). The Store's class chain: MatchMoves <- RoomMoves (room_moves.js) <- Store
+// (store.js), so store.js holds the tab and the endless game, and this the match; every
+// method here is the Store's by inheritance (`this` is the Store).
 // A room's match is played through here too; its snapshot and the room's part are
 // room_moves.js's. No DOM; the match's own state is match.js's.
 
@@ -10,7 +11,7 @@ import * as M from "./match.js";
 import * as P from "./protocol.js";
 import { idOf, isMatchEntry } from "./saved.js";
 
-class MatchMoves {
+export class MatchMoves {
   // -- the server says --------------------------------------------------------
 
   onMatch(message) {
@@ -320,14 +321,5 @@ class MatchMoves {
     this.state.swap = null;
     this.emit({ type: "swap" });
     return true;
-  }
-}
-
-/** Give the Store class the match's methods. */
-export function installMatchMoves(Store) {
-  for (const name of Object.getOwnPropertyNames(MatchMoves.prototype)) {
-    if (name !== "constructor") {
-      Object.defineProperty(Store.prototype, name, Object.getOwnPropertyDescriptor(MatchMoves.prototype, name));
-    }
   }
 }

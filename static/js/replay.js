@@ -1,6 +1,8 @@
 // The replay page: a saved game played back move by move, from the server's replay of its record.
 // Reads /games/<id>/replay (the board before every move, and the move); writes only this page's DOM.
 
+import { BoardPanel } from "./view/board.js";
+
 const config = JSON.parse(document.getElementById("wibble-config").textContent);
 const $ = (testid) => document.querySelector(`[data-testid="${testid}"]`);
 const STEP_MS = 1400;
@@ -13,23 +15,7 @@ const RESULTS = {
 };
 
 const state = { data: null, step: 0, timer: null };
-
-function tileElement(tile, r, c) {
-  const element = document.createElement("div");
-  element.className = "tile";
-  element.setAttribute("role", "gridcell");
-  element.dataset.row = String(r);
-  element.dataset.col = String(c);
-  const letter = document.createElement("span");
-  letter.className = "tile-letter";
-  letter.textContent = tile.letter;
-  const score = document.createElement("span");
-  score.className = "tile-score";
-  score.textContent = String(tile.score);
-  element.append(letter, score);
-  element.setAttribute("aria-label", `${tile.letter}, ${tile.score} points`);
-  return element;
-}
+const panel = new BoardPanel($("replay-board"), { focusable: false }); // to watch, not to play
 
 /** Step `n` shows the board before move `n` with its path; the last step shows the final board. */
 function render() {
@@ -38,26 +24,18 @@ function render() {
   const atEnd = step >= frames.length;
   const frame = atEnd ? null : frames[step];
   const board = atEnd ? data.final.board : frame.board;
-  const path = new Set(frame ? frame.move.path.map(([r, c]) => `${r},${c}`) : []);
-  const last = frame && frame.move.path.length ? frame.move.path.at(-1).join(",") : null;
   const boardElement = $("replay-board");
-  boardElement.style.setProperty("--size", String(board.length));
   boardElement.dataset.status = frame ? (frame.move.result === "scored" ? "word" : "none") : "";
-  boardElement.replaceChildren(
-    ...board.flatMap((row, r) =>
-      row.map((tile, c) => {
-        const element = tileElement(tile, r, c);
-        if (path.has(`${r},${c}`)) element.classList.add("selected");
-        if (last === `${r},${c}`) element.classList.add("last");
-        return element;
-      }),
-    ),
-  );
+  // The game's own board panel: the same tiles, marks and words for a screen reader.
+  if (board.length !== panel.size) panel.build(board.length);
+  panel.render({ board, chain: frame ? frame.move.path : [] });
   const before = step === 0 ? 0 : frames[step - 1].move.total;
   $("replay-score").textContent = String(frame ? before : data.final.total);
   $("replay-word").textContent = frame ? frame.move.word : "";
   $("replay-points").textContent = frame && frame.move.points ? `+${frame.move.points}` : "";
   $("replay-result").textContent = frame ? RESULTS[frame.move.result] ?? frame.move.result : "";
+  // The result's colour is the line's, as on the game's page (a word, or not one).
+  $("replay-result").closest(".word-line").dataset.status = boardElement.dataset.status || "empty";
   $("replay-step").textContent = atEnd
     ? `End of the game: ${frames.length} move${frames.length === 1 ? "" : "s"}`
     : `Move ${step + 1} of ${frames.length}`;

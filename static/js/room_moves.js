@@ -1,8 +1,8 @@
 // What the store does in a room (docs/protocol.md, "Rooms: playing with friends"): the
 // server's room messages (`room`, `presence`, `spectators`, `removed`, the room's errors,
 // a room's `match` snapshot), and the player's room intents (create, join, seats, rules,
-// start, rematch, leave). Methods of the Store, kept apart like match_moves.js, and
-// installed on it by `installRoomMoves`. No DOM; the room's own state is room.js's.
+// start, rematch, leave). The Store's by inheritance, like match_moves.js: Store extends
+// RoomMoves, which extends MatchMoves. No DOM; the room's own state is room.js's.
 //
 // A room's match is an ordinary match on screen (match_moves.js plays it), with three
 // differences: its snapshot names the room (`room`), a spectator's has `you: null`, and
@@ -11,6 +11,7 @@
 // reconnect resumes): a reconnect in a room joins the room again, and the server sends
 // `room` and then the match as it stands.
 
+import { MatchMoves } from "./match_moves.js";
 import * as M from "./match.js";
 import * as P from "./protocol.js";
 import * as R from "./room.js";
@@ -46,7 +47,7 @@ export function joinStateOf(code, rooms) {
   return { code: code ?? null, step, error: null, name: saved?.name || rooms.name() };
 }
 
-class RoomMoves {
+export class RoomMoves extends MatchMoves {
   // -- the server says --------------------------------------------------------
 
   onRoomMessage(message) {
@@ -399,14 +400,5 @@ class RoomMoves {
   linkCopied(ok) {
     this.setMessage(ok ? "info" : "miss", ok ? "link_copied" : "link_not_copied");
     this.emit({ type: "hint" });
-  }
-}
-
-/** Give the Store class the room's methods. */
-export function installRoomMoves(Store) {
-  for (const name of Object.getOwnPropertyNames(RoomMoves.prototype)) {
-    if (name !== "constructor") {
-      Object.defineProperty(Store.prototype, name, Object.getOwnPropertyDescriptor(RoomMoves.prototype, name));
-    }
   }
 }

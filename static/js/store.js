@@ -10,10 +10,11 @@
 // Listeners get `(state, event)` after every change; `event.type` says what happened.
 
 import { EMPTY_CHAIN, Moves, Reply, sameChain, stepChain, tilesOf } from "./chain.js";
-import { installMatchMoves } from "./match_moves.js";
+import * as M from "./match.js";
 import * as P from "./protocol.js";
-import { installRoomMoves, JoinStep, joinStateOf, ROOM_MESSAGES } from "./room_moves.js";
+import { JoinStep, joinStateOf, ROOM_MESSAGES, RoomMoves } from "./room_moves.js";
 import { idOf, isMatchEntry, savedRooms } from "./saved.js";
+import { findPaths, fold } from "./spell.js";
 
 export { GAMES_KEY, MAX_SAVED_GAMES, ROOMS_KEY, savedGames, savedRooms } from "./saved.js";
 
@@ -69,7 +70,11 @@ export function phaseOf(state) {
   return "idle";
 }
 
-export class Store {
+/**
+ * The tab's state and the endless game. A match's messages and intents are inherited from
+ * MatchMoves (match_moves.js), a room's from RoomMoves (room_moves.js).
+ */
+export class Store extends RoomMoves {
   /**
    * @param {{send: (message: object) => boolean, storage: {list, current, save, forget},
    *          rooms?: {get, save, forget, name, setName},
@@ -81,6 +86,7 @@ export class Store {
    *   `now` is a monotonic clock in ms (the turn clock counts down from it).
    */
   constructor({ send, storage, rooms = savedRooms(null), config, start = null, now = () => performance.now() }) {
+    super();
     this.send = send;
     this.storage = storage;
     this.rooms = rooms;
@@ -109,6 +115,9 @@ export class Store {
       refilling: null,
       mine: false, // this tab pressed the chain on the board (only the presser may play it on)
       swap: null, // a swap being chosen: {tile: [row, col] | null}
+      // Type to spell: the letters typed, the paths that spell them (best first, spell.js) and
+      // the one on the board. Only while the chain on the board is that path (see `emit`).
+      spelling: null, // {typed, paths: [{path, points}], index}
       // The match settings being chosen: a level per bot, rounds, and whether turns are timed.
       draft: { bots: ["easy"], rounds: P.DEFAULT_ROUNDS, timed: false },
       message: null, // {kind, say, ...facts, id}: the view words it
@@ -135,6 +144,7 @@ export class Store {
 
   emit(event) {
     this.state.waiting = this.moves.waiting;
+    this.checkSpelling();
     for (const listener of this.listeners) listener(this.state, event);
   }
 
@@ -334,6 +344,11 @@ export class Store {
     state.refilling = null;
     if (state.match) {
       state.match.hint = null; // its path may no longer spell it
+      // Only the seat whose turn it is can shuffle: say who did (the board moved under everyone).
+      if (message.reason === "shuffle") {
+        const match = state.match;
+        this.setMessage("info", "shuffled", { mine: match.turn === match.you, name: M.seatName(match, match.turn) });
+      }
     } else if (state.wordsLeft === 0) {
       this.setMessage("info", "no_words_left");
     }
@@ -511,6 +526,132 @@ export class Store {
     return false;
   }
 
+  // -- type to spell ------------------------------------------------------------------
+  // Typed letters choose a path (spell.js), and the page plays it as a drag would: press,
+  // enter, and enter onto the second-to-last tile to step back. The server sees only tiles.
+
+  /** The spelled path, or null: typing is over once the chain on the board is not it. */
+  checkSpelling() {
+    const { spelling, chain, board, mine } = this.state;
+    if (!spelling) return;
+    const path = spelling.paths[spelling.index].path;
+    const word = fold(path.map(([r, c]) => board[r]?.[c]?.letter ?? "").join(""));
+    // A drag, a refused move, another tab, a swap of one of its letters: the chain is no
+    // longer the one typed, and typing on starts from whatever chain is there.
+    if (!mine || !sameChain(chain, path) || word !== spelling.typed) this.state.spelling = null;
+  }
+
+  /** Letters that may be typed now: a chain of ours, or none, on our turn. */
+  mayType() {
+    const state = this.state;
+    if (!this.canPlay) return false;
+    if (!this.myTurn()) return false;
+    if (!state.mine && (state.chain.length > 0 || (state.confirmed.chain.length > 0 && !this.moves.waiting))) {
+      this.setMessage("info", state.match ? "other_seat_chain" : "other_tab_chain");
+      this.emit({ type: "hint" });
+      return false;
+    }
+    return true;
+  }
+
+  /**
+   * A letter typed: the best path spelling what is typed so far lights up (one that goes
+   * on from the path on the board, if any does). A letter no path continues is refused,
+   * and said so. While a swap's letter is being chosen, the letter is that choice.
+   */
+  typeLetter(key) {
+    const state = this.state;
+    if (state.swap) {
+      if (!state.swap.tile || !state.match) return false;
+      const letter = state.match.letters.find((name) => fold(name) === fold(key));
+      return letter ? this.swapTo(letter) : false;
+    }
+    if (!this.mayType()) return false;
+    const on = state.mine ? state.chain : [];
+    const typed = state.spelling?.typed ?? fold(on.map(([r, c]) => state.board[r]?.[c]?.letter ?? "").join(""));
+    return this.spell(typed + fold(key), on, key);
+  }
+
+  /** Light up a path spelling `typed`, going on from `prefer` when one does; false if none. */
+  spell(typed, prefer, key = null) {
+    const state = this.state;
+    const { paths } = findPaths(state.board, typed, {
+      match: state.match !== null,
+      blocked: (r, c) => isRefilling(state, r, c),
+      prefer,
+    });
+    if (paths.length === 0) {
+      this.setMessage("miss", "no_path", { typed: typed.slice(0, typed.length - fold(key ?? "").length), letter: fold(key ?? "") });
+      this.emit({ type: "refused", letter: fold(key ?? "") });
+      return false;
+    }
+    const onward = paths.findIndex(({ path }) => prefer.length > 0 && prefer.every(([r, c], i) => path[i]?.[0] === r && path[i]?.[1] === c));
+    const index = Math.max(0, onward);
+    if (!this.follow(paths[index].path)) return false;
+    state.spelling = { typed, paths, index };
+    this.emit({ type: "local", spelled: true });
+    return true;
+  }
+
+  /**
+   * Make our chain `path` with the fewest moves a drag would send: step back to where the
+   * two part (entering the second-to-last tile takes the last one back), then go forward.
+   */
+  follow(path) {
+    const state = this.state;
+    const on = state.mine ? state.chain : [];
+    let shared = 0;
+    while (shared < on.length && shared < path.length && sameChain([on[shared]], [path[shared]])) shared += 1;
+    if (shared === 0) {
+      const dangling = state.chain.length > 0 || (state.confirmed.chain.length > 0 && !this.moves.waiting);
+      if (state.mine && dangling && !this.move(P.cancel())) return false;
+      if (!this.move(P.press(...path[0]))) return false;
+      state.mine = true;
+      shared = 1;
+    } else {
+      for (let i = on.length - 1; i >= shared; i -= 1) {
+        if (!this.move(P.enter(...on[i - 1]))) return false;
+      }
+    }
+    for (let i = shared; i < path.length; i += 1) {
+      if (!this.move(P.enter(...path[i]))) return false;
+    }
+    state.chain = path.map(([r, c]) => [r, c]);
+    return true;
+  }
+
+  /** Tab (1) or Shift+Tab (-1): the next or the previous path spelling the same letters. */
+  cyclePath(step) {
+    const spelling = this.state.spelling;
+    if (!spelling || !this.canPlay) return false;
+    const count = spelling.paths.length;
+    if (count > 1) {
+      const index = (spelling.index + step + count) % count;
+      if (!this.follow(spelling.paths[index].path)) return false;
+      this.state.spelling = { ...spelling, index };
+    }
+    this.setMessage("info", "spell_path", { index: this.state.spelling.index, count });
+    this.emit({ type: "local", spelled: true });
+    return count > 1;
+  }
+
+  /** Backspace while typing: the last tile goes, and the path keeps the rest of its tiles. */
+  unspell() {
+    const state = this.state;
+    const spelling = state.spelling;
+    if (!spelling) return this.undo();
+    const path = spelling.paths[spelling.index].path;
+    if (path.length <= 1) return this.cancel();
+    const last = path[path.length - 1];
+    const typed = spelling.typed.slice(0, spelling.typed.length - fold(state.board[last[0]][last[1]].letter).length);
+    return this.spell(typed, path.slice(0, -1));
+  }
+
+  /** The page's input is spelling: Enter, Backspace and Tab are the spelling's. */
+  get spelling() {
+    return this.state.spelling !== null;
+  }
+
   /** Start a new game with this word list (the one on screen stays in "Your games"). */
   newGame(wordlist) {
     if (this.state.connection.state !== "open") return false;
@@ -546,6 +687,3 @@ export class Store {
     this.state.games = this.storage.list();
   }
 }
-
-installMatchMoves(Store); // its match messages and intents: match_moves.js
-installRoomMoves(Store); // a room's: room_moves.js

@@ -1,187 +1,39 @@
-// The only module that writes the page, and the one that words it. Everything from
-// the server or the player goes in through textContent and attributes, never innerHTML.
+// The only module that writes the page (its sentences are view/wording.js's). Everything
+// from the server or the player goes in through textContent and attributes, never innerHTML.
 //
-// Sections: the wording; the board (tiles, marks, trail, focus); the endless game's
-// panels; the match's panels (seats, turn clock, powers, swap, hint, pause, end
-// screen, settings); a room (the create and name forms, the seats, the rules);
-// messages, the live region, the connection and "Your games".
+// Its panels so far: view/board.js (tiles, marks, trail, focus; the replay page's too),
+// view/clock.js (the turn clock), view/messages.js (the message line, the live region, the
+// connection's banner). Still here: the endless game's panels; the match's (seats,
+// powers, swap, hint, pause, end screen, settings); a room (the forms, seats, rules);
+// and "Your games".
 
 import * as M from "./match.js";
 import * as R from "./room.js";
 import { idOf, isMatchEntry } from "./saved.js";
 import { currentChain, isRefilling, phaseOf } from "./store.js";
+import { BoardPanel } from "./view/board.js";
+import { ClockPanel } from "./view/clock.js";
+import { MessagesPanel } from "./view/messages.js";
+import {
+  LEVEL_LABELS,
+  POWER_NAMES,
+  PRESENCE,
+  SHORT_LABEL,
+  START_BLOCKED,
+  STATUS_LABEL,
+  breakdownText,
+  capital,
+  fieldError,
+  playedAgo,
+  plural,
+  pts,
+  seatTag,
+  turnsText,
+  wordAndPoints,
+  wordsLeftText,
+} from "./view/wording.js";
 
-// -- the player-facing wording ---------------------------------------------------------
-// Every sentence the page shows or speaks is here; the store says what happened (a key
-// and its facts, `message.say`), this says it in words.
-
-const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
-const pts = (n) => `${n} pt${n === 1 ? "" : "s"}`;
-
-function resultText({ word, result, points, minLength }) {
-  switch (result) {
-    case "scored":
-      return `${word} +${points}`;
-    case "not_a_word":
-      return `Not a word: ${word}`;
-    case "already_found":
-      return `Already found: ${word}`;
-    case "too_short":
-      return `Too short — ${minLength ?? 3} letters minimum`;
-    default:
-      return `${word}: ${result}`;
-  }
-}
-
-/** What each message of the store says on screen. */
-const SAY = {
-  no_words_left: () => "No words left — start a new game.",
-  list_fallback: ({ title }) => `That word list is not available — here is a new game (${title}).`,
-  game_lost: ({ title }) => `That game is no longer on the server — here is a new one (${title}).`,
-  game_back: ({ title }) => `Back to your ${title} game.`,
-  game_new: ({ title }) => `New game — ${title}`,
-  result: resultText,
-  server: ({ text }) => text,
-  other_tab: () => "Another tab is playing this game.",
-  other_tab_chain: () => "Another tab is playing a word — wait for it to finish.",
-  other_seat_chain: () => "Someone else is playing a word — wait for it to finish.",
-  press_enter: () => "Press Enter to submit the word.",
-  pick_touching: () => "Pick a tile that touches the last one, and not one already used.",
-  // a match
-  match_new: ({ name }) => `New match — ${name} plays first.`,
-  match_new_you_first: () => "New match — you play first. Drag a word!",
-  match_back: () => "Back to your match.",
-  your_turn: () => "Your turn.",
-  not_your_turn: ({ name }) => `It is ${name}'s turn — wait for yours.`,
-  wait_round: () => "The next round starts in a moment.",
-  played: ({ mine, name, word, points, gemsEarned }) =>
-    `${mine ? "You" : name} played ${word}: +${points}${gemsEarned ? ` and ${plural(gemsEarned, "gem")}` : ""}`,
-  passed: ({ mine, name, how, yours, next }) =>
-    `${mine ? "You" : name} ${how === "timeout" ? "ran out of time" : "passed"}. ${yours ? "Your turn." : `${next}'s turn.`}`,
-  round_over: ({ round }) => `Round ${round} is over.`,
-  round_start: ({ round, yours, next }) => `Round ${round} — ${yours ? "your turn" : `${next}'s turn`}.`,
-  hint: () => "Hint bought — see below the board.",
-  no_hint: () => "No word on this board to hint at.",
-  match_over: ({ won, shared, name }) =>
-    won ? (shared ? "Match over — a shared win!" : "Match over — you win!") : `Match over — ${name} wins.`,
-  // a room
-  watching: () => "You are watching. You can take a seat between matches.",
-  room_created: ({ code }) => `Room ${code} is ready. Send your friends its link.`,
-  room_watching: () => "You are watching. Take a free seat to play.",
-  room_back: ({ seat }) => `Back in your seat (seat ${seat + 1}).`,
-  room_seated: ({ seat }) => `You sat down in seat ${seat + 1}.`,
-  room_got_up: () => "You got up; you are watching.",
-  room_host_now: () => "You are the host now: the rules and the start are yours.",
-  room_removed: () => "The host removed you from your seat; you are watching.",
-  room_seat_lost: () => "Your seat in this room is no longer yours; you are watching.",
-  link_copied: () => "Link copied. Send it to your friends.",
-  link_not_copied: () => "Could not copy: select the link and copy it.",
-};
-
-/** What the room forms say under a field (`state.join.error`). */
-const FIELD_ERRORS = {
-  name_length: () => "Your name needs 1 to 20 characters.",
-  bad_code: () => "A room code is 6 letters and digits, like K7QX2M.",
-};
-const fieldError = (error) => (error.say ? FIELD_ERRORS[error.say]?.() : error.text) ?? "";
-
-/** Why the host cannot start yet (room.js's `Blocked`). */
-const START_BLOCKED = {
-  running: "A match is being played.",
-  too_few: "Fill at least two seats (friends or bots) to start.",
-};
-
-/** A seat's presence dot, in words (room.js's `Presence`). */
-const PRESENCE = {
-  online: "connected",
-  offline: "connection lost, seat held",
-  away: "away, a stand-in bot plays",
-  bot: "bot",
-};
-
-const LEVEL_LABELS = { easy: "Easy", medium: "Medium", hard: "Hard" };
-const turnsText = (speed) => (speed === 1 ? "1 turn a round" : `${speed} turns a round`);
-
-/** What a screen reader hears instead, where the screen's few words are not enough. */
-const SPOKEN = {
-  result: (facts) =>
-    facts.result === "scored"
-      ? `${facts.word} scored ${plural(facts.points, "point")}. Total ${facts.total}.`
-      : resultText(facts),
-  hint: ({ word, points }) => `Hint: ${word}, ${plural(points, "point")}. Its path is lit on the board.`,
-  played: (facts) =>
-    `${facts.mine ? "You" : facts.name} played ${facts.word} for ${plural(facts.points, "point")}` +
-    (facts.gemsEarned ? ` and ${plural(facts.gemsEarned, "gem")}.` : "."),
-};
-
-export const messageText = (message) => (SAY[message.say] ?? (() => message.text ?? ""))(message);
-const spokenText = (message) => (SPOKEN[message.say] ?? messageText)(message);
-
-/** The chain being built, for a screen reader: the word, what it is, and its points. */
-const CHAIN_SPOKEN = {
-  word: "a word",
-  prefix: "keep going",
-  none: "no word starts like this",
-  found: "already found",
-};
-
-const STATUS_LABEL = {
-  empty: "",
-  pending: "…",
-  word: "✓ word",
-  prefix: "… keep going",
-  none: "✗ no words",
-  found: "↺ already found",
-};
-
-/** A tile's marks as the tile shows them: DL, TL (letter multipliers) and 2× (the word's). */
-const MARK_TEXT = { DL: "DL", TL: "TL" };
-const MARK_SPOKEN = { DL: "double letter", TL: "triple letter" };
-const POWER_NAMES = { shuffle: "Shuffle", swap: "Swap", hint: "Hint", extend: "Extend" };
-
-/** How a play scored, step by step, from the server's `breakdown`: "C×2 A T → letters 8 → ×2 word 16 → +10 long word 26". */
-export function breakdownText(play) {
-  // The letters are spelt out only when one of them was multiplied (the "C×2" is the news).
-  const marks = play.marks ?? [];
-  const letters = marks.some(({ mult }) => mult)
-    ? marks.map(({ letter, mult }) => (mult === "DL" ? `${letter}×2` : mult === "TL" ? `${letter}×3` : letter)).join(" ")
-    : "";
-  const steps = (play.breakdown ?? []).map((step) => {
-    switch (step.step) {
-      case "letters":
-        return `letters ${step.points}`;
-      case "word_multiplier":
-        return `×${step.factor ?? 2} word ${step.points}`;
-      case "long_word":
-        return `+${step.bonus ?? 10} long word ${step.points}`;
-      default:
-        return `${step.step.replaceAll("_", " ")} ${step.points}`;
-    }
-  });
-  return [letters, ...steps].filter(Boolean).join(" → ");
-}
-
-/** "just now", "5 min ago", "3 h ago", "2 days ago": when a game was last played. */
-export function playedAgo(played, now = Date.now()) {
-  const minutes = Math.floor((now - played) / 60_000);
-  if (!played || minutes < 1) return played ? "just now" : "";
-  if (minutes < 60) return `${minutes} min ago`;
-  const hours = Math.floor(minutes / 60);
-  if (hours < 24) return `${hours} h ago`;
-  const days = Math.floor(hours / 24);
-  return `${days} day${days === 1 ? "" : "s"} ago`;
-}
-
-/** What the header says about the words still on the board. */
-function wordsLeftText(count) {
-  if (count === null) return "";
-  if (count === 0) return "No words left";
-  return `${count} word${count === 1 ? "" : "s"} to find`;
-}
-
-const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
-const seatTag = (seat) => (seat.kind === "bot" ? `Bot · ${seat.level ?? "?"}` : "");
-const wordAndPoints = (word) => (word ? `${word.word}${word.points === null ? "" : ` ${pts(word.points)}`}` : "");
+export { breakdownText, messageText, playedAgo } from "./view/wording.js";
 
 /** The match the page shows: the match mode's, or a room's once its match (or end screen) is up. */
 function matchOnScreen(state, screen) {
@@ -213,8 +65,8 @@ export class View {
       word: $('[data-testid="current-word"]'),
       points: $('[data-testid="current-points"]'),
       status: $('[data-testid="chain-status"]'),
-      message: $('[data-testid="message"]'),
-      announcer: $('[data-testid="announcer"]'),
+      paths: $('[data-testid="spell-paths"]'),
+      refused: $('[data-testid="refused-letter"]'),
       picker: $('[data-testid="wordlist"]'),
       newGame: $('[data-action="new-game"]'),
       submit: $('[data-action="submit"]'),
@@ -225,16 +77,10 @@ export class View {
       foundEmpty: $(".found-empty"),
       games: $('[data-testid="your-games"]'),
       replayLink: $('[data-testid="replay-link"]'),
-      connection: $('[data-testid="connection-status"]'),
-      connectionText: $(".connection-text"),
-      retry: $('[data-action="retry"]'),
       // a match
       matchBar: $('[data-testid="match-bar"]'),
       round: $('[data-testid="round"]'),
       whoseTurn: $('[data-testid="whose-turn"]'),
-      timer: $('[data-testid="timer"]'),
-      timerLeft: $(".timer-left"),
-      timerText: $(".timer-text"),
       seats: $('[data-testid="seats"]'),
       powers: $('[data-testid="powers"]'),
       powerButtons: [...root.querySelectorAll("[data-power]")],
@@ -300,28 +146,23 @@ export class View {
     };
     this.wordlists = config.wordlists;
     this.defaultWordlist = config.default_wordlist;
-    this.tiles = []; // tiles[row][col] -> element
-    this.size = 0;
-    this.focus = [0, 0];
-    this.shownMessage = 0;
-    this.spokenChain = "";
+    // The board: its tiles, the chain's trail and the keyboard focus (view/board.js).
+    this.board = new BoardPanel(this.el.board, {
+      trail: { svg: this.el.trail, line: this.el.trailLine, head: this.el.trailHead },
+    });
+    // The message line, the live region and the connection's banner (view/messages.js).
+    this.messages = new MessagesPanel(root, (element, keyframes, ms) => this.animate(element, keyframes, ms));
     this.shownGame = null;
     this.shownFound = 0;
     this.shown = {}; // what the match panels last drew, to redraw only what changed
-    this.countdown = null;
-    this.clockTimer = null;
+    this.clock = new ClockPanel(root, now); // the turn clock (view/clock.js)
     this.fillPicker(config.wordlists, config.default_wordlist);
     for (const { name, title } of config.wordlists) {
       const option = this.make("option", "", title);
       option.value = name;
       this.el.roomWordlist.append(option);
     }
-    this.buildBoard(5);
-    // A tile focused by Tab or a click becomes the roving tab stop.
-    this.el.board.addEventListener("focusin", (event) => {
-      const tile = event.target.closest?.("[data-row]");
-      if (tile) this.setTabStop(Number(tile.dataset.row), Number(tile.dataset.col));
-    });
+    this.board.build(5);
   }
 
   fillPicker(lists, chosen) {
@@ -341,60 +182,32 @@ export class View {
     return element;
   }
 
-  buildBoard(size) {
-    const board = this.el.board;
-    for (const row of board.querySelectorAll(".row")) row.remove();
-    this.tiles = [];
-    for (let r = 0; r < size; r += 1) {
-      const row = this.make("div", "row");
-      row.setAttribute("role", "row");
-      const tiles = [];
-      for (let c = 0; c < size; c += 1) {
-        const tile = this.make("div", "tile");
-        tile.setAttribute("role", "gridcell");
-        tile.dataset.row = String(r);
-        tile.dataset.col = String(c);
-        tile.tabIndex = r === 0 && c === 0 ? 0 : -1;
-        const score = this.make("span", "tile-score");
-        score.setAttribute("aria-hidden", "true");
-        // A match's marks: the multiplier as text (readable without colour), and a gem shape.
-        const mark = this.make("span", "tile-mark");
-        mark.setAttribute("aria-hidden", "true");
-        const gem = this.make("span", "tile-gem");
-        gem.setAttribute("role", "img");
-        gem.setAttribute("aria-label", "gem");
-        gem.hidden = true;
-        tile.append(this.make("span", "tile-letter"), score, mark, gem);
-        row.append(tile);
-        tiles.push(tile);
-      }
-      board.append(row);
-      this.tiles.push(tiles);
-    }
-    board.style.setProperty("--size", String(size));
-    this.el.trail.setAttribute("viewBox", `0 0 ${size} ${size}`);
-    this.size = size;
-    this.focus = [0, 0];
+  /** How many tiles a side the board has (input.js measures it). */
+  get size() {
+    return this.board.size;
   }
-
-  // -- focus (roving tabindex) -----------------------------------------------------
 
   moveFocus(dRow, dCol) {
-    const clamp = (v) => Math.max(0, Math.min(this.size - 1, v));
-    const [row, col] = this.focus;
-    this.focusTile(clamp(row + dRow), clamp(col + dCol));
+    this.board.moveFocus(dRow, dCol);
   }
 
-  focusTile(row, col) {
-    this.setTabStop(row, col);
-    this.tiles[row][col].focus();
+  /** The board's tab stop takes the focus (after New game, Start match, Rematch). */
+  focusBoard() {
+    if (!this.boardShown()) return;
+    this.board.focusTile(...this.board.focus);
   }
 
-  setTabStop(row, col) {
-    const [oldRow, oldCol] = this.focus;
-    this.tiles[oldRow][oldCol].tabIndex = -1;
-    this.focus = [row, col];
-    this.tiles[row][col].tabIndex = 0;
+  /** The board is on screen to play on: the endless game, or a match being played. */
+  boardShown() {
+    const screen = this.body.dataset.screen;
+    return !this.el.boardWrap.hidden && (screen === "endless" || screen === "match");
+  }
+
+  /** The power's (or Pass's) button is on screen and may be pressed now. */
+  powerShown(name) {
+    if (this.el.powers.hidden || !this.boardShown()) return false;
+    const button = name === "pass" ? this.el.pass : this.el.powerButtons.find((b) => b.dataset.power === name);
+    return Boolean(button && !button.disabled);
   }
 
   /** The picker goes back to the list being played (Escape after stepping through it). */
@@ -428,7 +241,7 @@ export class View {
     const screen = this.screenOf(state);
     const match = matchOnScreen(state, screen);
     const shown = match ?? state.game; // what the board belongs to
-    if (shown && shown.size !== this.size) this.buildBoard(shown.size);
+    if (shown && shown.size !== this.board.size) this.board.build(shown.size);
     if (state.room) this.body.dataset.ready = "true";
     if (shown) {
       this.body.dataset.ready = "true";
@@ -447,14 +260,20 @@ export class View {
     this.body.dataset.phase = phaseOf(state);
     this.showScreen(screen, state);
 
-    this.renderTiles(state, current, match);
-    this.renderTrail(current);
+    this.board.render({
+      board: state.board,
+      chain: current.chain,
+      marks: Boolean(match),
+      hint: match?.hint?.path ?? [],
+      swapTile: state.swap?.tile ?? null,
+      refilling: (r, c) => isRefilling(state, r, c),
+    });
+    // While a swap is being chosen, the board is where the tile is picked.
+    this.el.board.dataset.swap = state.swap ? (state.swap.tile ? "letter" : "tile") : "";
     this.renderWordLine(state, current, match);
     this.renderFound(state, event);
     this.renderMatch(state, event, screen, canPlay);
-    const spoke = this.renderMessage(state);
-    if (!spoke) this.speakChain(current);
-    this.renderConnection(state);
+    this.messages.render(state, current);
     this.renderGames(state, canPlay);
     this.renderRoom(state, event, screen);
 
@@ -476,6 +295,7 @@ export class View {
       this.el.picker.value = game.wordlist;
     }
 
+    this.renderSpelling(state, event);
     if (event.type === "board") this.animateRefill(event.changed);
     if (event.type === "word" && event.result === "scored") this.pulse(this.el.total);
     this.shownGame = game?.id ?? null;
@@ -517,75 +337,13 @@ export class View {
     el.dataset.count = count === null ? "" : String(count);
   }
 
-  renderTiles(state, current, match) {
-    const order = new Map(current.chain.map(([r, c], i) => [`${r},${c}`, i]));
-    const last = current.chain.length - 1;
-    const hint = new Map((match?.hint?.path ?? []).map(([r, c], i) => [`${r},${c}`, i + 1]));
-    const swapTile = state.swap?.tile;
-    for (let r = 0; r < this.size; r += 1) {
-      for (let c = 0; c < this.size; c += 1) {
-        const tile = this.tiles[r][c];
-        const data = state.board[r]?.[c];
-        const letter = data ? data.letter : "";
-        const score = data ? String(data.score) : "";
-        if (tile.dataset.letter !== letter) {
-          tile.dataset.letter = letter;
-          tile.children[0].textContent = letter;
-        }
-        if (tile.dataset.score !== score) {
-          tile.dataset.score = score;
-          tile.children[1].textContent = score;
-        }
-        // Marks, in words on the tile itself: colour only repeats them.
-        const mult = (match && data?.mult) || "";
-        const wordMult = match && data?.word_mult ? `${data.word_mult}×` : "";
-        const markText = [MARK_TEXT[mult] ?? mult, wordMult].filter(Boolean).join(" ");
-        if (tile.children[2].textContent !== markText) tile.children[2].textContent = markText;
-        tile.dataset.mult = mult;
-        tile.dataset.wordMult = wordMult ? "true" : "";
-        const gem = Boolean(match && data?.gem);
-        tile.children[3].hidden = !gem;
-        tile.dataset.gem = String(gem);
-
-        const index = order.get(`${r},${c}`);
-        const selected = index !== undefined;
-        tile.classList.toggle("selected", selected);
-        tile.classList.toggle("last", selected && index === last);
-        tile.setAttribute("aria-selected", String(selected));
-        tile.classList.toggle("refilling", isRefilling(state, r, c));
-        const hinted = hint.get(`${r},${c}`);
-        tile.classList.toggle("hinted", hinted !== undefined);
-        if (hinted !== undefined) tile.dataset.hint = String(hinted);
-        else delete tile.dataset.hint;
-        tile.classList.toggle("swap-target", Boolean(swapTile && swapTile[0] === r && swapTile[1] === c));
-
-        let label = data ? `${letter}, ${data.score} point${data.score === 1 ? "" : "s"}` : "empty";
-        if (mult) label += `, ${MARK_SPOKEN[mult] ?? mult}`;
-        if (wordMult) label += ", double word";
-        if (gem) label += ", gem";
-        if (hinted !== undefined) label += `, hint letter ${hinted} of ${hint.size}`;
-        if (tile.getAttribute("aria-label") !== label) tile.setAttribute("aria-label", label);
-      }
-    }
-    // While a swap is being chosen, the board is where the tile is picked.
-    this.el.board.dataset.swap = state.swap ? (state.swap.tile ? "letter" : "tile") : "";
-  }
-
-  renderTrail(current) {
-    const points = current.chain.map(([r, c]) => `${c + 0.5},${r + 0.5}`).join(" ");
-    this.el.trailLine.setAttribute("points", points);
-    const end = current.chain[current.chain.length - 1];
-    this.el.trailHead.setAttribute("r", end ? "0.13" : "0");
-    if (end) {
-      this.el.trailHead.setAttribute("cx", String(end[1] + 0.5));
-      this.el.trailHead.setAttribute("cy", String(end[0] + 0.5));
-    }
-  }
-
   renderWordLine(state, current, match) {
     const status = current.alreadyFound ? "found" : current.status;
     this.el.board.dataset.status = status;
     this.el.wordLine.dataset.status = status;
+    // A chain shorter than a word can be, that starts no word: what letting go will say.
+    const minLength = (match ?? state.game)?.minLength ?? 3;
+    const short = status === "none" && current.chain.length < minLength;
     // In a match, another seat's drag shows live, under its name.
     const other = match && current.chain.length > 0 && current.seat !== null && current.seat !== match.you;
     this.el.board.dataset.owner = other ? "other" : "";
@@ -593,36 +351,38 @@ export class View {
     this.el.wordOwner.textContent = other ? `${M.seatName(match, current.seat)}:` : "";
     this.el.word.textContent = current.word;
     // The server's points (store.js's currentChain says why they may be a step behind).
-    const points = current.points;
+    // A chain that spells no word scores nothing: its letters' sum would read as points.
+    const points = status === "none" ? null : current.points;
     this.el.points.textContent = points === null ? "" : pts(points);
     this.el.points.dataset.stale = String(current.stale);
-    this.el.status.textContent = STATUS_LABEL[status] ?? "";
-    let hint = "Drag across touching letters";
+    this.el.status.textContent = short ? SHORT_LABEL : STATUS_LABEL[status] ?? "";
+    let hint = "Drag across touching letters, or type a word";
     if (match && !M.isMyTurn(match)) {
       hint = match.phase === M.MatchPhase.PLAYING ? `${M.seatName(match, match.turn)} is playing…` : "Between rounds";
     }
     if (this.el.wordHint.textContent !== hint) this.el.wordHint.textContent = hint;
   }
 
-  /** Say the chain being built once the server has judged it (each step, politely). */
-  speakChain(current) {
-    if (!current.mine || current.chain.length === 0) {
-      this.spokenChain = "";
-      return;
+  /** Type to spell: how many paths spell what is typed, and a letter refused, shaken off. */
+  renderSpelling(state, event) {
+    const spelling = state.spelling;
+    const count = spelling ? spelling.paths.length : 0;
+    const text = count > 1 ? `${spelling.index + 1}/${count}` : "";
+    if (this.el.paths.textContent !== text) this.el.paths.textContent = text;
+    this.el.paths.title = count > 1 ? `Path ${spelling.index + 1} of ${count}: Tab for the next` : "";
+    this.el.wordLine.dataset.spelling = String(spelling !== null);
+    if (event.type === "refused") {
+      // Seen, not only heard (the message says which letter): the line shakes and shows it struck.
+      this.el.refused.textContent = event.letter;
+      this.el.wordLine.dataset.refused = "true";
+      const shake = reducedMotion()
+        ? [{ opacity: 0.4 }, { opacity: 1 }]
+        : [{ transform: "translateX(0)" }, { transform: "translateX(-6px)" }, { transform: "translateX(6px)" }, { transform: "translateX(0)" }];
+      this.animate(this.el.wordLine, shake, 260);
+    } else if (event.type === "local" || event.type === "word") {
+      this.el.wordLine.dataset.refused = "false";
+      this.el.refused.textContent = "";
     }
-    if (current.stale) return;
-    const status = current.alreadyFound ? "found" : current.status;
-    const points = current.points === null ? "" : `, ${plural(current.points, "point")}`;
-    const text = `${current.word}: ${CHAIN_SPOKEN[status] ?? status}${points}`;
-    if (text === this.spokenChain) return;
-    this.spokenChain = text;
-    this.announce(text);
-  }
-
-  /** Put `text` in the live region; the same text twice is still read twice. */
-  announce(text) {
-    const el = this.el.announcer;
-    el.textContent = el.textContent === text ? `${text}\u00a0` : text;
   }
 
   renderFound(state, event) {
@@ -658,7 +418,7 @@ export class View {
     const match = matchOnScreen(state, screen);
     if (screen === "setup") this.renderSetup(state, event);
     if (!match) {
-      this.stopClock();
+      this.clock.stop();
       this.el.swapPicker.hidden = true;
       this.el.hint.hidden = true;
       this.el.pause.hidden = true;
@@ -672,7 +432,7 @@ export class View {
     this.renderPause(match);
     this.renderPlays(match);
     if (screen === "over") this.renderOver(match, event);
-    this.runClock(match);
+    this.clock.run(match);
   }
 
   renderBar(match) {
@@ -701,7 +461,7 @@ export class View {
       const name = this.make("span", "seat-name", seat.name);
       const tag = this.make("span", "seat-tag", seatTag(seat) || (index === match.you ? "you" : "player"));
       const score = this.make("span", "seat-score");
-      score.append(this.make("span", "", String(seat.score)), this.make("span", "visually-hidden", " points"));
+      score.append(this.make("span", "", String(seat.score)), this.make("span", "visually-hidden", seat.score === 1 ? " point" : " points"));
       const gems = this.make("span", "seat-gems");
       const shape = this.make("span", "gem-shape");
       shape.setAttribute("aria-hidden", "true");
@@ -730,8 +490,9 @@ export class View {
         costEl.dataset.cost = costKey;
         const shown = this.make("span", "", `◆${cost}`);
         shown.setAttribute("aria-hidden", "true");
-        costEl.replaceChildren(shown);
-        button.setAttribute("aria-label", `${POWER_NAMES[power]}, ${plural(cost, "gem")}`);
+        // The button's name is its content (its name, then the cost in words), so that it
+        // holds the words shown on it, as speech input expects.
+        costEl.replaceChildren(shown, this.make("span", "visually-hidden", `, ${plural(cost, "gem")}`));
       }
       const usable = canPlay && M.canUse(match, power);
       button.disabled = !usable;
@@ -752,7 +513,7 @@ export class View {
     picker.hidden = swap === null;
     if (swap === null) {
       // Back to the board after a swap chosen with the keyboard.
-      if (wasOpen && picker.contains(this.root.activeElement)) this.focusTile(...this.focus);
+      if (wasOpen && picker.contains(this.root.activeElement)) this.board.focusTile(...this.board.focus);
       return;
     }
     const letters = match.letters.join("");
@@ -781,7 +542,7 @@ export class View {
       // The letters are next: the first one takes the focus (keyboard and screen readers).
       [...this.el.swapLetters.children].find((button) => !button.disabled)?.focus();
     } else if (event.type === "swap" && this.root.activeElement?.dataset?.power === "swap") {
-      this.focusTile(...this.focus); // pick the tile with the arrows and Space
+      this.board.focusTile(...this.board.focus); // pick the tile with the arrows and Space
     }
   }
 
@@ -802,7 +563,7 @@ export class View {
       return item;
     });
     this.el.pauseScores.replaceChildren(...items);
-    this.updateClock(match);
+    this.clock.update(match);
   }
 
   renderPlays(match) {
@@ -1005,7 +766,7 @@ export class View {
     // The field to fix takes the focus, and so does the name when the player asked for this form.
     if ((event.type === "join" || event.type === "error") && (nameText || codeText)) {
       (onCode ? el.codeForm.elements.code : el.nameField).focus();
-      if (nameText) this.announce(nameText);
+      if (nameText) this.messages.announce(nameText);
     } else if (event.type === "mode" && asking) {
       el.nameField.focus();
     }
@@ -1170,69 +931,15 @@ export class View {
     el.rulesSummary.replaceChildren(...lines.map((line) => this.make("li", "", line)));
   }
 
-  // -- the turn clock ----------------------------------------------------------------
-
-  runClock(match) {
-    if (!match.clock) {
-      this.stopClock();
-      return;
-    }
-    this.updateClock(match);
-    if (this.clockTimer === null) this.clockTimer = setInterval(() => this.updateClock(this.clockMatch), 200);
-    this.clockMatch = match;
-  }
-
-  stopClock() {
-    clearInterval(this.clockTimer);
-    this.clockTimer = null;
-    this.clockMatch = null;
-    this.el.timer.hidden = true;
-  }
-
-  /** The ring and the seconds, from what was `remaining` when the server last said (never the wall clock). */
-  updateClock(match) {
-    if (!match) return;
-    const left = M.secondsLeft(match, this.now());
-    const playing = match.phase === M.MatchPhase.PLAYING;
-    this.el.timer.hidden = left === null || !playing;
-    if (left === null) return;
-    const seconds = Math.ceil(left);
-    if (playing) {
-      const fraction = Math.min(1, left / M.clockSpan(match));
-      this.el.timerLeft.style.strokeDashoffset = String(100 - 100 * fraction);
-      const text = String(seconds);
-      if (this.el.timerText.textContent !== text) {
-        this.el.timerText.textContent = text;
-        this.el.timer.setAttribute("aria-label", `${plural(seconds, "second")} left`);
-        this.el.timer.dataset.low = String(seconds <= 5);
-      }
-    } else if (match.phase === M.MatchPhase.BETWEEN) {
-      const next = `Round ${match.round + 1} starts in ${Math.max(1, seconds)}…`;
-      if (this.el.pauseNext.textContent !== next) this.el.pauseNext.textContent = next;
-    }
-  }
-
   // -- messages, the connection, "Your games" --------------------------------------------
-
-  /** A new message on screen and in the live region; true when there was one. */
-  renderMessage(state) {
-    const message = state.message;
-    if (!message || message.id === this.shownMessage) return false;
-    this.shownMessage = message.id;
-    const el = this.el.message;
-    el.textContent = messageText(message);
-    el.dataset.kind = message.kind;
-    this.announce(spokenText(message));
-    this.animate(el, [{ opacity: 0, transform: "translateY(3px)" }, { opacity: 1, transform: "none" }], 180);
-    return true;
-  }
 
   /** "Your games": this browser's games and matches, newest first, the one on screen marked. */
   renderGames(state, canPlay) {
     const playing = state.mode === "match" && state.match ? state.match.id : state.game?.id ?? null;
     const open = canPlay; // something on screen and a connection: another can be opened
     // The store replaces the list whenever it changes, so this is cheap on every drag step.
-    const replayable = state.mode === "endless" && state.game ? state.game.id : null;
+    // A replay of nothing played would be one still board.
+    const replayable = state.mode === "endless" && state.game && state.found.length > 0 ? state.game.id : null;
     const shown = this.shownGames;
     if (shown && shown.games === state.games && shown.playing === playing && shown.open === open
         && shown.replayable === replayable) return;
@@ -1261,41 +968,14 @@ export class View {
         title = entry.title || entry.wordlist || "Game";
         score = `${entry.total} pts · ${entry.words} word${entry.words === 1 ? "" : "s"}`;
       }
-      const when = id === playing ? "playing" : playedAgo(entry.played);
+      // The one on screen is "playing", unless it is a match that has ended.
+      const when = id === playing ? (isMatchEntry(entry) && entry.over ? "on screen" : "playing") : playedAgo(entry.played);
       button.append(this.make("span", "game-title", title), this.make("span", "game-score", score), this.make("span", "game-when", when));
       item.append(button);
       return item;
     });
     this.el.games.replaceChildren(...items);
     if (focused) items.find((item) => item.firstChild.dataset.entryId === focused)?.firstChild.focus();
-  }
-
-  renderConnection(state) {
-    const { state: phase, lost, retryAt, restarting } = state.connection;
-    const el = this.el.connection;
-    el.dataset.state = phase;
-    // The banner is for trouble: shown once a connection is lost or the first one
-    // fails, and hidden again only when a fresh game snapshot has arrived.
-    const show = !state.live && (lost || phase === "waiting");
-    el.hidden = !show;
-    this.el.retry.hidden = phase !== "waiting";
-    clearInterval(this.countdown);
-    this.countdown = null;
-    if (!show) return;
-    const update = () => {
-      const seconds = Math.max(1, Math.ceil((retryAt - Date.now()) / 1000));
-      if (restarting) {
-        // The server said so (close code 1012): the game is saved and will be back.
-        this.el.connectionText.textContent =
-          phase === "waiting" ? `Server restarting, reconnecting in ${seconds}s…` : "Server restarting, reconnecting…";
-      } else if (phase === "waiting") {
-        this.el.connectionText.textContent = `Connection lost — reconnecting in ${seconds}s…`;
-      } else {
-        this.el.connectionText.textContent = "Reconnecting…";
-      }
-    };
-    update();
-    if (phase === "waiting") this.countdown = setInterval(update, 250);
   }
 
   // -- motion --------------------------------------------------------------------------
@@ -1307,7 +987,7 @@ export class View {
 
   animateRefill(changed) {
     changed.forEach(([r, c], i) => {
-      const tile = this.tiles[r]?.[c];
+      const tile = this.board.tiles[r]?.[c];
       if (!tile) return;
       this.animate(tile, [
         { opacity: 0, transform: "translateY(-35%) scale(0.7)" },

@@ -1,0 +1,178 @@
+// The page's wording: every sentence it shows or speaks. The store says what happened (a
+// key and its facts, `message.say`); this says it in words. No DOM: node --test reads it.
+
+export const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+export const pts = (n) => `${n} pt${n === 1 ? "" : "s"}`;
+
+export function resultText({ word, result, points, minLength }) {
+  switch (result) {
+    case "scored":
+      return `${word} +${points}`;
+    case "not_a_word":
+      return `Not a word: ${word}`;
+    case "already_found":
+      return `Already found: ${word}`;
+    case "too_short":
+      return `Too short — ${minLength ?? 3} letters minimum`;
+    default:
+      return `${word}: ${result}`;
+  }
+}
+
+/** What each message of the store says on screen. */
+export const SAY = {
+  no_words_left: () => "No words left — start a new game.",
+  list_fallback: ({ title }) => `That word list is not available — here is a new game (${title}).`,
+  game_lost: ({ title }) => `That game is no longer on the server — here is a new one (${title}).`,
+  game_back: ({ title }) => `Back to your ${title} game.`,
+  game_new: ({ title }) => `New game — ${title}`,
+  result: resultText,
+  server: ({ text }) => text,
+  other_tab: () => "Another tab is playing this game.",
+  other_tab_chain: () => "Another tab is playing a word — wait for it to finish.",
+  other_seat_chain: () => "Someone else is playing a word — wait for it to finish.",
+  press_enter: () => "Press Enter to submit the word.",
+  pick_touching: () => "Pick a tile that touches the last one, and not one already used.",
+  // a match
+  match_new: ({ name }) => `New match — ${name} plays first.`,
+  match_new_you_first: () => "New match — you play first. Drag a word!",
+  match_back: () => "Back to your match.",
+  your_turn: () => "Your turn.",
+  not_your_turn: ({ name }) => `It is ${name}'s turn — wait for yours.`,
+  wait_round: () => "The next round starts in a moment.",
+  played: ({ mine, name, word, points, gemsEarned }) =>
+    `${mine ? "You" : name} played ${word}: +${points}${gemsEarned ? ` and ${plural(gemsEarned, "gem")}` : ""}`,
+  passed: ({ mine, name, how, yours, next }) =>
+    `${mine ? "You" : name} ${how === "timeout" ? "ran out of time" : "passed"}. ${yours ? "Your turn." : `${next}'s turn.`}`,
+  round_over: ({ round }) => `Round ${round} is over.`,
+  round_start: ({ round, yours, next }) => `Round ${round} — ${yours ? "your turn" : `${next}'s turn`}.`,
+  hint: () => "Hint bought — see below the board.",
+  shuffled: ({ mine, name }) => `${mine ? "You" : name} shuffled the letters.`,
+  no_hint: () => "No word on this board to hint at.",
+  match_over: ({ won, shared, name }) =>
+    won ? (shared ? "Match over — a shared win!" : "Match over — you win!") : `Match over — ${name} wins.`,
+  // a room
+  watching: () => "You are watching. You can take a seat between matches.",
+  room_created: ({ code }) => `Room ${code} is ready. Send your friends its link.`,
+  room_watching: () => "You are watching. Take a free seat to play.",
+  room_back: ({ seat }) => `Back in your seat (seat ${seat + 1}).`,
+  room_seated: ({ seat }) => `You sat down in seat ${seat + 1}.`,
+  room_got_up: () => "You got up; you are watching.",
+  room_host_now: () => "You are the host now: the rules and the start are yours.",
+  room_removed: () => "The host removed you from your seat; you are watching.",
+  room_seat_lost: () => "Your seat in this room is no longer yours; you are watching.",
+  link_copied: () => "Link copied. Send it to your friends.",
+  // type to spell
+  no_path: ({ typed, letter }) =>
+    typed ? `No path on the board spells ${typed}${letter}.` : `No ${letter} on the board to start with.`,
+  spell_path: ({ index, count }) =>
+    count > 1 ? `Path ${index + 1} of ${count} (Tab for the next, Shift+Tab back).` : "Only one path spells this.",
+  link_not_copied: () => "Could not copy: select the link and copy it.",
+};
+
+/** What the room forms say under a field (`state.join.error`). */
+export const FIELD_ERRORS = {
+  name_length: () => "Your name needs 1 to 20 characters.",
+  bad_code: () => "A room code is 6 letters and digits, like K7QX2M.",
+};
+export const fieldError = (error) => (error.say ? FIELD_ERRORS[error.say]?.() : error.text) ?? "";
+
+/** Why the host cannot start yet (room.js's `Blocked`). */
+export const START_BLOCKED = {
+  running: "A match is being played.",
+  too_few: "Fill at least two seats (friends or bots) to start.",
+};
+
+/** A seat's presence dot, in words (room.js's `Presence`). */
+export const PRESENCE = {
+  online: "connected",
+  offline: "connection lost, seat held",
+  away: "away, a stand-in bot plays",
+  bot: "bot",
+};
+
+export const LEVEL_LABELS = { easy: "Easy", medium: "Medium", hard: "Hard" };
+export const turnsText = (speed) => (speed === 1 ? "1 turn a round" : `${speed} turns a round`);
+
+/** What a screen reader hears instead, where the screen's few words are not enough. */
+export const SPOKEN = {
+  result: (facts) =>
+    facts.result === "scored"
+      ? `${facts.word} scored ${plural(facts.points, "point")}. Total ${facts.total}.`
+      : resultText(facts),
+  hint: ({ word, points }) => `Hint: ${word}, ${plural(points, "point")}. Its path is lit on the board.`,
+  played: (facts) =>
+    `${facts.mine ? "You" : facts.name} played ${facts.word} for ${plural(facts.points, "point")}` +
+    (facts.gemsEarned ? ` and ${plural(facts.gemsEarned, "gem")}.` : "."),
+};
+
+export const messageText = (message) => (SAY[message.say] ?? (() => message.text ?? ""))(message);
+export const spokenText = (message) => (SPOKEN[message.say] ?? messageText)(message);
+
+/** The chain being built, for a screen reader: the word, what it is, and its points. */
+export const CHAIN_SPOKEN = {
+  word: "a word",
+  prefix: "keep going",
+  none: "no word starts like this",
+  found: "already found",
+};
+
+export const STATUS_LABEL = {
+  empty: "",
+  pending: "…",
+  word: "✓ word",
+  prefix: "… keep going",
+  none: "✗ no words",
+  found: "↺ already found",
+};
+
+export const SHORT_LABEL = "✗ too short";
+
+/** A tile's marks as the tile shows them: DL, TL (letter multipliers) and 2× (the word's). */
+export const MARK_TEXT = { DL: "DL", TL: "TL" };
+export const MARK_SPOKEN = { DL: "double letter", TL: "triple letter" };
+export const POWER_NAMES = { shuffle: "Shuffle", swap: "Swap", hint: "Hint", extend: "Extend" };
+
+/** How a play scored, step by step, from the server's `breakdown`: "C×2 A T → letters 8 → ×2 word 16 → +10 long word 26". */
+export function breakdownText(play) {
+  // The letters are spelt out only when one of them was multiplied (the "C×2" is the news).
+  const marks = play.marks ?? [];
+  const letters = marks.some(({ mult }) => mult)
+    ? marks.map(({ letter, mult }) => (mult === "DL" ? `${letter}×2` : mult === "TL" ? `${letter}×3` : letter)).join(" ")
+    : "";
+  const steps = (play.breakdown ?? []).map((step) => {
+    switch (step.step) {
+      case "letters":
+        return `letters ${step.points}`;
+      case "word_multiplier":
+        return `×${step.factor ?? 2} word ${step.points}`;
+      case "long_word":
+        return `+${step.bonus ?? 10} long word ${step.points}`;
+      default:
+        return `${step.step.replaceAll("_", " ")} ${step.points}`;
+    }
+  });
+  return [letters, ...steps].filter(Boolean).join(" → ");
+}
+
+/** "just now", "5 min ago", "3 h ago", "2 days ago": when a game was last played. */
+export function playedAgo(played, now = Date.now()) {
+  const minutes = Math.floor((now - played) / 60_000);
+  if (!played || minutes < 1) return played ? "just now" : "";
+  if (minutes < 60) return `${minutes} min ago`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return `${hours} h ago`;
+  const days = Math.floor(hours / 24);
+  return `${days} day${days === 1 ? "" : "s"} ago`;
+}
+
+/** What the header says about the words still on the board. */
+export function wordsLeftText(count) {
+  if (count === null) return "";
+  if (count === 0) return "No words left";
+  return `${count} word${count === 1 ? "" : "s"} to find`;
+}
+
+export const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
+export const seatTag = (seat) => (seat.kind === "bot" ? `Bot · ${seat.level ?? "?"}` : "");
+export const wordAndPoints = (word) => (word ? `${word.word}${word.points === null ? "" : ` ${pts(word.points)}`}` : "");

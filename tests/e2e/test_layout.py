@@ -1,0 +1,135 @@
+"""What a player needs fits the screen without scrolling: on their turn (the board, the word,
+the powers, the hint and the message), when watching, and the host's Start match; on a
+1280x800 desktop and a 390x844 phone.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+
+import pytest
+from playwright.sync_api import Browser, Locator, Page, ViewportSize, expect
+
+from tests.e2e.conftest import watch_console
+from tests.e2e.test_match import MatchPage
+from tests.e2e.test_rooms import ROOM_SERVER
+from tests.support import LiveServer
+from wibble.core import Trie
+
+pytestmark = pytest.mark.e2e
+
+SCREENS: dict[str, ViewportSize] = {
+    "desktop": {"width": 1280, "height": 800},
+    "phone": {"width": 390, "height": 844},
+}
+
+
+@pytest.fixture
+def layout_server(start_server: Callable[..., LiveServer]) -> LiveServer:
+    return start_server(env=ROOM_SERVER)
+
+
+@pytest.fixture(params=list(SCREENS))
+def screen_size(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+@pytest.fixture
+def new_page(browser: Browser, screen_size: str) -> Iterator[Callable[[], Page]]:
+    made = []
+
+    def make() -> Page:
+        if screen_size == "phone":
+            context = browser.new_context(
+                viewport=SCREENS["phone"], has_touch=True, is_mobile=True, device_scale_factor=2
+            )
+        else:
+            context = browser.new_context(viewport=SCREENS["desktop"])
+        page = context.new_page()
+        made.append((context, watch_console(page)))
+        return page
+
+    yield make
+    for context, errors in made:
+        assert errors == [], "a page logged errors"
+        context.close()
+
+
+def in_view(page: Page, parts: dict[str, Locator]) -> list[str]:
+    """The parts that are not wholly on screen with the page scrolled to the top."""
+    page.evaluate("window.scrollTo(0, 0)")
+    size = page.viewport_size
+    assert size is not None
+    out = []
+    for name, part in parts.items():
+        box = part.bounding_box()
+        assert box is not None, f"{name} is not shown"
+        if (
+            box["y"] < 0
+            or box["y"] + box["height"] > size["height"]
+            or box["x"] + box["width"] > size["width"]
+        ):
+            out.append(f"{name} at y {box['y']:.0f}-{box['y'] + box['height']:.0f}")
+    return out
+
+
+def test_a_players_turn_with_a_hint_fits_the_screen(
+    new_page: Callable[[], Page], layout_server: LiveServer, en_trie: Trie, screen_size: str
+) -> None:
+    game = MatchPage(new_page()).open(layout_server.url)
+    page = game.page
+    game.start(rounds=2)
+    # A word over gem tiles (a seat starts with 3 gems, a hint costs 4), then the hint next turn.
+    word, path, _ = game.gem_word(en_trie)
+    page.keyboard.type(word.upper())
+    expect(game.current_word).to_have_text(word.upper())
+    page.keyboard.press("Enter")
+    game.wait_my_turn()
+    expect(game.power("Hint")).to_be_enabled()
+    game.power("Hint").click()
+    expect(game.hint).to_be_visible()
+    parts = {
+        "the turn line": page.get_by_test_id("whose-turn"),
+        "the word line": page.locator(".word-line"),
+        "the board": game.board,
+        "the powers": page.get_by_test_id("powers"),
+        "the hint": game.hint,
+        "the message": game.message,
+    }
+    assert in_view(page, parts) == [], f"off the {screen_size} screen"
+
+
+def test_the_hosts_start_and_a_watchers_board_fit_the_screen(
+    new_page: Callable[[], Page], layout_server: LiveServer, screen_size: str
+) -> None:
+    host = new_page()
+    host.goto(layout_server.url)
+    expect(host.locator("body")).to_have_attribute("data-ready", "true")
+    host.get_by_role("button", name="Friends").click()
+    host.get_by_label("Your name").fill("Ann")
+    host.get_by_role("button", name="Create a room").click()
+    expect(host.locator("body")).to_have_attribute("data-screen", "lobby")
+    host.get_by_test_id("room-seats").locator("li").nth(1).get_by_role(
+        "button", name=re.compile("^Add a bot")
+    ).click()
+    start = host.get_by_role("button", name="Start match")
+    expect(start).to_be_enabled()
+    off = in_view(host, {"the host's Start match": start})
+
+    watcher = new_page()
+    watcher.goto(host.url)
+    watcher.get_by_label("Your name").fill("Cy")
+    watcher.get_by_role("button", name="Join room").click()
+    expect(host.get_by_test_id("spectators")).to_have_text("1 watching")
+    start.click()
+    expect(watcher.locator("body")).to_have_attribute("data-screen", "match")
+    board = watcher.get_by_test_id("board")
+    parts = {
+        "the turn line": watcher.get_by_test_id("whose-turn"),
+        "the board's bottom row": board.locator('[data-row="4"]').first,
+        "the board": board,
+        "the message": watcher.get_by_test_id("message"),
+    }
+    off += in_view(watcher, parts)
+    assert off == [], f"off the {screen_size} screen"

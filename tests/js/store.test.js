@@ -1,0 +1,459 @@
+// The page's store as a unit: moves matched to replies by `seq`, tiles kept as the server
+// sent them, points taken from the server, and a match's state. Driven with fake server
+// messages and a recording `send`; no page, no server (these ran in Chromium before).
+import assert from "node:assert/strict";
+import { beforeEach, test } from "node:test";
+import { isDeepStrictEqual } from "node:util";
+
+// A Store on a fake storage, recording what it sends; `snapshot` a 3x3 endless game;
+// `chainOf` the server's `chain` reply (with or without a seq).
+const S = await import("../../static/js/store.js");
+const memory = () => {
+  const data = new Map();
+  return { getItem: (k) => (data.has(k) ? data.get(k) : null), setItem: (k, v) => data.set(k, String(v)),
+           removeItem: (k) => data.delete(k) };
+};
+let clock = 1000;
+const config = { wordlists: [{ name: "en", title: "English" }], default_wordlist: "en" };
+const make = () => {
+  const sent = [];
+  const store = new S.Store({ send: (m) => { sent.push(m); return true; },
+                              storage: S.savedGames(memory(), memory()), config, now: () => clock });
+  store.onStatus({ state: "open", lost: false });
+  return { store, sent };
+};
+const tile = (letter, extra = {}) => ({ letter, score: 1, ...extra });
+const snapshot = (extra = {}) => ({
+  type: "game", game_id: "g", token: "t", seed: 1, wordlist: "en", wordlist_title: "English",
+  language: "en", min_length: 3, size: 3, phase: "idle",
+  board: [[tile("C"), tile("A"), tile("T")], [tile("S"), tile("O"), tile("N")],
+          [tile("D"), tile("E"), tile("R")]],
+  chain: [], word: "", points: 0, status: "none", already_found: false, total: 0, found: [], words_left: 9,
+  version: 0, ...extra,
+});
+const reply = (chain, extra = {}) => ({ type: "chain", chain, word: "", points: 0, status: "prefix",
+                                        already_found: false, version: 0, ...extra });
+const view = (store) => ({ chain: store.state.chain, phase: S.phaseOf(store.state), mine: store.state.mine,
+                           current: S.currentChain(store.state) });
+
+// A match: its snapshot and messages (3x3, this tab's seat 0 against a bot).
+const mtile = (letter, extra = {}) => ({ letter, score: 1, mult: null, word_mult: null, gem: false,
+                                         ...extra });
+const matchSnapshot = (extra = {}) => ({
+  type: "match", match_id: "m1", token: "tok", you: 0, seed: 5, wordlist: "en", wordlist_title: "English",
+  language: "en", min_length: 3, letters: { A: {}, B: {}, C: {}, Z: {} }, size: 3,
+  seats: [{ name: "You", kind: "human", level: null, score: 0, gems: 3, speed: 1, connected: true },
+          { name: "Ada", kind: "bot", level: "easy", score: 0, gems: 3, speed: 1, connected: true }],
+  round: 1, rounds: 2, turn: 0, turn_no: 1, deadline: null, remaining: null, phase: "playing",
+  board: [[mtile("C", { mult: "DL" }), mtile("A", { gem: true }), mtile("T")],
+          [mtile("S"), mtile("O", { word_mult: 2 }), mtile("N")], [mtile("D"), mtile("E"), mtile("R")]],
+  chain: [], word: "", points: 0, status: "none", words_left: 9, history: [],
+  costs: { shuffle: 1, swap: 3, hint: 4, extend: 1 }, gem_cap: 10,
+  settings: { rounds: 2, turn_seconds: null, extend_seconds: 15 }, version: 0, ...extra,
+});
+const M = await import("../../static/js/match.js");
+const turn = (extra) => ({ type: "turn", turn: 1, round: 1, turn_no: 2, deadline: null, remaining: null,
+                           phase: "playing", passed: null, version: 1, ...extra });
+const startMatch = () => {
+  const made = make();
+  made.store.onOpen();
+  made.store.onMessage(snapshot());
+  made.store.startMatch({ bots: ["easy"], rounds: 2, timed: false });
+  made.store.onMessage(matchSnapshot());
+  return made;
+};
+
+beforeEach(() => {
+  clock = 1000; // each test starts at the same time, as each ran on a fresh page
+});
+
+/** A test's result as the browser handed it over: no `undefined` (it came as null). */
+const plain = (value) => {
+  if (value === undefined) return null;
+  if (Array.isArray(value)) return value.map(plain);
+  if (value && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)]));
+  }
+  return value;
+};
+const run = async (body) => plain(await body());
+const runMatch = run;
+const includes = (container, item) =>
+  Array.isArray(container) || typeof container === "string" ? container.includes(item)
+  : container instanceof Set ? container.has(item) : Object.hasOwn(container, item);
+test("moves carry counting seqs and the chain is optimistic until the latest is answered", async () => {
+  const result = await run(async () => {
+    const { store, sent } = make();
+    store.onMessage(snapshot());
+    store.press(0, 0); store.enter(0, 1); store.enter(0, 2);
+    const before = view(store);
+    // The server answers the first two: older seqs, the tab keeps its own three tiles.
+    store.onMessage(reply([[0, 0]], { seq: 1, word: "C", points: 3 }));
+    store.onMessage(reply([[0, 0], [0, 1]], { seq: 2, word: "CA", points: 4 }));
+    const stale = view(store);
+    store.onMessage(reply([[0, 0], [0, 1], [0, 2]], { seq: 3, word: "CAT", points: 5, status: "word" }));
+    return { sent, before, stale, after: view(store) };
+  });
+  assert.deepStrictEqual(result.sent, [{ "type": "press", "row": 0, "col": 0, "seq": 1 }, { "type": "enter", "row": 0, "col": 1, "seq": 2 }, { "type": "enter", "row": 0, "col": 2, "seq": 3 }]);
+  assert.deepStrictEqual(result.before.chain, [[0, 0], [0, 1], [0, 2]]);
+  assert.deepStrictEqual(result.before.phase, "chaining");
+  assert.deepStrictEqual(result.before.current.status, "pending");
+  assert.strictEqual(result.before.current.points, null);
+  // A stale reply: the tab's chain stays, the last points the server sent show, marked stale.
+  assert.deepStrictEqual(result.stale.chain, [[0, 0], [0, 1], [0, 2]]);
+  assert.deepStrictEqual(result.stale.current.status, "pending");
+  assert.deepStrictEqual(result.stale.current.points, 4);
+  assert.strictEqual(result.stale.current.stale, true);
+  // The latest seq: caught up, the server's verdict and points.
+  const after = result.after.current;
+  assert.deepStrictEqual([after.word, after.status, after.points, after.stale], ["CAT", "word", 5, false]);
+});
+
+test("points are the servers never the tiles sum", async () => {
+  const result = await run(async () => {
+    const { store } = make();
+    store.onMessage(snapshot());
+    store.press(0, 0); store.enter(0, 1); store.enter(0, 2);
+    // Tiles of 1 point each, but the server says 26 (multipliers, a bonus): 26 it is.
+    store.onMessage(reply([[0, 0], [0, 1], [0, 2]], { seq: 3, word: "CAT", points: 26, status: "word" }));
+    return S.currentChain(store.state).points;
+  });
+  assert.deepStrictEqual(result, 26);
+});
+
+test("an error with seq rolls the chain back to the servers", async () => {
+  const result = await run(async () => {
+    const { store } = make();
+    store.onMessage(snapshot());
+    store.press(0, 0); store.enter(0, 1);
+    store.onMessage(reply([[0, 0]], { seq: 1, word: "C", points: 3 }));
+    store.onMessage({ type: "error", code: "state/cleaning_up", request: "enter", message: "wait",
+                      seq: 2 });
+    return view(store);
+  });
+  assert.deepStrictEqual(result.chain, [[0, 0]]);
+  assert.deepStrictEqual(result.current.status, "prefix");
+  assert.deepStrictEqual(result.phase, "chaining");
+});
+
+test("a refused press leaves the other tabs chain and says so", async () => {
+  const result = await run(async () => {
+    const { store } = make();
+    store.onMessage(snapshot());
+    store.press(2, 2); store.enter(2, 1);
+    // Another tab's chain arrives (no seq: not ours), then both our moves are refused.
+    store.onMessage(reply([[0, 0], [0, 1]], { word: "CA", points: 2 }));
+    const meanwhile = view(store);
+    const refused = (code, request, seq) => ({ type: "error", code, request, message: "x", seq });
+    store.onMessage(refused("state/already_chaining", "press", 1));
+    store.onMessage(refused("state/not_your_chain", "enter", 2));
+    return { meanwhile, after: view(store), message: store.state.message.say, release: store.release() };
+  });
+  assert.deepStrictEqual(result.meanwhile.chain, [[2, 2], [2, 1]]);
+  assert.deepStrictEqual(result.after.chain, [[0, 0], [0, 1]]);
+  assert.strictEqual(result.after.mine, false);
+  assert.deepStrictEqual(result.message, "other_tab");
+  assert.strictEqual(result.release, false);
+});
+
+test("a message without seq is someone elses and shown when nothing of ours is in flight", async () => {
+  const result = await run(async () => {
+    const { store } = make();
+    store.onMessage(snapshot());
+    store.press(0, 0);
+    store.onMessage(reply([[0, 0]], { seq: 1, word: "C" }));  // the server says it copies seq
+    store.cancel();
+    store.onMessage(reply([], { seq: 2, status: "none" }));
+    const idle = view(store);
+    // Another tab drags: adopted at once, and not ours.
+    store.onMessage(reply([[1, 1], [1, 2]], { word: "ON", points: 2 }));
+    return { idle, other: view(store) };
+  });
+  assert.deepStrictEqual(result.idle.phase, "idle");
+  assert.deepStrictEqual(result.other.chain, [[1, 1], [1, 2]]);
+  assert.strictEqual(result.other.mine, false);
+  assert.deepStrictEqual(result.other.current.status, "prefix");
+  assert.deepStrictEqual(result.other.current.points, 2);
+});
+
+test("a server that does not copy seq back still catches up", async () => {
+  // Servers from before "Move numbers": a reply that leaves the server where the tab is answers it.
+  const result = await run(async () => {
+    const { store } = make();
+    store.onMessage(snapshot());
+    store.press(0, 0); store.enter(0, 1); store.enter(0, 2);
+    store.onMessage(reply([[0, 0]], { word: "C" }));
+    store.onMessage(reply([[0, 0], [0, 1]], { word: "CA" }));
+    const midway = view(store);
+    store.onMessage(reply([[0, 0], [0, 1], [0, 2]], { word: "CAT", points: 5, status: "word" }));
+    const caught = view(store);
+    store.release();
+    store.onMessage({ type: "word", word: "CAT", result: "scored", points: 5, total: 5, version: 1 });
+    const judged = view(store);
+    store.onMessage({ type: "board", changed: [{ row: 0, col: 0, letter: "B", score: 3 }], words_left: 8,
+                      version: 1 });
+    return { midway, caught, judged, after: view(store), total: store.state.total };
+  });
+  assert.deepStrictEqual(result.midway.chain, [[0, 0], [0, 1], [0, 2]]);
+  assert.deepStrictEqual(result.midway.current.status, "pending");
+  assert.deepStrictEqual(result.caught.current.status, "word");
+  assert.deepStrictEqual(result.judged.phase, "busy");
+  assert.deepStrictEqual(result.after.phase, "idle");
+  assert.deepStrictEqual(result.total, 5);
+});
+
+test("every field of a tile reaches the view", async () => {
+  const result = await run(async () => {
+    const { store } = make();
+    const odd = tile("Q", { mult: "TL", gem: true, sparkle: 7 });
+    store.onMessage(snapshot({ board: [[odd, tile("A"), tile("T")], [tile("S"), tile("O"), tile("N")],
+                                       [tile("D"), tile("E"), tile("R")]] }));
+    const first = store.state.board[0][0];
+    store.onMessage({ type: "board", changed: [{ row: 1, col: 1, letter: "X", score: 8, word_mult: 2,
+                                                 glow: "new" }], words_left: 3, version: 1 });
+    return { first, changed: store.state.board[1][1] };
+  });
+  assert.deepStrictEqual(result.first, { "letter": "Q", "score": 1, "mult": "TL", "gem": true, "sparkle": 7 });
+  assert.deepStrictEqual(result.changed, { "letter": "X", "score": 8, "word_mult": 2, "glow": "new" });
+});
+
+test("rate limited moves stop the wait", async () => {
+  const result = await run(async () => {
+    const { store } = make();
+    store.onMessage(snapshot());
+    store.press(0, 0);
+    store.onMessage(reply([[0, 0]], { seq: 1, word: "C" }));
+    store.enter(0, 1); store.enter(0, 2);  // both dropped by the server: no reply will come
+    // The warning names no move (it stands for all the dropped ones): stop waiting anyway.
+    store.onMessage({ type: "error", code: "protocol/rate_limited", message: "slow down" });
+    return view(store);
+  });
+  assert.deepStrictEqual(result.chain, [[0, 0]]);
+  assert.deepStrictEqual(result.phase, "chaining");
+});
+
+test("a match snapshot puts the match on screen and in your games", async () => {
+  const result = await runMatch(async () => {
+    const { store, sent } = startMatch();
+    const m = store.state.match;
+    return { sent: sent.slice(1), mode: store.state.mode,
+             seats: m.seats.map((s) => [s.name, s.kind, s.level]),
+             mine: M.isMyTurn(m), letters: m.letters, tile: store.state.board[0][0],
+             entry: store.state.games[0], phase: S.phaseOf(store.state),
+             powers: ["shuffle", "swap", "hint", "extend"].map((p) => M.canUse(m, p)) };
+  });
+  assert.deepStrictEqual(result.sent, [{ "type": "new_match", "bots": [{ "level": "easy" }], "rounds": 2, "turn_seconds": null, "wordlist": "en" }]);
+  assert.deepStrictEqual(result.mode, "match");
+  assert.deepStrictEqual(result.seats, [["You", "human", null], ["Ada", "bot", "easy"]]);
+  assert.strictEqual(result.mine, true);
+  assert.deepStrictEqual(result.letters, ["A", "B", "C", "Z"]);
+  assert.deepStrictEqual(result.tile, { "letter": "C", "score": 1, "mult": "DL", "word_mult": null, "gem": false });
+  assert.deepStrictEqual(result.entry.kind, "match");
+  assert.deepStrictEqual(result.entry.match_id, "m1");
+  assert.deepStrictEqual(result.phase, "idle");
+  // 3 gems: shuffle and swap, not hint (4), not extend (an untimed match).
+  assert.deepStrictEqual(result.powers, [true, true, false, false]);
+});
+
+test("a bots drag shows live then its word scores and the turn comes back", async () => {
+  const result = await runMatch(async () => {
+    const { store, sent } = startMatch();
+    store.onMessage({ type: "chain", seat: 0, chain: [], word: "", points: 0, status: "none" });
+    store.onMessage(turn({ turn: 1 }));
+    const pressed = store.press(2, 2);  // not our turn: nothing sent
+    store.onMessage({ type: "chain", seat: 1, chain: [[0, 0], [0, 1]], word: "CA", points: 4,
+                      status: "prefix" });
+    const watching = S.currentChain(store.state);
+    store.onMessage({ type: "played", seat: 1, word: "CAT", path: [[0, 0], [0, 1], [0, 2]], points: 8,
+                      breakdown: [{ step: "letters", points: 4 },
+                                  { step: "word_multiplier", factor: 2, points: 8 }],
+                      gems_earned: 1, score: 8, version: 2 });
+    const played = { chain: store.state.chain, phase: S.phaseOf(store.state),
+                     score: store.state.match.seats[1].score,
+                     play: store.state.match.plays.at(-1), message: store.state.message };
+    store.onMessage({ type: "board", reason: "refill", words_left: 4, version: 2,
+                      changed: [{ row: 0, col: 0, ...mtile("B", { score: 3, gem: true }) }] });
+    store.onMessage({ type: "gems", seat: 1, gems: 4 });
+    store.onMessage(turn({ turn: 0, turn_no: 3, version: 2 }));
+    return { pressed, sent: sent.length, watching, played, phase: S.phaseOf(store.state),
+             gems: store.state.match.seats[1].gems, mine: M.isMyTurn(store.state.match),
+             message: store.state.message.say, tile: store.state.board[0][0] };
+  });
+  assert.strictEqual(result.pressed, false);
+  assert.deepStrictEqual(result.sent, 2);
+  assert.deepStrictEqual(result.watching.chain, [[0, 0], [0, 1]]);
+  assert.deepStrictEqual(result.watching.seat, 1);
+  assert.strictEqual(result.watching.mine, false);
+  assert.deepStrictEqual(result.watching.points, 4);
+  // Played: the chain is gone, the score is the server's, the tiles wait for their refill.
+  assert.deepStrictEqual(result.played.chain, []);
+  assert.deepStrictEqual(result.played.phase, "busy");
+  assert.deepStrictEqual(result.played.score, 8);
+  assert.deepStrictEqual(result.played.play.breakdown.at(-1), { "step": "word_multiplier", "factor": 2, "points": 8 });
+  assert.deepStrictEqual(result.played.play.marks.map((m) => m.mult), ["DL", null, null]);
+  assert.deepStrictEqual(result.played.message.say, "played");
+  assert.deepStrictEqual(result.phase, "idle");
+  assert.deepStrictEqual(result.gems, 4);
+  assert.strictEqual(result.mine, true);
+  assert.deepStrictEqual(result.message, "your_turn");
+  assert.strictEqual(result.tile.gem, true);
+});
+
+test("my word goes out with seqs and its played reply ends the chain", async () => {
+  const result = await runMatch(async () => {
+    const { store, sent } = startMatch();
+    store.press(0, 0); store.enter(0, 1); store.enter(0, 2);
+    const chainReply = (chain, seq, points) =>
+      ({ type: "chain", seat: 0, chain, word: "", points, status: "prefix", seq });
+    store.onMessage(chainReply([[0, 0]], 1, 2));
+    store.onMessage(chainReply([[0, 0], [0, 1]], 2, 3));
+    store.onMessage({ ...chainReply([[0, 0], [0, 1], [0, 2]], 3, 4), status: "word" });
+    const word = S.currentChain(store.state);
+    store.release();
+    store.onMessage({ type: "played", seat: 0, word: "CAT", path: [[0, 0], [0, 1], [0, 2]], points: 4,
+                      breakdown: [{ step: "letters", points: 4 }], gems_earned: 1, score: 4, version: 1,
+                      seq: 4 });
+    return { sent: sent.slice(2), word, chain: store.state.chain, mine: store.state.mine,
+             saved: store.state.games[0].score };
+  });
+  assert.deepStrictEqual(result.sent.map((m) => m.type), ["press", "enter", "enter", "release"]);
+  assert.deepStrictEqual(result.sent.map((m) => m.seq), [1, 2, 3, 4]);
+  assert.deepStrictEqual([result.word.word, result.word.status, result.word.points], ["CAT", "word", 4]);
+  assert.deepStrictEqual(result.chain, []);
+  assert.strictEqual(result.mine, false);
+  assert.deepStrictEqual(result.saved, 4);
+});
+
+test("powers a swap mid drag and a refused one", async () => {
+  const result = await runMatch(async () => {
+    const { store, sent } = startMatch();
+    store.press(0, 0); store.enter(0, 1);
+    const mine = (word, points, status, seq) =>
+      ({ type: "chain", seat: 0, chain: [[0, 0], [0, 1]], word, points, status, seq });
+    store.onMessage(mine("CA", 3, "prefix", 2));
+    // Swap mid-drag: the tile pressed while choosing is the one to change; the chain stays.
+    store.usePower("swap");
+    const pick = store.press(0, 1);
+    const chosen = store.state.swap;
+    store.swapTo("Z");
+    const afterSwap = { chain: store.state.chain, swap: store.state.swap };
+    store.onMessage({ type: "board", reason: "swap", words_left: 3, version: 1, seq: 3,
+                      changed: [{ row: 0, col: 1, ...mtile("Z", { score: 10, gem: true }) }] });
+    store.onMessage(mine("CZ", 12, "none", 3));
+    store.onMessage({ type: "gems", seat: 0, gems: 0, seq: 3 });
+    const respelt = S.currentChain(store.state);
+    const hintAllowed = M.canUse(store.state.match, "hint");
+    // Refused by the server (the tab thought it could pay): the chain goes back to the server's.
+    store.state.match.seats[0].gems = 1;
+    store.usePower("shuffle");
+    store.onMessage({ type: "error", code: "gems/not_enough", request: "shuffle",
+                      message: "shuffle costs 1 gem; you have 0", seq: 4 });
+    return { sent: sent.slice(4), pick, chosen, afterSwap, respelt, hintAllowed,
+             message: store.state.message, chain: store.state.chain };
+  });
+  assert.deepStrictEqual(result.sent, [{ "type": "swap", "row": 0, "col": 1, "letter": "Z", "seq": 3 }, { "type": "shuffle", "seq": 4 }]);
+  assert.strictEqual(result.pick, false);
+  assert.deepStrictEqual(result.chosen, { "tile": [0, 1] });
+  assert.deepStrictEqual(result.afterSwap, { "chain": [[0, 0], [0, 1]], "swap": null });
+  assert.deepStrictEqual([result.respelt.word, result.respelt.points], ["CZ", 12]);
+  assert.strictEqual(result.hintAllowed, false);
+  assert.deepStrictEqual(result.message.text, "shuffle costs 1 gem; you have 0");
+  assert.deepStrictEqual(result.chain, [[0, 0], [0, 1]]);
+});
+
+test("the turn clock counts down from remaining not from the deadline", async () => {
+  const result = await runMatch(async () => {
+    const { store, sent } = startMatch();
+    // A deadline from a clock hours off: only `remaining` (20 s) counts, from when it arrived.
+    store.onMessage(turn({ turn: 0, turn_no: 2, deadline: 1, remaining: 20 }));
+    const m = store.state.match;
+    const atOnce = M.secondsLeft(m, clock);
+    clock += 5500;
+    const later = M.secondsLeft(m, clock);
+    const extendable = M.canUse(m, "extend");
+    store.usePower("extend");
+    store.onMessage(turn({ turn: 0, turn_no: 2, deadline: 2, remaining: 29.5, seq: 1 }));
+    return { atOnce, later, extendable, extended: M.secondsLeft(m, clock), span: M.clockSpan(m),
+             sent: sent.at(-1) };
+  });
+  assert.deepStrictEqual(result.atOnce, 20);
+  assert.ok(Math.abs(result.later - 14.5) <= 1e-6 * Math.abs(14.5), `${result.later} is about 14.5`);
+  assert.strictEqual(result.extendable, true);
+  assert.deepStrictEqual(result.sent, { "type": "extend", "seq": 1 });
+  assert.ok(Math.abs(result.extended - 29.5) <= 1e-6 * Math.abs(29.5), `${result.extended} is about 29.5`);
+  assert.ok(Math.abs(result.span - 29.5) <= 1e-6 * Math.abs(29.5), `${result.span} is about 29.5`);
+});
+
+test("the end screen data and a rematch", async () => {
+  const result = await runMatch(async () => {
+    const { store, sent } = startMatch();
+    const tooEarly = store.rematch();
+    const play = (word, points) => ({ word, path: [[0, 0]], points, breakdown: [] });
+    store.onMessage(turn({ turn: 0, phase: "over", version: 4 }));
+    store.onMessage({ type: "match_over", version: 4,
+      ranking: [{ seat: 1, rank: 1, score: 30 }, { seat: 0, rank: 2, score: 12 }],
+      best_words: [{ seat: 0, word: play("CAT", 12) }, { seat: 1, word: play("QUARTZ", 30) }],
+      turns: [{ seat: 0, round: 1, ended: "played", played: play("CAT", 12), best: play("QUARTZ", 30) },
+              { seat: 1, round: 1, ended: "played", played: play("QUARTZ", 30),
+                best: play("QUARTZ", 30) },
+              { seat: 0, round: 2, ended: "passed", played: null, best: play("ZOO", 14) },
+              { seat: 1, round: 2, ended: "timed_out", played: null, best: null }] });
+    const m = store.state.match;
+    const over = { phase: m.phase, ranking: M.standings(m).map((s) => [s.name, s.rank, s.score]),
+                   best: [...m.summary.best.entries()].map(([seat, w]) => [seat, w.word, w.points]),
+                   turns: m.summary.turns.map((t) => [t.ended, t.played?.word ?? null,
+                                                      t.best?.word ?? null]),
+                   message: store.state.message, entry: store.state.games[0] };
+    const again = store.rematch();
+    store.onMessage(matchSnapshot({ match_id: "m2", token: "tok" }));
+    return { tooEarly, over, again, rematch: sent.at(-1), now: store.state.match.id,
+             phase: store.state.match.phase,
+             ids: store.state.games.map((g) => g.match_id ?? g.game_id) };
+  });
+  assert.strictEqual(result.tooEarly, false);
+  const over = result.over;
+  assert.deepStrictEqual(over.phase, "over");
+  assert.deepStrictEqual(over.ranking, [["Ada", 1, 30], ["You", 2, 12]]);
+  assert.deepStrictEqual(over.best, [[0, "CAT", 12], [1, "QUARTZ", 30]]);
+  assert.deepStrictEqual(over.turns, [["played", "CAT", "QUARTZ"], ["played", "QUARTZ", "QUARTZ"], ["passed", null, "ZOO"], ["timed_out", null, null]]);
+  assert.deepStrictEqual(over.message.say, "match_over");
+  assert.strictEqual(over.message.won, false);
+  assert.strictEqual(over.entry.over, true);
+  assert.strictEqual(result.again, true);
+  assert.deepStrictEqual(result.rematch, { "type": "rematch" });
+  assert.deepStrictEqual(result.now, "m2");
+  assert.deepStrictEqual(result.phase, "playing");
+  assert.deepStrictEqual(result.ids, ["m2", "m1", "g"]);
+});
+
+test("a match resumes after a reload and follows a rematch from another tab", async () => {
+  const result = await runMatch(async () => {
+    const local = memory(), session = memory();
+    const tab = () => {
+      const sent = [];
+      const store = new S.Store({ send: (m) => { sent.push(m); return true; },
+                                  storage: S.savedGames(local, session), config, now: () => clock });
+      store.onStatus({ state: "open", lost: false });
+      return { store, sent };
+    };
+    const first = tab();
+    first.store.onOpen();
+    first.store.onMessage(snapshot());
+    first.store.startMatch({ bots: ["hard"], rounds: 3, timed: true });
+    first.store.onMessage(matchSnapshot());
+    const reloaded = tab();  // the same tab after a reload: session storage names the match
+    reloaded.store.onOpen();
+    reloaded.store.onMessage(matchSnapshot());
+    reloaded.store.onMessage({ type: "rematch", match_id: "m9" });
+    // Back to the endless game: the newest game in "Your games".
+    reloaded.store.onMessage(matchSnapshot({ match_id: "m9" }));
+    reloaded.store.chooseMode("endless");
+    return { resume: reloaded.sent[0], follow: reloaded.sent[1], back: reloaded.sent[2],
+             timed: first.sent.at(-1) };
+  });
+  assert.deepStrictEqual(result.timed.turn_seconds, 30);
+  assert.deepStrictEqual(result.timed.bots, [{ "level": "hard" }]);
+  assert.deepStrictEqual(result.resume, { "type": "resume", "match_id": "m1", "token": "tok" });
+  assert.deepStrictEqual(result.follow, { "type": "resume", "match_id": "m9", "token": "tok" });
+  assert.deepStrictEqual(result.back, { "type": "resume", "game_id": "g", "token": "t" });
+});

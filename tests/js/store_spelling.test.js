@@ -1,0 +1,147 @@
+// Type to spell in the store: typed letters become the moves a drag would send (press,
+// enter, and enter on the second-to-last tile to step back), and typing gives way to
+// anything else that changes the chain.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { Store, savedGames } from "../../static/js/store.js";
+
+const memory = () => {
+  const data = new Map();
+  return {
+    getItem: (k) => (data.has(k) ? data.get(k) : null),
+    setItem: (k, v) => data.set(k, String(v)),
+    removeItem: (k) => data.delete(k),
+  };
+};
+const config = { wordlists: [{ name: "en", title: "English" }], default_wordlist: "en" };
+
+/** A store on an open socket, recording what it sends and what it tells its listeners. */
+function make(rows) {
+  const sent = [];
+  const events = [];
+  const store = new Store({ send: (m) => (sent.push(m), true), storage: savedGames(memory(), memory()), config, now: () => 0 });
+  store.subscribe((state, event) => events.push(event.type));
+  store.onStatus({ state: "open", lost: false });
+  const board = rows.split("/").map((row) => [...row].map((letter) => ({ letter, score: letter === "A" ? 1 : 2 })));
+  store.onMessage({
+    type: "game", game_id: "g", token: "t", seed: 1, wordlist: "en", wordlist_title: "English", language: "en",
+    min_length: 3, size: board.length, phase: "idle", board, chain: [], word: "", points: 0, status: "none",
+    already_found: false, total: 0, found: [], words_left: 9, version: 0,
+  });
+  sent.length = 0;
+  events.length = 0;
+  return { store, sent, events };
+}
+
+/** What was sent, without the move numbers: `press 0,0`, `enter 0,1`, `release`. */
+const moves = (sent) => sent.map((m) => (m.row === undefined ? m.type : `${m.type} ${m.row},${m.col}`));
+
+test("typing a word sends the press and enters of its best path, and Enter its release", () => {
+  const { store, sent } = make("CAT/XXX/XXX");
+  for (const key of "cat") assert.equal(store.typeLetter(key), true);
+  assert.deepEqual(moves(sent), ["press 0,0", "enter 0,1", "enter 0,2"]);
+  assert.deepEqual(store.state.chain, [[0, 0], [0, 1], [0, 2]]);
+  assert.equal(store.state.spelling.typed, "CAT");
+  assert.equal(store.spelling, true);
+  // Each move carries its number, as a drag's do.
+  assert.deepEqual(sent.map((m) => m.seq), [1, 2, 3]);
+  store.release();
+  assert.deepEqual(moves(sent).at(-1), "release");
+  assert.equal(store.state.spelling, null, "the chain is gone, and the typing with it");
+});
+
+test("a letter no path continues sends nothing, and says which letter and why", () => {
+  const { store, sent, events } = make("CAT/XXX/XXX");
+  store.typeLetter("c");
+  sent.length = 0;
+  assert.equal(store.typeLetter("t"), false);
+  assert.deepEqual(sent, []);
+  assert.equal(events.at(-1), "refused");
+  assert.equal(store.state.message.say, "no_path");
+  assert.equal(store.state.message.typed, "C");
+  assert.equal(store.state.message.letter, "T");
+  assert.deepEqual(store.state.chain, [[0, 0]], "the letters typed before stay");
+  assert.equal(store.typeLetter("q"), false);
+  assert.equal(make("CAT/XXX/XXX").store.typeLetter("z"), false);
+});
+
+test("Tab moves to the next path with the fewest moves: back to where they part, then on", () => {
+  // C, then two As beside it: CA has two paths; CAT only one of them.
+  const { store, sent } = make("CAX/AXX/XXX");
+  store.typeLetter("c");
+  store.typeLetter("a");
+  const first = store.state.chain;
+  assert.equal(store.state.spelling.paths.length, 2);
+  sent.length = 0;
+  assert.equal(store.cyclePath(1), true);
+  const second = store.state.chain;
+  assert.notDeepEqual(second, first);
+  // Stepping back onto the C takes the A back; then the other A.
+  assert.deepEqual(moves(sent), ["enter 0,0", `enter ${second[1][0]},${second[1][1]}`]);
+  assert.equal(store.state.message.say, "spell_path");
+  assert.equal(store.state.message.index, 1);
+  store.cyclePath(-1);
+  assert.deepEqual(store.state.chain, first);
+});
+
+test("typing on from a path cycled to stays on it when it can", () => {
+  const { store } = make("CAX/ATX/XXX");
+  store.typeLetter("c");
+  store.typeLetter("a");
+  // Both As touch the T: whichever path was chosen, CAT goes on from it.
+  store.cyclePath(1);
+  const chosen = store.state.chain;
+  store.typeLetter("t");
+  assert.deepEqual(store.state.chain.slice(0, 2), chosen);
+});
+
+test("Backspace takes the last tile back (a step back, as a drag does); the last letter cancels", () => {
+  const { store, sent } = make("CAT/XXX/XXX");
+  for (const key of "CAT") store.typeLetter(key);
+  sent.length = 0;
+  store.unspell();
+  assert.deepEqual(moves(sent), ["enter 0,1"]);
+  assert.equal(store.state.spelling.typed, "CA");
+  store.unspell();
+  store.unspell();
+  assert.deepEqual(moves(sent), ["enter 0,1", "enter 0,0", "cancel"]);
+  assert.deepEqual(store.state.chain, []);
+  assert.equal(store.state.spelling, null);
+});
+
+test("typing goes on from a chain made by keys or a drag", () => {
+  const { store, sent } = make("CAT/XXX/XXX");
+  store.press(0, 0);
+  assert.equal(store.state.spelling, null);
+  store.typeLetter("A");
+  assert.deepEqual(moves(sent), ["press 0,0", "enter 0,1"]);
+  assert.equal(store.state.spelling.typed, "CA");
+});
+
+test("a drag or a refused move takes the chain: the typing is over", () => {
+  const { store } = make("CAT/XXX/XXX");
+  store.typeLetter("C");
+  store.press(2, 2); // a finger elsewhere
+  assert.equal(store.state.spelling, null);
+  assert.deepEqual(store.state.chain, [[2, 2]]);
+
+  const other = make("CAT/XXX/XXX");
+  other.store.typeLetter("C");
+  other.store.typeLetter("A");
+  other.store.onMessage({ type: "error", code: "move/not_adjacent", message: "no", seq: 2 });
+  assert.equal(other.store.state.spelling, null);
+});
+
+test("nothing is typed without a connection, or over another tab's chain", () => {
+  const { store, sent } = make("CAT/XXX/XXX");
+  store.onStatus({ state: "closed", lost: true });
+  assert.equal(store.typeLetter("C"), false);
+  assert.deepEqual(sent, []);
+
+  const busy = make("CAT/XXX/XXX");
+  busy.store.onMessage({ type: "chain", chain: [[1, 1]], word: "X", points: 2, status: "none", already_found: false, version: 0 });
+  assert.equal(busy.store.typeLetter("C"), false);
+  assert.equal(busy.store.state.message.say, "other_tab_chain");
+  assert.deepEqual(busy.sent, []);
+});

@@ -1,0 +1,50 @@
+// What the page says (view.js's wording), read without a page: the store names a message
+// and its facts, the view words it.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { breakdownText, messageText, playedAgo } from "../../static/js/view/wording.js";
+
+test("type to spell: a refused letter says which, and from where", () => {
+  assert.equal(messageText({ say: "no_path", typed: "CA", letter: "Q" }), "No path on the board spells CAQ.");
+  assert.equal(messageText({ say: "no_path", typed: "", letter: "Q" }), "No Q on the board to start with.");
+  assert.equal(messageText({ say: "spell_path", index: 1, count: 3 }), "Path 2 of 3 (Tab for the next, Shift+Tab back).");
+  assert.equal(messageText({ say: "spell_path", index: 0, count: 1 }), "Only one path spells this.");
+});
+
+test("a shuffle is said, by whoever made it", () => {
+  assert.equal(messageText({ say: "shuffled", mine: true, name: "Ann" }), "You shuffled the letters.");
+  assert.equal(messageText({ say: "shuffled", mine: false, name: "Ada" }), "Ada shuffled the letters.");
+});
+
+test("results: a word's points, a miss's reason, one point and many", () => {
+  assert.equal(messageText({ say: "result", word: "CAT", result: "scored", points: 5 }), "CAT +5");
+  assert.equal(messageText({ say: "result", word: "CA", result: "too_short", minLength: 3 }), "Too short — 3 letters minimum");
+  assert.equal(messageText({ say: "played", mine: false, name: "Ada", word: "AX", points: 9, gemsEarned: 1 }), "Ada played AX: +9 and 1 gem");
+  assert.equal(messageText({ say: "played", mine: true, word: "AXE", points: 10, gemsEarned: 2 }), "You played AXE: +10 and 2 gems");
+  // A message the page has no words for shows the server's text as it came.
+  assert.equal(messageText({ say: "server", text: "Slow down" }), "Slow down");
+});
+
+test("a play's breakdown: the multiplied letters, then each step with its running total", () => {
+  const play = {
+    marks: [{ letter: "C", mult: "DL" }, { letter: "A", mult: null }, { letter: "T", mult: "TL" }],
+    breakdown: [
+      { step: "letters", points: 8 },
+      { step: "word_multiplier", factor: 2, points: 16 },
+      { step: "long_word", bonus: 10, points: 26 },
+    ],
+  };
+  assert.equal(breakdownText(play), "C×2 A T×3 → letters 8 → ×2 word 16 → +10 long word 26");
+  assert.equal(breakdownText({ marks: [{ letter: "A", mult: null }], breakdown: [{ step: "letters", points: 1 }] }), "letters 1");
+});
+
+test("when a game was last played", () => {
+  const now = 10 * 86_400_000;
+  assert.equal(playedAgo(now - 30_000, now), "just now");
+  assert.equal(playedAgo(now - 5 * 60_000, now), "5 min ago");
+  assert.equal(playedAgo(now - 3 * 3_600_000, now), "3 h ago");
+  assert.equal(playedAgo(now - 86_400_000, now), "1 day ago");
+  assert.equal(playedAgo(now - 4 * 86_400_000, now), "4 days ago");
+  assert.equal(playedAgo(0, now), "");
+});
