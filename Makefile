@@ -13,7 +13,7 @@ WORDS  ?=
 NODE   ?= node
 NPM    ?= npm
 
-.PHONY: play test lint js fast clean
+.PHONY: play test lint js node fast clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Wibble needs Python 3.11 or newer (found %s); set PYTHON=python3.12 or similar" % sys.version.split()[0])'
@@ -47,14 +47,23 @@ lint: $(VENV)/.installed-test
 
 # What the browser tests take from npm (axe-core, the accessibility audit): package-lock.json,
 # exactly. Reinstalled whenever either file changes.
-node_modules/.installed: package.json package-lock.json
-	@command -v $(NPM) >/dev/null || { echo "The browser tests need npm (it comes with Node) to install axe-core"; exit 1; }
+node_modules/.installed: package.json package-lock.json | node
 	$(NPM) ci --no-audit --no-fund
 	@touch $@
 
+# Node and npm: NODE/NPM if set, else on PATH, else Debian's packages when we are root.
+node:
+	@command -v $(NODE) >/dev/null && command -v $(NPM) >/dev/null || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "Node or npm not found; installing Debian's nodejs and npm"; \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null || \
+	    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null; }; \
+	  fi; \
+	  command -v $(NODE) >/dev/null && command -v $(NPM) >/dev/null || \
+	  { echo "The tests need Node 20 or newer and npm: install them, or set NODE=/path/to/node NPM=/path/to/npm"; exit 1; }; }
+
 # The page's pure modules (no DOM, no server), with Node's own test runner: tests/js/.
-js:
-	@command -v $(NODE) >/dev/null || { echo "The JavaScript tests need Node 20 or newer (set NODE=/path/to/node)"; exit 1; }
+js: node
 	$(NODE) --test tests/js/
 
 # The tests that need no browser (about a minute): the rules, the store, the protocol, the page's modules.
