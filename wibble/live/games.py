@@ -18,7 +18,6 @@ import hmac
 import logging
 import random
 import threading
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,13 +35,11 @@ from ..core import (
     WordListError,
 )
 from ..protocol import Cancel, Command, Enter, Press, Release
-from ..store import StorageError, Store
-from ..wordlists import WordLists
-from .budgets import Budgets
-from .bus import EVERYONE, Audience, Bus, only
+from ..store import StorageError
+from .bus import EVERYONE, Audience, only
 from .credentials import new_token, token_hash
 from .documents import Documents
-from .presence import Presence
+from .parts import Parts, Service
 from .sessions import Credential, Session
 
 log = logging.getLogger(__name__)
@@ -67,7 +64,7 @@ class LiveGame:
         return self.game.version
 
 
-class Games:
+class Games(Service):
     """The endless games in memory, backed by ``store``.
 
     Every board of its new games allows at least ``min_words`` words still to find
@@ -78,25 +75,15 @@ class Games:
 
     def __init__(
         self,
-        store: Store,
-        wordlists: WordLists,
-        bus: Bus,
-        presence: Presence,
-        budgets: Budgets,
-        clock: Callable[[], float],
-        wall_clock: Callable[[], float],
+        parts: Parts,
         idle_timeout: float = 3600.0,
         max_games: int = 10_000,
         entropy: random.Random | None = None,
         min_words: int = 0,
     ) -> None:
-        self.store = store
-        self.wordlists = wordlists
-        self.bus = bus
-        self.presence = presence
-        self.budgets = budgets
-        self.clock = clock
-        self.wall_clock = wall_clock
+        super().__init__(parts)
+        self.clock = clock = parts.clock
+        self.wall_clock = wall_clock = parts.wall_clock
         self.idle_timeout = idle_timeout
         self.max_games = max_games
         self.min_words = min_words
@@ -104,8 +91,8 @@ class Games:
         self._entropy = entropy or random.SystemRandom()
         self.docs: Documents[LiveGame] = Documents(
             self,
-            store,
-            presence,
+            parts.store,
+            parts.presence,
             clock,
             wall_clock,
             max_games,

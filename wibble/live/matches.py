@@ -59,15 +59,13 @@ from ..protocol import (
     Shuffle,
     Swap,
 )
-from ..store import StorageError, Store
-from ..wordlists import WordLists
-from .budgets import Budgets
-from .bus import EVERYONE, Audience, Bus, all_but, holders_of, only
+from ..store import StorageError
+from .bus import EVERYONE, Audience, all_but, holders_of, only
 from .credentials import holder_of, new_token
 from .documents import Documents
-from .presence import Presence, holders
+from .parts import Parts, Service
+from .presence import holders
 from .sessions import Credential, Session
-from .timers import Timers
 
 log = logging.getLogger(__name__)
 
@@ -125,16 +123,10 @@ class BotPace:
     step: float = 0.25
 
 
-class Matches:
+class Matches(Service):
     def __init__(
         self,
-        store: Store,
-        wordlists: WordLists,
-        bus: Bus,
-        presence: Presence,
-        timers: Timers,
-        clock: Callable[[], float],
-        budgets: Budgets,
+        parts: Parts,
         pace: BotPace | None = None,
         min_words: int = 0,
         entropy: random.Random | None = None,
@@ -142,14 +134,10 @@ class Matches:
         round_pause: float = 3.0,
         max_matches: int = 10_000,
     ) -> None:
-        self.store = store
+        super().__init__(parts)
+        # A match's times are all saved (deadlines, last use): wall-clock, to mean the same after a restart.
+        self.clock = clock = parts.wall_clock
         self.round_pause = round_pause
-        self.wordlists = wordlists
-        self.bus = bus
-        self.presence = presence
-        self.timers = timers
-        self.clock = clock
-        self.budgets = budgets
         self.pace = pace or BotPace()
         self.min_words = min_words
         self.idle_timeout = idle_timeout
@@ -157,8 +145,8 @@ class Matches:
         # A room's match stays in memory while its room is open (the room lets it go).
         self.docs: Documents[LiveMatch] = Documents(
             self,
-            store,
-            presence,
+            parts.store,
+            parts.presence,
             clock,
             clock,
             max_matches,
@@ -167,6 +155,7 @@ class Matches:
             evictable=lambda live: live.room is None,
         )
         self.docs.on_drop = self._forget_deadlines
+        timers = parts.timers
         self.on_over: Callable[[LiveMatch], None] = lambda live: None
         """Called (under the match's lock) once a room's match is over: the room shows it."""
         timers.route("clock", self._due)

@@ -55,16 +55,14 @@ from ..protocol import (
     TakeSeat,
 )
 from ..ratelimit import TokenBucket
-from ..store import AlreadyExists, StorageError, Store
-from ..wordlists import WordLists
-from .budgets import Budgets
-from .bus import EVERYONE, Audience, Bus, all_but, holders_of, only
+from ..store import AlreadyExists, StorageError
+from .bus import EVERYONE, Audience, all_but, holders_of, only
 from .credentials import address_hash, holder_of, new_token
 from .documents import Documents
 from .matches import LiveMatch, Matches
-from .presence import Presence, holders
+from .parts import Parts, Service
+from .presence import holders
 from .sessions import Credential, Session
-from .timers import Timers
 
 log = logging.getLogger(__name__)
 
@@ -130,37 +128,27 @@ class RoomLimits:
     """People watching one room from one address at once."""
 
 
-class Rooms:
+class Rooms(Service):
     def __init__(
         self,
-        store: Store,
-        wordlists: WordLists,
-        bus: Bus,
-        presence: Presence,
+        parts: Parts,
         matches: Matches,
-        timers: Timers,
-        clock: Callable[[], float],
-        budgets: Budgets,
         limits: RoomLimits | None = None,
         round_pause: float = 3.0,
         entropy: random.Random | None = None,
     ) -> None:
-        self.store = store
-        self.wordlists = wordlists
-        self.bus = bus
-        self.presence = presence
+        super().__init__(parts)
         self.matches = matches
-        self.timers = timers
-        self.clock = clock
-        self.budgets = budgets
+        self.clock = clock = parts.wall_clock  # an empty room's age is read from the store after a restart
         self.limits = limits or RoomLimits()
         self.round_pause = round_pause
         self._entropy = entropy or random.SystemRandom()
         # Rooms are never let go to make room: one open stays until it stands empty. The cap on
         # new rooms is checked as one is created, so a stored room can always open again.
         self.docs: Documents[LiveRoom] = Documents(
-            self, store, presence, clock, clock, float("inf"), "", evictable=lambda live: False
+            self, parts.store, parts.presence, clock, clock, float("inf"), "", evictable=lambda live: False
         )
+        timers = parts.timers
         self._local: dict[str, dict[str, Session]] = {}
         """This process's sessions in each room: the ones it moves onto the room's next match."""
         matches.on_over = self._match_over

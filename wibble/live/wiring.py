@@ -15,6 +15,7 @@ from .documents import Documents
 from .doorbell import Doorbell
 from .games import Games
 from .matches import BotPace, Matches
+from .parts import Parts
 from .presence import MemoryPresence, Presence
 from .rooms import RoomLimits, Rooms
 from .router import Router
@@ -62,45 +63,23 @@ def wire(
     budgets = Budgets(settings.limits, clock) if settings.limits is not None else Budgets.unlimited(clock)
     # Match and room deadlines are wall-clock times: they are saved, and must mean the same after a restart.
     timers = Timers(wall_clock)
+    parts = Parts(store, wordlists, bus, presence, budgets, timers, clock, wall_clock)
     games = Games(
-        store,
-        wordlists,
-        bus,
-        presence,
-        budgets,
-        clock,
-        wall_clock,
+        parts,
         idle_timeout=settings.idle_timeout,
         max_games=settings.max_games,
         entropy=entropy,
         min_words=settings.min_words,
     )
     matches = Matches(
-        store,
-        wordlists,
-        bus,
-        presence,
-        timers,
-        wall_clock,
-        budgets,
+        parts,
         settings.pace,
         min_words=settings.min_words,
         idle_timeout=settings.idle_timeout,
         round_pause=settings.round_pause,
         max_matches=settings.max_games,
     )
-    rooms = Rooms(
-        store,
-        wordlists,
-        bus,
-        presence,
-        matches,
-        timers,
-        wall_clock,
-        budgets,
-        settings.rooms,
-        round_pause=settings.round_pause,
-    )
+    rooms = Rooms(parts, matches, settings.rooms, round_pause=settings.round_pause)
     if doorbell is not None:
         for kind in (games, matches, rooms):
             ring(doorbell, kind.docs)

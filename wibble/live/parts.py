@@ -1,0 +1,41 @@
+"""What every service of the live layer shares: ``wire`` builds it once and hands it to each."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..store import Store
+from ..wordlists import WordLists
+from .budgets import Budgets
+from .bus import Bus
+from .presence import Presence
+from .timers import Timers
+
+
+@dataclass(frozen=True)
+class Parts:
+    store: Store
+    wordlists: WordLists
+    bus: Bus
+    presence: Presence
+    budgets: Budgets
+    timers: Timers
+    clock: Callable[[], float]
+    """Monotonic seconds: how long a game has been idle."""
+    wall_clock: Callable[[], float]
+    """Seconds since the epoch: whatever is saved, every deadline included, so that it means the
+    same after a restart."""
+
+
+class Service:
+    """A service of the live layer (games, matches, rooms), holding the parts they all use."""
+
+    def __init__(self, parts: Parts) -> None:
+        self.parts = parts
+        self.store = parts.store
+        self.wordlists = parts.wordlists
+        self.bus = parts.bus
+        self.presence = parts.presence
+        self.budgets = parts.budgets
+        self.timers = parts.timers
