@@ -1034,3 +1034,22 @@ def test_the_kept_search_always_answers_for_the_board_as_it_is_now() -> None:
         match.enter(0, pos)
     match.release(0, NOW)  # a refill, and the multipliers it used move
     assert match.solve() == fresh()
+
+
+def test_a_long_matchs_snapshot_carries_its_latest_turns_only_and_its_record_all() -> None:
+    from wibble import protocol
+    from wibble.protocol.matches import HISTORY_SHOWN
+
+    match = new_match(seats=humans(4, 4), rounds=20, round_pause=0.0)
+    for _ in range(120):  # 120 passed turns of a 160-turn match: still playing
+        match.pass_turn(match.turn, NOW)
+        if match.phase.value == "between_rounds":
+            match.next_round(NOW)
+    assert match.phase.value == "playing"
+    assert len(match.history) == 120
+
+    snapshot = protocol.match_snapshot(match, "m", None, 0, [True, True], NOW)
+
+    assert len(snapshot["history"]) == HISTORY_SHOWN
+    assert [t["round"] for t in snapshot["history"]] == [t["round"] for t in match.history[-HISTORY_SHOWN:]]
+    assert len(protocol.encode(snapshot)) < 20_000

@@ -115,3 +115,12 @@ def test_a_room_command_is_answered_with_its_seq_to_its_sender_alone(start: Star
     assert "seq" not in bo.frames[-1]
     [joined] = person(live).send(type="join_room", code=room["code"], name="Cy", seq=3)
     assert joined["seq"] == 3
+
+
+def test_resuming_a_rooms_id_as_a_game_says_no_such_game_as_for_any_id(start: Start) -> None:
+    live = start()
+    _, room = create(live)
+    prober = person(live)
+    real = prober.send(type="resume", game_id=f"room:{room['code']}", token="x" * 30)
+    made_up = prober.send(type="resume", game_id="room:ZZZZZZ", token="x" * 30)
+    assert [f.get("code") for f in real] == [f.get("code") for f in made_up] == ["game/not_found"]

@@ -49,12 +49,17 @@ def match_summary(summary: dict[str, Any], letters: LetterTable) -> dict[str, An
     }
 
 
+HISTORY_SHOWN = 50
+"""Turns a snapshot carries: the latest, as many as a page's log of plays shows. The end screen
+has every turn (``summary``), the record too; a 480-turn match made a 355 KB snapshot."""
+
+
 def _history(match: Match, letters: LetterTable) -> list[dict[str, Any]]:
-    """The turns so far. Each turn's best word is left out until the match is over: after a pass
+    """The latest turns. Each turn's best word is left out until the match is over: after a pass
     or a timeout the board has not changed, so it is exactly what the next seat's hint sells."""
     over = match.phase is MatchPhase.OVER
     turns = []
-    for turn in match.history:
+    for turn in match.history[-HISTORY_SHOWN:]:
         entry = {**turn, "played": _turn_doc(turn["played"], letters)}
         if over:
             entry["best"] = _turn_doc(turn["best"], letters)
