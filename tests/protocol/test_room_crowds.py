@@ -68,3 +68,19 @@ def test_a_wave_of_new_watchers_reaches_the_host_as_a_few_counts(
     assert counts[-1] == 8
     assert len(counts) <= 4, counts  # at once, then about once a second: never one per arrival
     assert all(round_trip(w, code) < 5 for w in crowd)
+
+
+def test_rooms_made_and_left_at_once_never_keep_others_out(clients: Clients) -> None:
+    """The audit filled MAX_ROOMS from 201 addresses in half a second, creating rooms and leaving:
+    everyone else got server/full for half an hour. Here the cap is 3."""
+    capped = LiveServer("--data-dir", "", env={"WIBBLE_MAX_ROOMS": "3"})
+    try:
+        for n in range(6):  # twice the cap, each creator gone at once
+            maker, _ = create(capped, clients, f"M{n}")
+            maker.client.close()
+        ann, code = create(capped, clients, "Ann")  # a real host still gets a room
+        bo = join(capped, clients, code, "Bo")
+        assert bo.seat is None
+        assert ann.seat == 0
+    finally:
+        capped.stop()
