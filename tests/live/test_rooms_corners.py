@@ -163,11 +163,61 @@ def test_when_an_away_seats_turn_is_passed_the_others_see_its_chain_dropped(star
     play_a_word(live, code, ann)
     _drag_one_tile(live, code, bo)
     assert last(di, "chain")["chain"]  # Di sees Bo's tile pressed
-    bo.leave()  # the network goes, mid-drag
     mark = len(di.frames)
+    bo.leave()  # the network goes, mid-drag: the chain goes with the connection that dragged it
     tick(live, GRACE)  # the grace period ends: Bo's turn is passed
     seen = di.frames[mark:]
     assert "turn" in types(seen)
-    # A pass or a timeout sends {"type": "chain", "chain": []} first; skip_turn cancels the chain
-    # itself and throws that event away, so everyone else still shows Bo's half-dragged tiles.
-    assert any(f["type"] == "chain" and f["chain"] == [] for f in seen), types(seen)
+    # Everyone else stops showing Bo's half-dragged tiles (once, and before the turn passes).
+    assert [f["chain"] for f in seen if f["type"] == "chain"] == [[]], types(seen)
+
+
+# -- a second read of the reshaped live layer found these ------------------------------------------
+
+
+def test_a_seat_back_on_a_new_connection_mid_drag_plays_its_turn(start: Start) -> None:
+    """The tab that pressed went (a phone changing network) and the person came straight back:
+    before, their half-dragged chain stayed, owned by a dead connection, and the seat could only
+    pass (press: already chaining; enter, cancel, release: not your chain)."""
+    live = start()
+    code, ann, bo, cy, di = table(live)
+    play_a_word(live, code, ann)
+    token = last(bo, "room")["token"]
+    _drag_one_tile(live, code, bo)
+    bo.leave()
+    again = join(live, code, "Bo", token=token)
+    path = match_of(live, code).match.solve()[-1].path
+    again.drag_path(path)
+    assert types(again.send(type="release"))[0] == "played"
+
+
+def test_a_seats_second_tab_takes_over_the_turn_when_the_dragging_tab_closes(start: Start) -> None:
+    live = start()
+    code, ann, bo, cy, di = table(live)
+    play_a_word(live, code, ann)
+    other = join(live, code, "Bo", token=last(bo, "room")["token"])
+    _drag_one_tile(live, code, bo)
+    assert errors(other.send(type="cancel")) == ["state/not_your_chain"]  # while it is dragged
+    bo.leave()
+    path = match_of(live, code).match.solve()[-1].path
+    other.drag_path(path)
+    assert types(other.send(type="release"))[0] == "played"
+
+
+def test_getting_up_between_matches_shows_the_match_as_a_spectator_sees_it(start: Start) -> None:
+    """Before, the tab that got up kept its seat's view of the match (its ``you``), as only the
+    seat's other connections were sent the match again."""
+    live = start()
+    code, ann, bo, cy, di = table(live)
+    for _ in range(30):  # everyone passes to the end of the match
+        if match_of(live, code).match.phase.value == "over":
+            break
+        who = {0: ann, 1: bo, 2: cy}[match_of(live, code).match.turn]
+        assert errors(who.send(type="pass")) == []
+    assert match_of(live, code).match.phase.value == "over"
+
+    frames = bo.send(type="leave_seat")
+
+    matches = [f for f in frames if f["type"] == "match"]
+    assert matches, types(frames)
+    assert matches[-1]["you"] is None

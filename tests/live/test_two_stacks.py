@@ -129,3 +129,18 @@ def test_a_seat_that_moves_to_the_other_stack_within_its_grace_is_never_played_b
     assert back.frames[-1]["type"] == "turn"
     assert back.frames[-1]["turn"] == 1  # Bo's own turn, for Bo to play on stack B
     play(back, words(stacks, mid)[-1])
+
+
+def test_a_rooms_next_match_started_on_one_stack_lets_the_last_go_on_the_other(stacks: Stacks) -> None:
+    ann = Person(stacks.a)
+    [room] = ann.send(type="create_room", name="Ann", rules={"wordlist": LIST, "rounds": 1})
+    bo = on(stacks.b, code=room["code"], name="Bo")
+    bo.send(type="take_seat", seat=1)
+    first = ann.send(type="start_match")[-1]["match_id"]
+    for who in (ann, bo):
+        assert errors(who.send(type="pass")) == []
+    second = ann.send(type="start_match")[-1]["match_id"]
+
+    assert second != first
+    assert stacks.b.matches.get(first) is None  # B let the old one go (it stays saved)
+    assert stacks.b.matches.get(second) is not None

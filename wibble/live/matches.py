@@ -308,6 +308,8 @@ class Matches(Service):
         with live.lock:
             for session in sessions:
                 self._subscribe(session, live)
+                if live.dragger not in (None, session.id):  # the seat's new tab plays now
+                    self._drop_chain(live, self.seat_of(session, live), live.dragger)
             live.last_active = self.clock()
             if len(sessions) == 1:
                 self._send_snapshot(live, only(sessions[0].id))
@@ -315,14 +317,17 @@ class Matches(Service):
                 self._send_snapshot(live, EVERYONE)
 
     def unwatch(self, session: Session) -> None:
+        """A room's session stops watching its match; a chain it was dragging goes with it."""
         mid = session.match
         if mid is None:
             return
-        self._unsubscribe(session, mid)
         live = self.docs.get(mid)
+        seat = None if live is None else self.seat_of(session, live)
+        self._unsubscribe(session, mid)
         if live is not None:
             with live.lock:
                 live.last_active = self.clock()
+                self._drop_chain(live, seat, session.id)
 
     def set_holders(self, live: LiveMatch, seats: list[str | None], tell: Audience | None = None) -> None:
         """A room's seats changed hands: who acts as each seat of its match from now on. ``tell``: the
@@ -594,6 +599,8 @@ class Matches(Service):
 
     def attach(self, session: Session, live: LiveMatch, token: str) -> None:
         """``session`` plays the seat ``token`` holds in ``live`` (the router made it leave what it had)."""
+        # (Kept again if it left memory meanwhile: its last connection went while this one yielded.)
+        live = self.docs.keep(live)
         holder = holder_of(token)
         seat = live.holders.index(holder)
         if session.match is not None and (

@@ -185,6 +185,8 @@ class Rooms(Service):
             # A match started elsewhere: this process's sessions in the room watch it too.
             started = self.matches.open_for_room(match_id, live.code)
             if started is not None:
+                if live.match is not None:  # the room's last match leaves memory here too (it is saved)
+                    self.matches.drop(live.match.match_id)
                 live.match = started
                 self.matches.set_holders(started, self._holders(live))
                 self.matches.watch(started, *self._local.get(live.code, {}).values())
@@ -237,7 +239,8 @@ class Rooms(Service):
     def move(self, session: Session, command: Command) -> None:
         """A match command from a session in a room: only a seat may move, in the room's match."""
         live = self.get(session)
-        assert live is not None
+        if live is None:
+            raise RuleError("room/not_in_room", "join a room first (join_room with its code)")
         if isinstance(command, Rematch):
             self._start(session, live, command.seq)
             return
@@ -251,6 +254,12 @@ class Rooms(Service):
         """``session`` leaves its room (it disconnected, or opened something else); its seat is held."""
         live = self.get(session)
         if live is None:
+            if session.room is not None:  # (its room left memory under it: let go of what it had)
+                self.matches.unwatch(session)
+                self.bus.unsubscribe(session.room, session)
+                self.presence.leave(session.room, session.id)
+                session.credentials.pop(session.room, None)
+                session.room = None
             return
         topic = room_id(live.code)
         with live.lock:
@@ -534,6 +543,8 @@ class Rooms(Service):
         session.credentials[topic] = Credential.of(None, session.credential(topic).name)
         self.presence.join(topic, session.id, None)
         self._unseat(live, seat, hashed)
+        if live.match is not None:  # it watches from now on: its match as a spectator sees it
+            self.matches.watch(live.match, session)
         if playing and live.match is not None:
             self.matches.set_stand_in(live.match, seat, live.room.rules.stand_in)
         self._tell_all(live, reply)
