@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { isDeepStrictEqual } from "node:util";
+import { memory, run } from "./support.js";
 
 const ROOMS_KEY = "wibble.rooms"; // static/js/saved.js's ROOMS_KEY
 
@@ -15,11 +16,6 @@ const S = await import("../../static/js/store.js");
 const R = await import("../../static/js/room.js");
 const M = await import("../../static/js/match.js");
 const P = await import("../../static/js/protocol.js");
-const memory = () => {
-  const data = new Map();
-  return { getItem: (k) => (data.has(k) ? data.get(k) : null), setItem: (k, v) => data.set(k, String(v)),
-           removeItem: (k) => data.delete(k) };
-};
 const config = { wordlists: [{ name: "en", title: "English" }, { name: "es", title: "Español" }],
                  default_wordlist: "en" };
 const person = (name, extra = {}) => ({ name, kind: "human", level: null, speed: 1, connected: true,
@@ -63,19 +59,6 @@ const reconnect = (store) => {
   store.onOpen();
 };
 
-/** A test's result as the browser handed it over: no `undefined` (it came as null). */
-const plain = (value) => {
-  if (value === undefined) return null;
-  if (Array.isArray(value)) return value.map(plain);
-  if (value && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype) {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)]));
-  }
-  return value;
-};
-const run = async (body) => plain(await body());
-const includes = (container, item) =>
-  Array.isArray(container) || typeof container === "string" ? container.includes(item)
-  : container instanceof Set ? container.has(item) : Object.hasOwn(container, item);
 test("a room snapshot its seats and what each may do", async () => {
   const result = await run(async () => {
     const markup = "<img src=x onerror=1>";

@@ -5,19 +5,11 @@
 import assert from "node:assert/strict";
 import { beforeEach, test } from "node:test";
 import { isDeepStrictEqual } from "node:util";
+import { includes, memory, run } from "./support.js";
 
 const GAMES_KEY = "wibble.games"; // static/js/store.js's GAMES_KEY
 
 const S = await import("../../static/js/store.js");
-const memory = () => {
-  const data = new Map();
-  return {
-    getItem: (k) => (data.has(k) ? data.get(k) : null),
-    setItem: (k, v) => data.set(k, String(v)),
-    removeItem: (k) => data.delete(k),
-    keys: () => [...data.keys()],
-  };
-};
 const blocked = { getItem() { throw new Error("denied"); }, setItem() { throw new Error("denied"); },
                   removeItem() { throw new Error("denied"); } };
 let clock = 1000;
@@ -41,19 +33,6 @@ beforeEach(() => {
   clock = 1000; // each test starts at the same time, as each ran on a fresh page
 });
 
-/** A test's result as the browser handed it over: no `undefined` (it came as null). */
-const plain = (value) => {
-  if (value === undefined) return null;
-  if (Array.isArray(value)) return value.map(plain);
-  if (value && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype) {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)]));
-  }
-  return value;
-};
-const run = async (body) => plain(await body());
-const includes = (container, item) =>
-  Array.isArray(container) || typeof container === "string" ? container.includes(item)
-  : container instanceof Set ? container.has(item) : Object.hasOwn(container, item);
 test("games are listed newest first and the oldest beyond the cap drop off", async () => {
   const result = await run(async () => {
     const games = S.savedGames(memory(), memory(), { now });

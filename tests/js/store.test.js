@@ -4,15 +4,11 @@
 import assert from "node:assert/strict";
 import { beforeEach, test } from "node:test";
 import { isDeepStrictEqual } from "node:util";
+import { memory, run } from "./support.js";
 
 // A Store on a fake storage, recording what it sends; `snapshot` a 3x3 endless game;
 // `chainOf` the server's `chain` reply (with or without a seq).
 const S = await import("../../static/js/store.js");
-const memory = () => {
-  const data = new Map();
-  return { getItem: (k) => (data.has(k) ? data.get(k) : null), setItem: (k, v) => data.set(k, String(v)),
-           removeItem: (k) => data.delete(k) };
-};
 let clock = 1000;
 const config = { wordlists: [{ name: "en", title: "English" }], default_wordlist: "en" };
 const make = () => {
@@ -67,20 +63,7 @@ beforeEach(() => {
   clock = 1000; // each test starts at the same time, as each ran on a fresh page
 });
 
-/** A test's result as the browser handed it over: no `undefined` (it came as null). */
-const plain = (value) => {
-  if (value === undefined) return null;
-  if (Array.isArray(value)) return value.map(plain);
-  if (value && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype) {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)]));
-  }
-  return value;
-};
-const run = async (body) => plain(await body());
 const runMatch = run;
-const includes = (container, item) =>
-  Array.isArray(container) || typeof container === "string" ? container.includes(item)
-  : container instanceof Set ? container.has(item) : Object.hasOwn(container, item);
 test("moves carry counting seqs and the chain is optimistic until the latest is answered", async () => {
   const result = await run(async () => {
     const { store, sent } = make();

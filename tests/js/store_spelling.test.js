@@ -5,15 +5,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { Store, savedGames } from "../../static/js/store.js";
+import { memory } from "./support.js";
 
-const memory = () => {
-  const data = new Map();
-  return {
-    getItem: (k) => (data.has(k) ? data.get(k) : null),
-    setItem: (k, v) => data.set(k, String(v)),
-    removeItem: (k) => data.delete(k),
-  };
-};
 const config = { wordlists: [{ name: "en", title: "English" }], default_wordlist: "en" };
 
 /** A store on an open socket, recording what it sends and what it tells its listeners. */
