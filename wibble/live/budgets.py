@@ -12,11 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from ..core import RuleError
 from ..ratelimit import TokenBucket
 
 UNLIMITED = float("inf")
+_T = TypeVar("_T")
 
 
 @dataclass(frozen=True)
@@ -83,12 +85,16 @@ class Budgets:
         if games is not None:
             games.take()
 
-    def check_resume(self, address: str) -> None:
-        """Refuse a resume from an address that has failed too many (guessing tokens or ids)."""
+    def resuming(self, address: str, open_it: Callable[[], _T]) -> _T:
+        """``open_it()`` (a game or match by id and token) for ``address``: refused while the address
+        has failed too many (guessing tokens or ids), and a wrong id or token counts as a failure."""
         self._check(self._resumes, address, "limit/resumes", "too many failed resumes from your address")
-
-    def failed_resume(self, address: str) -> None:
-        self._spend(self._resumes, address, self.limits.failed_resumes_per_minute)
+        try:
+            return open_it()
+        except RuleError as exc:
+            if exc.code in ("game/not_found", "game/bad_token"):
+                self._spend(self._resumes, address, self.limits.failed_resumes_per_minute)
+            raise
 
     # -- rooms ------------------------------------------------------------------------
 

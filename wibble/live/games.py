@@ -85,7 +85,6 @@ class Games(Service):
         self.clock = clock = parts.clock
         self.wall_clock = wall_clock = parts.wall_clock
         self.idle_timeout = idle_timeout
-        self.max_games = max_games
         self.min_words = min_words
         # Seeds and hash bases come from the OS's randomness unless a test injects some.
         self._entropy = entropy or random.SystemRandom()

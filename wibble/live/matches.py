@@ -140,7 +140,6 @@ class Matches(Service):
         self.round_pause = round_pause
         self.pace = pace or BotPace()
         self.min_words = min_words
-        self.idle_timeout = idle_timeout
         self._entropy = entropy or random.SystemRandom()
         # A room's match stays in memory while its room is open (the room lets it go).
         self.docs: Documents[LiveMatch] = Documents(
@@ -200,13 +199,7 @@ class Matches(Service):
 
     def resume(self, command: ResumeMatch, address: str) -> tuple[LiveMatch, str]:
         """The match ``command`` names, if its token opens a seat of it."""
-        self.budgets.check_resume(address)
-        try:
-            live = self._open(command.match_id, command.token)
-        except RuleError as exc:
-            if exc.code in ("game/not_found", "game/bad_token"):
-                self.budgets.failed_resume(address)
-            raise
+        live = self.budgets.resuming(address, lambda: self._open(command.match_id, command.token))
         return live, command.token
 
     def handle(self, session: Session, command: Command) -> None:
@@ -219,17 +212,12 @@ class Matches(Service):
     def leave(self, session: Session) -> None:
         """``session`` leaves its match (it disconnected, or opened something else); the others hear
         if that leaves its seat with nobody connected."""
-        mid = session.match
-        if mid is None:
+        detached = self._detach(session)
+        if detached is None:
             return
-        live = self.docs.get(mid)
-        seat = None if live is None else self.seat_of(session, live)
-        self._unsubscribe(session, mid)
-        if live is None:
-            return
+        live, seat = detached
+        mid = live.match_id
         with live.lock:
-            live.last_active = self.clock()
-            self._drop_chain(live, seat, session.id)
             if seat is not None and not self._seat_connected(live, seat):
                 self.bus.publish(mid, [protocol.presence(seat, False)])
             abandoned = live.room is None and not self.presence.count(mid)
@@ -317,17 +305,24 @@ class Matches(Service):
                 self._send_snapshot(live, EVERYONE)
 
     def unwatch(self, session: Session) -> None:
-        """A room's session stops watching its match; a chain it was dragging goes with it."""
+        """A room's session stops watching its match (quietly: the room tells who is here)."""
+        self._detach(session)
+
+    def _detach(self, session: Session) -> tuple[LiveMatch, int | None] | None:
+        """``session`` stops listening to its match; a chain it was dragging goes with it. Returns
+        the match (if in memory) and the seat the session held."""
         mid = session.match
         if mid is None:
-            return
+            return None
         live = self.docs.get(mid)
         seat = None if live is None else self.seat_of(session, live)
         self._unsubscribe(session, mid)
-        if live is not None:
-            with live.lock:
-                live.last_active = self.clock()
-                self._drop_chain(live, seat, session.id)
+        if live is None:
+            return None
+        with live.lock:
+            live.last_active = self.clock()
+            self._drop_chain(live, seat, session.id)
+        return live, seat
 
     def set_holders(self, live: LiveMatch, seats: list[str | None], tell: Audience | None = None) -> None:
         """A room's seats changed hands: who acts as each seat of its match from now on. ``tell``: the

@@ -7,7 +7,6 @@ or ``join_room`` leaves it where it was.
 
 from __future__ import annotations
 
-from ..core import RuleError
 from ..protocol import (
     Command,
     CreateRoom,
@@ -67,7 +66,9 @@ class Router:
             game, token = self.games.create(command.wordlist, command.seed, session.address)
             self._enter_game(session, game, token)
         elif isinstance(command, Resume):
-            self._enter_game(session, self._resume_game(session, command), command.token)
+            game_id, token = command.game_id, command.token
+            game = self.budgets.resuming(session.address, lambda: self.games.open(game_id, token))
+            self._enter_game(session, game, token)
         elif isinstance(command, NewMatch):
             match, token = self.matches.create(command, session.address)
             self._enter_match(session, match, token)
@@ -86,15 +87,6 @@ class Router:
         self.rooms.leave(session)
         self.matches.leave(session)
         self.games.leave(session)
-
-    def _resume_game(self, session: Session, command: Resume) -> LiveGame:
-        self.budgets.check_resume(session.address)
-        try:
-            return self.games.open(command.game_id, command.token)
-        except RuleError as exc:
-            if exc.code in ("game/not_found", "game/bad_token"):
-                self.budgets.failed_resume(session.address)
-            raise
 
     def _enter_game(self, session: Session, live: LiveGame, token: str) -> None:
         self.rooms.leave(session)
