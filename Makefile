@@ -1,6 +1,6 @@
 # Two commands do all set-up on a fresh machine:
 #   make play   - install what the game needs, start the server, print its URL
-#   make test   - install what the tests need (a Chromium too), run every test
+#   make test   - install what the tests need (a Chromium and a redis-server too), run every test
 #   make fast   - everything but the browser tests; make lint - ruff and mypy only
 # Options: make play HOST=0.0.0.0 PORT=8000 WORDS=es
 
@@ -37,6 +37,7 @@ play: $(VENV)/.installed-play
 
 test: lint js node_modules/.installed
 	$(BIN)/python -m tests.browser
+	$(BIN)/python -m tests.redis_server
 	$(BIN)/python -m pytest
 
 # Style, formatting and types only (seconds).
@@ -68,6 +69,7 @@ js: node
 
 # The tests that need no browser (about a minute): the rules, the store, the protocol, the page's modules.
 fast: lint js
+	$(BIN)/python -m tests.redis_server
 	$(BIN)/python -m pytest --ignore=tests/e2e
 
 clean:

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from tests.browser import PLAYWRIGHT_BUNDLED, NoBrowser, find_chromium
+from tests.redis_server import NoRedis, RedisServer
 from tests.support import Client, LiveServer
 
 
@@ -78,6 +79,27 @@ def connect(server: LiveServer) -> Iterator[Callable[..., Client]]:
             client.close()
         except Exception:
             pass
+
+
+@pytest.fixture(scope="session")
+def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServer]:
+    """One real redis-server for the run (never a skip: the test command provides one)."""
+    try:
+        server = RedisServer(tmp_path_factory.mktemp("redis")).start()
+    except NoRedis as exc:
+        pytest.fail(str(exc), pytrace=False)
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def redis_url(redis_server: RedisServer) -> str:
+    """The shared server's address, emptied for this test."""
+    import redis
+
+    with redis.Redis.from_url(redis_server.url) as client:
+        client.flushall()
+    return redis_server.url
 
 
 @pytest.fixture(scope="session")

@@ -17,6 +17,7 @@ from tests.live.players import LIST, FakeClock, Person, errors, types
 from wibble.core import Pos
 from wibble.core.match import restore as restore_match
 from wibble.live import LiveSettings, MemoryBus, MemoryPresence, RoomLimits, Router, wire
+from wibble.live.claims import MemoryClaims
 from wibble.live.matches import BotPace
 from wibble.store import MemoryStore
 from wibble.wordlists import WordLists
@@ -28,17 +29,28 @@ BROADCAST = {"room", "presence", "chain", "played", "board", "gems", "turn", "ma
 
 
 class Stacks:
-    def __init__(self, wordlists: WordLists, clock: FakeClock) -> None:
+    def __init__(self, wordlists: WordLists, clock: FakeClock, pace: BotPace | None = None) -> None:
         self.clock = clock
         self.store = MemoryStore()
-        bus, presence = MemoryBus(), MemoryPresence(clock)
+        bus, presence, claims = MemoryBus(), MemoryPresence(clock), MemoryClaims(clock)
         settings = LiveSettings(
-            pace=BotPace(think=(0.0, 0.0), step=0.0),
+            pace=pace or BotPace(think=(0.0, 0.0), step=0.0),
             round_pause=0.0,
             rooms=RoomLimits(grace=GRACE),
         )
         self.a, self.b = (
-            wire(self.store, wordlists, clock, clock, settings, random.Random(n), bus, presence)
+            wire(
+                self.store,
+                wordlists,
+                clock,
+                clock,
+                settings,
+                random.Random(n),
+                bus,
+                presence,
+                claims,
+                f"stack-{n}",
+            )
             for n in (1, 2)
         )
 
@@ -144,3 +156,23 @@ def test_a_rooms_next_match_started_on_one_stack_lets_the_last_go_on_the_other(s
     assert second != first
     assert stacks.b.matches.get(first) is None  # B let the old one go (it stays saved)
     assert stacks.b.matches.get(second) is not None
+
+
+def test_a_bots_turn_held_by_both_stacks_is_dragged_by_one(wordlists: WordLists, clock: FakeClock) -> None:
+    stacks = Stacks(wordlists, clock, pace=BotPace(think=(1.0, 1.0), step=0.25))
+    ann = Person(stacks.a)
+    [room] = ann.send(type="create_room", name="Ann", rules={"wordlist": LIST, "rounds": 1})
+    ann.send(type="set_seat", seat=1, bot="medium")
+    cy = on(stacks.b, code=room["code"], name="Cy")  # watches on B, so B holds the match too
+    mid = ann.send(type="start_match")[-1]["match_id"]
+    play(ann, words(stacks, mid)[-1])
+    mark = len(cy.frames)
+
+    for _ in range(40):  # the bot thinks 1 s on each stack, then drags a tile every 0.25 s
+        stacks.tick(0.25)
+
+    plays = [m for m in stacks.store.moves(mid) if m["action"] == "play"]
+    assert [m["seat"] for m in plays] == [0, 1]
+    path = plays[1]["path"]
+    chains = [f for f in cy.frames[mark:] if f["type"] == "chain"]
+    assert [len(f["chain"]) for f in chains] == list(range(1, len(path) + 1)), "one drag, tile by tile"

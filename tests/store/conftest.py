@@ -7,20 +7,28 @@ from pathlib import Path
 
 import pytest
 
+from wibble.redis import RedisStore
 from wibble.store import MemoryStore, SqliteStore, Store
 
 Opener = Callable[[], Store]
 
 
-@pytest.fixture(params=["sqlite", "memory"])
+@pytest.fixture(params=["sqlite", "memory", "redis"])
 def open_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Opener]:
-    """Opens the engine under test; with SQLite, each call is another handle on the same file
-    (as another server process would hold), with memory the one store of this process."""
+    """Opens the engine under test; with SQLite and Redis, each call is another handle on the
+    same database (as another server process would hold), with memory the one store of this process."""
     opened: list[Store] = []
     memory = MemoryStore()
+    redis_url = request.getfixturevalue("redis_url") if request.param == "redis" else ""
 
     def open_one() -> Store:
-        store: Store = SqliteStore(tmp_path / "wibble.db") if request.param == "sqlite" else memory
+        store: Store
+        if request.param == "sqlite":
+            store = SqliteStore(tmp_path / "wibble.db")
+        elif request.param == "redis":
+            store = RedisStore(redis_url)
+        else:
+            store = memory
         opened.append(store)
         return store
 

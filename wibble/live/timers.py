@@ -6,6 +6,9 @@ ended early) is O(log n) and leaves no stale entry behind. One loop, started by 
 server, sleeps until the earliest deadline, or until a new earlier one is set, and
 then hands each due key ``(id, kind)`` to the handler routed for its kind (matches
 handle theirs, rooms theirs). Tests drive it with ``run_due`` and a fake clock.
+
+With several processes, each due key is first claimed (``claims``): the process that
+holds the claim handles it, the others look again when the lease could have run out.
 """
 
 from __future__ import annotations
@@ -16,13 +19,20 @@ import time
 from collections.abc import Callable, Hashable
 
 from ..core.schedule import Scheduler
+from .claims import LEASE, Claims, MemoryClaims
 
 log = logging.getLogger(__name__)
 
 
 class Timers:
-    def __init__(self, clock: Callable[[], float]) -> None:
+    def __init__(
+        self, clock: Callable[[], float], claims: Claims | None = None, holder: str = "", lease: float = LEASE
+    ) -> None:
         self.clock = clock
+        self.claims: Claims = claims or MemoryClaims(clock)
+        self.holder = holder or f"timers-{id(self):x}"
+        """Who this process is, to the claims."""
+        self.lease = lease
         self._routes: dict[Hashable, Callable[[Hashable], None]] = {}
         self._schedule: Scheduler[Hashable] = Scheduler()
         self._wake = threading.Event()
@@ -64,12 +74,32 @@ class Timers:
                 if handler is None:
                     log.error("a deadline of no known kind fell due (%r)", key)
                     continue
-                try:
-                    handler(key)
-                except Exception:
-                    log.exception("a deadline's handler failed (%r)", key)
+                self._handle(key, handler)
                 if self._thread is not None:
                     time.sleep(0)  # under gevent, let players' messages in between bots' moves
+
+    def _handle(self, key: Hashable, handler: Callable[[Hashable], None]) -> None:
+        name = repr(key)
+        try:
+            claimed = self.claims.claim(name, self.holder, self.lease)
+        except Exception as exc:  # the claims' engine is down: try again shortly, handle nothing now
+            log.warning("could not claim a deadline (%r): %s", key, exc)
+            self._schedule.set(key, self.clock() + 1.0)
+            return
+        if not claimed:
+            # Another process handles it; if that one dies, its lease runs out and this one looks again
+            # (if the document moved on meanwhile, its copy here has rescheduled or dropped the key).
+            self._schedule.set(key, self.clock() + self.lease)
+            return
+        try:
+            handler(key)
+        except Exception:
+            log.exception("a deadline's handler failed (%r)", key)
+        if self._schedule.when(key) is None:  # nothing more due under this key here: let it go
+            try:
+                self.claims.release(name, self.holder)
+            except Exception as exc:  # it runs out with its lease
+                log.warning("could not release a deadline's claim (%r): %s", key, exc)
 
     def loop(self) -> None:
         """Run deadlines as they fall due, until ``stop``. The server runs this in its own greenlet."""

@@ -11,6 +11,7 @@ from ..store import Store
 from ..wordlists import WordLists
 from .budgets import Budgets, Limits
 from .bus import Bus, MemoryBus
+from .claims import Claims
 from .documents import Documents
 from .doorbell import Doorbell
 from .games import Games
@@ -48,13 +49,16 @@ def wire(
     entropy: random.Random | None = None,
     bus: Bus | None = None,
     presence: Presence | None = None,
+    claims: Claims | None = None,
+    holder: str = "",
 ) -> Router:
     """The live layer over ``store``: games, matches and rooms, their deadlines, the bus and presence.
 
     ``clock`` measures idleness (monotonic); ``wall_clock`` dates what is saved, deadlines
     included, so that they mean the same after a restart. ``bus`` and ``presence`` default to
     this process's memory engines; given a bus, the layer shares it with other stacks (other
-    processes), and rings each of its commits to them (``doorbell``).
+    processes), and rings each of its commits to them (``doorbell``). ``claims`` decides which
+    stack handles a deadline that several hold (``holder`` names this one to them).
     """
     settings = settings or LiveSettings()
     doorbell = None if bus is None else Doorbell(bus)
@@ -62,7 +66,7 @@ def wire(
     presence = presence or MemoryPresence(clock)
     budgets = Budgets(settings.limits, clock) if settings.limits is not None else Budgets.unlimited(clock)
     # Match and room deadlines are wall-clock times: they are saved, and must mean the same after a restart.
-    timers = Timers(wall_clock)
+    timers = Timers(wall_clock, claims, holder)
     parts = Parts(store, wordlists, bus, presence, budgets, timers, clock, wall_clock)
     games = Games(
         parts,

@@ -1,0 +1,176 @@
+"""Find a ``redis-server`` for the tests, installing one if need be, and run throwaway servers.
+
+In order: an explicit setting (``WIBBLE_REDIS_SERVER``), one on PATH, and on Debian as
+root ``apt-get install redis-server``; else a clear message. Tests never skip for want of
+Redis: ``python -m tests.redis_server`` runs the search (the test command runs it before
+pytest) and prints what it found.
+
+``RedisServer`` starts a real server on a free loopback port in a folder of its own (with
+AOF if asked), waits until it answers, and can be paused, killed and restarted on the same
+port and folder, as the fault tests need.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+
+class NoRedis(RuntimeError):
+    pass
+
+
+def _log(message: str) -> None:
+    print(f"[redis] {message}", file=sys.stderr, flush=True)
+
+
+def _works(path: str) -> bool:
+    try:
+        result = subprocess.run([path, "--version"], capture_output=True, timeout=30, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return result.returncode == 0
+
+
+def _explicit() -> str | None:
+    path = os.environ.get("WIBBLE_REDIS_SERVER")
+    if not path:
+        return None
+    if not _works(path):
+        raise NoRedis(f"WIBBLE_REDIS_SERVER={path!r} does not run ({path} --version failed)")
+    return path
+
+
+def _on_path() -> str | None:
+    path = shutil.which("redis-server")
+    return path if path and _works(path) else None
+
+
+def _apt() -> str | None:
+    if not Path("/etc/debian_version").exists() or not hasattr(os, "geteuid") or os.geteuid() != 0:
+        return None
+    if not shutil.which("apt-get"):
+        return None
+    _log("installing Debian's redis-server with apt-get (once)")
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    install = ["apt-get", "install", "-y", "-qq", "--no-install-recommends", "redis-server"]
+    # Try the package lists as they are first; refresh them only if the install fails.
+    for commands in ([install], [["apt-get", "update", "-qq"], install]):
+        results = [
+            subprocess.run(command, capture_output=True, text=True, env=env, timeout=900, check=False)
+            for command in commands
+        ]
+        if results[-1].returncode == 0:
+            break
+    else:
+        _log(f"apt-get install redis-server failed: {results[-1].stderr.strip()[-500:]}")
+        return None
+    # Debian starts a service of its own on 6379; the tests run their own servers and need not it.
+    subprocess.run(["service", "redis-server", "stop"], capture_output=True, check=False)
+    return _on_path()
+
+
+def find_redis_server() -> str:
+    """The path of a working ``redis-server``; raises ``NoRedis`` with advice."""
+    for step in (_explicit, _on_path, _apt):
+        found = step()
+        if found:
+            return found
+    raise NoRedis(
+        "No redis-server for the tests. Install Redis (Debian: `apt-get install redis-server`), "
+        "or set WIBBLE_REDIS_SERVER to a redis-server executable."
+    )
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+class RedisServer:
+    """One real redis-server on loopback, in ``folder``; ``url`` names it."""
+
+    def __init__(self, folder: Path, aof: bool = False, executable: str | None = None) -> None:
+        self.executable = executable or find_redis_server()
+        self.folder = Path(folder)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.aof = aof
+        self.port = free_port()
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self, timeout: float = 20.0) -> RedisServer:
+        args = [
+            self.executable,
+            "--port", str(self.port),
+            "--bind", "127.0.0.1",
+            "--dir", str(self.folder),
+            "--save", "",
+            "--appendonly", "yes" if self.aof else "no",
+            "--appendfsync", "always",
+            "--daemonize", "no",
+            "--loglevel", "warning",
+            "--logfile", str(self.folder / "redis.log"),
+        ]  # fmt: skip
+        self.process = subprocess.Popen(args, stdin=subprocess.DEVNULL)
+        deadline = time.monotonic() + timeout
+        while not self._answers():
+            if self.process.poll() is not None:
+                log = (self.folder / "redis.log").read_text(errors="replace")[-800:]
+                raise NoRedis(f"redis-server exited at start-up ({self.process.returncode}): {log}")
+            if time.monotonic() > deadline:
+                raise NoRedis(f"redis-server did not answer on port {self.port} within {timeout} s")
+            time.sleep(0.02)  # polling a condition (the server answers), not a fixed wait
+        return self
+
+    def _answers(self) -> bool:
+        try:
+            with socket.create_connection(("127.0.0.1", self.port), timeout=0.5) as conn:
+                conn.sendall(b"PING\r\n")
+                return conn.recv(16).startswith(b"+PONG")
+        except OSError:
+            return False
+
+    def signal(self, signum: int) -> None:
+        assert self.process is not None
+        self.process.send_signal(signum)
+
+    def pause(self) -> None:
+        self.signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        self.signal(signal.SIGCONT)
+
+    def kill(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGCONT)  # a paused server dies as well
+            self.process.kill()
+            self.process.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGCONT)
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=10)
+
+
+if __name__ == "__main__":
+    try:
+        print(find_redis_server())
+    except NoRedis as exc:
+        _log(str(exc))
+        sys.exit(1)

@@ -1,0 +1,192 @@
+"""Documents in Redis: the store every process of a host shares (``wibble serve --redis``).
+
+Keys, with ``P`` the prefix (``wibble``) and every key of one document under one hash tag:
+
+- ``P:{id}`` a hash: ``kind``, ``version``, ``doc`` (JSON), ``created``, ``updated``;
+- ``P:{id}:moves`` a list: the document's record, oldest first;
+- ``P:touched`` a sorted set of ids by when each was last touched (retention and counting).
+
+A commit is one Lua script: it checks the version, writes the document and appends the
+move, or changes nothing. The same write arriving twice (a reply lost to a timeout, then
+retried) is recognised and succeeds once. ``P:touched`` is an index beside the
+documents, kept up in the same round trip but outside the script so that the script
+touches one slot (legal under Redis Cluster); a purge checks each document's own time.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from ..core import GameDataError
+from ..store.base import KINDS, AlreadyExists, Doc, Row, StorageError, VersionConflict
+from .client import connect
+
+_T = TypeVar("_T")
+
+CREATE = """
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], 'kind', ARGV[1], 'version', ARGV[2], 'doc', ARGV[3],
+           'created', ARGV[4], 'updated', ARGV[4])
+return 1
+"""
+
+COMMIT = """
+local stored = redis.call('HMGET', KEYS[1], 'version', 'doc')
+if not stored[1] then return 0 end
+if tonumber(stored[1]) == tonumber(ARGV[2]) and stored[2] == ARGV[3] then return 1 end
+if tonumber(stored[1]) ~= tonumber(ARGV[1]) then return 0 end
+redis.call('HSET', KEYS[1], 'version', ARGV[2], 'doc', ARGV[3], 'updated', ARGV[5])
+redis.call('RPUSH', KEYS[2], ARGV[4])
+return 1
+"""
+
+TOUCH = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], 'updated', ARGV[1])
+return 1
+"""
+
+DELETE_IF_OLD = """
+local updated = redis.call('HGET', KEYS[1], 'updated')
+if updated and tonumber(updated) >= tonumber(ARGV[1]) then return 0 end
+redis.call('DEL', KEYS[1], KEYS[2])
+return 1
+"""
+
+PURGE_BATCH = 500
+
+
+def _dump(doc: Doc) -> str:
+    return json.dumps(doc, separators=(",", ":"), ensure_ascii=False)
+
+
+class RedisStore:
+    """Documents in the Redis at ``url`` (``redis://HOST:PORT/DB``); ``client`` for one already open."""
+
+    engine = "redis"
+
+    def __init__(self, url: str, prefix: str = "wibble", client: Any = None) -> None:
+        import redis
+
+        self._errors: tuple[type[BaseException], ...] = (redis.RedisError,)
+        self.client = client if client is not None else connect(url)
+        self.prefix = prefix
+        self.description = f"Redis at {url}"
+        self._touched = f"{prefix}:touched"
+        self._create = self.client.register_script(CREATE)
+        self._commit = self.client.register_script(COMMIT)
+        self._touch = self.client.register_script(TOUCH)
+        self._delete_if_old = self.client.register_script(DELETE_IF_OLD)
+
+    def key(self, doc_id: str) -> str:
+        return f"{self.prefix}:{{{doc_id}}}"
+
+    def _keys(self, doc_id: str) -> list[str]:
+        key = self.key(doc_id)
+        return [key, f"{key}:moves"]
+
+    # -- the Store interface -----------------------------------------------------------
+
+    def create(self, doc_id: str, kind: str, doc: Doc, now: float) -> None:
+        made = self._call(
+            lambda: self._create(keys=self._keys(doc_id)[:1], args=[kind, doc["version"], _dump(doc), now])
+        )
+        if not made:
+            raise AlreadyExists(doc_id)
+        self._call(lambda: self.client.zadd(self._touched, {doc_id: now}))
+
+    def load(self, doc_id: str) -> Row | None:
+        kind, text, created, updated = self._call(
+            lambda: self.client.hmget(self.key(doc_id), "kind", "doc", "created", "updated")
+        )
+        if text is None:
+            return None
+        try:
+            doc = json.loads(text)
+            times = float(created), float(updated)
+        except (TypeError, ValueError) as exc:
+            raise GameDataError(f"its stored document is damaged ({exc})") from None
+        if not isinstance(doc, dict) or kind not in KINDS:
+            raise GameDataError("its stored row is damaged")
+        return Row(doc_id, kind, doc, *times)
+
+    def commit(self, doc_id: str, expected: int, doc: Doc, move: Doc, now: float) -> None:
+        def write() -> Any:
+            pipe = self.client.pipeline(transaction=False)
+            args = [expected, doc["version"], _dump(doc), _dump(move), now]
+            self._commit(keys=self._keys(doc_id), args=args, client=pipe)
+            pipe.zadd(self._touched, {doc_id: now}, xx=True)
+            return pipe.execute()[0]
+
+        if not self._call(write):
+            raise VersionConflict(doc_id, expected)
+
+    def touch(self, doc_id: str, now: float) -> None:
+        def write() -> None:
+            pipe = self.client.pipeline(transaction=False)
+            self._touch(keys=self._keys(doc_id)[:1], args=[now], client=pipe)
+            pipe.zadd(self._touched, {doc_id: now}, xx=True)
+            pipe.execute()
+
+        self._call(write)
+
+    def moves(self, doc_id: str) -> list[Doc]:
+        texts = self._call(lambda: self.client.lrange(self._keys(doc_id)[1], 0, -1))
+        try:
+            return [json.loads(text) for text in texts]
+        except ValueError as exc:
+            raise GameDataError(f"a stored move is not JSON ({exc})") from None
+
+    def delete(self, doc_id: str) -> None:
+        def write() -> None:
+            pipe = self.client.pipeline(transaction=False)
+            pipe.delete(*self._keys(doc_id))
+            pipe.zrem(self._touched, doc_id)
+            pipe.execute()
+
+        self._call(write)
+
+    def purge(self, before: float, limit: int, prefix: str = "") -> int:
+        deleted, offset = 0, 0
+        while deleted < limit:
+            ids: list[str] = self._call(
+                lambda offset=offset: self.client.zrangebyscore(  # type: ignore[misc]
+                    self._touched, "-inf", f"({before}", start=offset, num=PURGE_BATCH
+                )
+            )
+            if not ids:
+                break
+            kept = 0
+            for doc_id in ids:
+                if doc_id.startswith(prefix) and deleted < limit and self._delete_old(doc_id, before):
+                    deleted += 1
+                else:
+                    kept += 1  # another prefix, or touched since the index was read: it stays
+            offset += kept
+        return deleted
+
+    def _delete_old(self, doc_id: str, before: float) -> bool:
+        if not self._call(lambda: self._delete_if_old(keys=self._keys(doc_id), args=[before])):
+            return False
+        self._call(lambda: self.client.zrem(self._touched, doc_id))
+        return True
+
+    def count(self) -> int:
+        return int(self._call(lambda: self.client.zcard(self._touched)))
+
+    def close(self) -> None:
+        try:
+            self.client.close()
+        except self._errors:
+            pass
+
+    # -- helpers ----------------------------------------------------------------------
+
+    def _call(self, work: Callable[[], _T]) -> _T:
+        """Run one exchange with Redis; any failure of Redis is a ``StorageError`` (nothing written)."""
+        try:
+            return work()
+        except self._errors as exc:
+            raise StorageError(f"redis: {exc}") from None
