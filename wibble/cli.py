@@ -7,7 +7,7 @@ import argparse
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .core import Board, WordList
@@ -43,6 +43,13 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         metavar="DIR",
         help="folder where games are saved (default ~/.local/share/wibble; '' keeps them in memory only)",
+    )
+    serve.add_argument(
+        "--redis",
+        default=None,
+        metavar="URL",
+        help="keep everything in Redis (redis://HOST:PORT/DB), shared by as many processes as you start "
+        "(default: WIBBLE_REDIS_URL if set, else the SQLite file of --data-dir); see docs/deploy.md",
     )
     serve.add_argument("--access-log", action="store_true", help="log every HTTP request")
 
@@ -91,6 +98,19 @@ def _whole_number(text: str) -> int:
     return number
 
 
+def _overrides(args: argparse.Namespace) -> dict[str, Any]:
+    """The settings ``wibble serve``'s options give (over the defaults and WIBBLE_* variables)."""
+    options = {
+        "WORDS_DIR": None if args.words_dir is None else str(args.words_dir),
+        "DEFAULT_WORDLIST": args.words,
+        "MIN_BOARD_WORDS": args.min_words,
+        "CACHE_DIR": args.cache_dir,
+        "DATA_DIR": args.data_dir,
+        "REDIS_URL": args.redis,
+    }
+    return {key: value for key, value in options.items() if value is not None}
+
+
 def _serve(args: argparse.Namespace) -> int:
     # Patch before anything imports threading or socket: every connection is a
     # greenlet, so thousands of idle websockets cost memory, not OS threads.
@@ -111,17 +131,7 @@ def _serve(args: argparse.Namespace) -> int:
     from .web.app import trust_listening_name
     from .web.server import make_server, run_housekeeping, stop_gracefully
 
-    overrides = {}
-    if args.words_dir is not None:
-        overrides["WORDS_DIR"] = str(args.words_dir)
-    if args.words is not None:
-        overrides["DEFAULT_WORDLIST"] = args.words
-    if args.min_words is not None:
-        overrides["MIN_BOARD_WORDS"] = args.min_words
-    if args.cache_dir is not None:
-        overrides["CACHE_DIR"] = args.cache_dir
-    if args.data_dir is not None:
-        overrides["DATA_DIR"] = args.data_dir
+    overrides = _overrides(args)
     try:
         app = create_app(overrides)
         wordlists = app.extensions["wibble.wordlists"]
@@ -149,6 +159,10 @@ def _serve(args: argparse.Namespace) -> int:
     trust_listening_name(app.config, args.host)
     store = app.extensions["wibble.store"]
     print(f"Games are saved in {store.description}", flush=True)
+    engines = app.extensions["wibble.engines"]
+    warning = None if engines is None else engines.persistence()
+    if warning:
+        print(f"Warning: {warning}", file=sys.stderr, flush=True)
     _raise_open_file_limit()
     server = make_server(app, args.host, args.port, sys.stderr if args.access_log else None)
     try:
@@ -178,6 +192,8 @@ def _serve(args: argparse.Namespace) -> int:
     housekeeping.kill()
     timers.stop()
     stop_gracefully(server, app)
+    if engines is not None:
+        engines.stop()
     print("Stopped.", flush=True)
     return 0
 

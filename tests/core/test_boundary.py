@@ -52,6 +52,8 @@ MAY_IMPORT = {
     "wordlists": {"core", "cache"},
     "ratelimit": set(),
     "live": {"core", "store", "protocol", "wordlists", "ratelimit", "cache"},
+    # The Redis engines implement the store's and the live layer's interfaces, beside them.
+    "redis": {"core", "store", "live", "protocol", "wordlists", "ratelimit", "cache"},
 }
 WEB_ONLY = {"flask", "flask_sock", "simple_websocket", "werkzeug", "gevent"}
 

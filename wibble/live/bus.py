@@ -106,6 +106,14 @@ class MemoryBus:
             if not subscribers:
                 del self._topics[topic]
 
+    def has(self, topic: str) -> bool:
+        """Whether anyone here is on ``topic``."""
+        return topic in self._topics
+
+    def holds(self, topic: str, session_id: str) -> bool:
+        """Whether the session ``session_id`` is here, on ``topic``."""
+        return session_id in self._topics.get(topic, {})
+
     def publish(
         self,
         topic: str,

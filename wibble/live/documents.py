@@ -224,6 +224,26 @@ class Documents(Generic[H]):
             self.on_commit(held)
         return result
 
+    def catch_up(self) -> int:
+        """Every copy held here takes the stored document if it is newer, and shows it to everyone
+        (after the bus lost messages: its doorbell too may have missed commits). Returns how many."""
+        caught = 0
+        for held in self:
+            try:
+                row = self.store.load(held.doc_id)
+            except WibbleError as exc:
+                log.warning("could not catch up %s %s: %s", self.kind.name, held.doc_id, exc.code)
+                continue
+            if row is None:
+                continue
+            with held.lock:
+                stored = row.doc.get("version")
+                if isinstance(stored, int) and stored > held.version:
+                    self.kind.refresh(held, row.doc)  # what a doorbell would have done...
+                    self.kind.reloaded(held, row.doc)  # ...and everyone here is shown it
+                    caught += 1
+        return caught
+
     def refresh(self, doc_id: str, version: int) -> None:
         """Another process committed ``version`` of ``doc_id``: a copy held here that is older takes
         the stored document."""

@@ -13,7 +13,7 @@ one process alone, the default, has nobody to tell and pays nothing.
 
 from __future__ import annotations
 
-import itertools
+import secrets
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -22,13 +22,11 @@ from .bus import Bus, all_but
 COMMITS = "_commits"
 """The bus topic that carries the doorbell (not a document's: no session subscribes to it)."""
 
-_stacks = itertools.count(1)
-
 
 class Doorbell:
     def __init__(self, bus: Bus) -> None:
         self.bus = bus
-        self._id = f"stack-{next(_stacks)}"
+        self._id = f"stack-{secrets.token_hex(6)}"  # unique among every process on a shared bus
         self._kinds: dict[str, Callable[[str, int], None]] = {}
         bus.subscribe(COMMITS, self)
 

@@ -689,6 +689,27 @@ class Rooms(Service):
         except StorageError as exc:
             log.warning("could not delete empty room %s: %s", code, exc.reason)
 
+    def notice_absent(self) -> int:
+        """Start the grace period of every seat whose person is connected nowhere and has none yet.
+
+        A person who leaves starts their own grace period, on the process they left. One whose
+        process died never leaves: their presence runs out with that process, and this (run
+        every few seconds with several processes) is where their grace period starts. Returns
+        how many started."""
+        started = 0
+        for live in self.docs:
+            with live.lock:
+                here, now = self._here(live), self.clock()
+                for seat in live.room.people():
+                    token = live.room.seats[seat].token  # type: ignore[union-attr]
+                    key = ((live.code, token), "grace")
+                    if token in here or token in live.away or self.timers.when(key) is not None:
+                        continue
+                    self.timers.set(key, now + self.limits.grace)
+                    self._publish(live, self._presence(live, seat))
+                    started += 1
+        return started
+
     def sweep(self, purge_batch: int = 500) -> int:
         """Housekeeping: rooms with people in them are noted as alive in the store, and stored rooms
         nobody has been in for the empty time (left there by a restart) are deleted."""

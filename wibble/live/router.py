@@ -82,6 +82,11 @@ class Router:
         else:
             self.games.move(session, command)
 
+    def catch_up(self) -> int:
+        """After the bus was cut off (Redis lost and back): every document held here that moved
+        meanwhile is shown afresh to everyone on it. Returns how many moved."""
+        return sum(service.docs.catch_up() for service in (self.games, self.matches, self.rooms))
+
     def leave(self, session: Session) -> None:
         """``session`` leaves its game, match or room (on disconnect)."""
         self.rooms.leave(session)

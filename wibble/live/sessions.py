@@ -10,6 +10,7 @@ no other connection is rewritten, and any process can apply the change.
 from __future__ import annotations
 
 import itertools
+import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -19,6 +20,8 @@ from ..ratelimit import TokenBucket
 from .credentials import holder_of
 
 _ids = itertools.count(1)
+_PROCESS = secrets.token_hex(4)
+"""Session ids are unique across processes: presence and the bus name sessions of every process."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,7 +53,7 @@ class Session:
     def __init__(
         self, deliver: Callable[[str], None], address: str = "", session_id: str | None = None
     ) -> None:
-        self.id = session_id or f"s{next(_ids)}"
+        self.id = session_id or f"s{next(_ids)}.{_PROCESS}"
         self.deliver = deliver
         self.address = address
         self.credentials: dict[str, Credential] = {}

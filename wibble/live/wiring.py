@@ -11,7 +11,7 @@ from ..store import Store
 from ..wordlists import WordLists
 from .budgets import Budgets, Limits
 from .bus import Bus, MemoryBus
-from .claims import Claims
+from .claims import LEASE, Claims
 from .documents import Documents
 from .doorbell import Doorbell
 from .games import Games
@@ -38,6 +38,8 @@ class LiveSettings:
     pace: BotPace = field(default_factory=BotPace)
     round_pause: float = 3.0
     rooms: RoomLimits = field(default_factory=RoomLimits)
+    lease: float = LEASE
+    """Seconds a claim on a deadline holds without renewal (see ``claims``)."""
 
 
 def wire(
@@ -66,7 +68,7 @@ def wire(
     presence = presence or MemoryPresence(clock)
     budgets = Budgets(settings.limits, clock) if settings.limits is not None else Budgets.unlimited(clock)
     # Match and room deadlines are wall-clock times: they are saved, and must mean the same after a restart.
-    timers = Timers(wall_clock, claims, holder)
+    timers = Timers(wall_clock, claims, holder, settings.lease)
     parts = Parts(store, wordlists, bus, presence, budgets, timers, clock, wall_clock)
     games = Games(
         parts,

@@ -9,6 +9,7 @@ Every key of one document shares a hash tag (``{id}``), so each script touches o
 """
 
 from .client import connect, redis_available
+from .engines import Engines, open_engines
 from .store import RedisStore
 
-__all__ = ["RedisStore", "connect", "redis_available"]
+__all__ = ["Engines", "RedisStore", "connect", "open_engines", "redis_available"]

@@ -16,7 +16,7 @@ from ..cache import from_setting
 from ..core import RecordError, WibbleError
 from ..live import BotPace, Limits, LiveSettings, RoomLimits, Router, wire
 from ..live.records import match_record, record_of, replay_frames
-from ..store import default_data_dir, open_store
+from ..store import Store, default_data_dir, open_store
 from ..wordlists import DEFAULT_DIR, WordLists
 from .connection import Connections, check_websocket_library, serve_connection
 
@@ -42,6 +42,12 @@ DEFAULTS: dict[str, Any] = {
     # Where games are saved: None for $XDG_DATA_HOME/wibble (else ~/.local/share/wibble);
     # "" keeps them in memory only, and they are lost when the server stops.
     "DATA_DIR": None,
+    # Redis shared by several server processes (redis://HOST:PORT/DB), in place of DATA_DIR:
+    # every game, match and room, who is connected, and every deadline (docs/deploy.md).
+    "REDIS_URL": "",
+    # With several processes: how long one process's claim on a deadline (a turn timer, a bot's
+    # turn) holds without renewal, so how late a deadline runs when the process holding it dies.
+    "DEADLINE_LEASE_SECONDS": 10.0,
     "RETENTION_DAYS": 30.0,  # a saved game nobody has opened for this long is deleted
     "IDLE_TIMEOUT": 3600.0,  # seconds a game with nobody connected stays in memory (it stays saved)
     "MAX_GAMES": 10_000,  # games held in memory at once; unattended ones make room (they stay saved)
@@ -99,8 +105,15 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     cache = from_setting(app.config["CACHE_DIR"])
     wordlists = WordLists(Path(app.config["WORDS_DIR"]), app.config["DEFAULT_WORDLIST"], cache=cache)
-    data_dir = app.config["DATA_DIR"]
-    store = open_store(default_data_dir() if data_dir is None else data_dir)
+    engines = None
+    if app.config["REDIS_URL"]:
+        from ..redis import open_engines  # only then: without --redis, the package need not be installed
+
+        engines = open_engines(app.config["REDIS_URL"])
+        store: Store = engines.store
+    else:
+        data_dir = app.config["DATA_DIR"]
+        store = open_store(default_data_dir() if data_dir is None else data_dir)
     limits = Limits(
         app.config["MAX_CONNECTIONS_PER_ADDRESS"],
         app.config["GAMES_PER_MINUTE"],
@@ -116,6 +129,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         limits=limits,
         pace=BotPace(app.config["BOT_THINK_SECONDS"], app.config["BOT_STEP_SECONDS"]),
         round_pause=app.config["ROUND_PAUSE_SECONDS"],
+        lease=app.config["DEADLINE_LEASE_SECONDS"],
         rooms=RoomLimits(
             app.config["ROOM_GRACE_SECONDS"],
             app.config["ROOM_EMPTY_SECONDS"],
@@ -124,7 +138,14 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
             app.config["ROOM_SPECTATORS_PER_ADDRESS"],
         ),
     )
-    router = wire(store, wordlists, clock=time.monotonic, wall_clock=time.time, settings=settings)
+    shared: dict[str, Any] = {}
+    if engines is not None:
+        shared = {"bus": engines.bus, "presence": engines.presence, "claims": engines.claims}
+        shared["holder"] = engines.process
+    router = wire(store, wordlists, clock=time.monotonic, wall_clock=time.time, settings=settings, **shared)
+    if engines is not None:
+        engines.bus.on_resubscribe = router.catch_up
+        engines.start(on_beat=router.rooms.notice_absent)
     connections = Connections()
     app.extensions.update(
         {
@@ -132,6 +153,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
             "wibble.store": store,
             "wibble.wordlists": wordlists,
             "wibble.connections": connections,
+            "wibble.engines": engines,
         }
     )
     _add_pages(app, wordlists, router)
@@ -310,6 +332,7 @@ _POSITIVE_NUMBERS = {
     "FLOOD_CLOSE": int,
     "OUTBOX_LIMIT": int,
     "SEND_TIMEOUT": float,
+    "DEADLINE_LEASE_SECONDS": float,
     "READ_BYTES_PER_SECOND": float,
     "READ_BURST_BYTES": float,
 }
@@ -341,6 +364,8 @@ def _check_config(config: dict[str, Any]) -> None:
     cache_dir = config["CACHE_DIR"]
     if not (cache_dir is None or cache_dir is False or isinstance(cache_dir, str)):
         raise ConfigError("WIBBLE_CACHE_DIR must be a folder path (or empty to turn the cache off)")
+    if not isinstance(config["REDIS_URL"], str):
+        raise ConfigError("WIBBLE_REDIS_URL must be an address like redis://localhost:6379/0")
     if not (config["DATA_DIR"] is None or isinstance(config["DATA_DIR"], str)):
         # WIBBLE_DATA_DIR=123 arrives as a number, =true as a bool: neither is a folder the host meant.
         raise ConfigError("WIBBLE_DATA_DIR must be a folder path (or empty to keep games in memory only)")

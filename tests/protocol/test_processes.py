@@ -1,0 +1,186 @@
+"""Several server processes sharing one Redis, as a host runs them behind a load balancer.
+
+Every test starts real ``wibble serve --redis`` processes against a real redis-server
+and talks to them over real websockets: a room whose people are connected to different
+processes, a process SIGKILLed mid-match, and Redis itself killed and restarted.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.protocol.test_rooms import QUICK_BOTS, Clients, Seat, a_path, create, join, play, sit
+from tests.redis_server import RedisServer
+from tests.support import LiveServer
+
+Message = dict[str, Any]
+
+
+def serve(url: str, **env: str) -> LiveServer:
+    return LiveServer("--redis", url, env={**QUICK_BOTS, **env})
+
+
+@pytest.fixture
+def processes(redis_url: str) -> Iterator[tuple[LiveServer, LiveServer]]:
+    first, second = serve(redis_url), serve(redis_url)
+    yield first, second
+    first.stop()
+    second.stop()
+
+
+def record(server: LiveServer, match_id: str) -> Message:
+    with urllib.request.urlopen(f"{server.url}/games/{match_id}/record", timeout=10) as response:
+        return json.loads(response.read())  # type: ignore[no-any-return]
+
+
+def test_a_room_whose_people_are_on_two_processes_plays_as_one(
+    processes: tuple[LiveServer, LiveServer], clients: Clients
+) -> None:
+    one, two = processes
+    ann, code = create(one, clients)  # Ann makes the room on process one...
+    bo, cy = join(two, clients, code, "Bo"), join(two, clients, code, "Cy")  # ...Bo and Cy are on two
+    di = join(one, clients, code, "Di")
+    sit(bo, 1)
+    sit(cy, 2)
+    ann.last("room", lambda m: m["seats"][2] is not None)  # Ann, on one, hears seats taken on two
+    ann.send({"type": "start_match"})
+    matches = [who.last("match") for who in (ann, bo, cy, di)]
+    assert [m["you"] for m in matches] == [0, 1, 2, None]
+    match_id = matches[0]["match_id"]
+
+    bo.send({"type": "press", "row": 0, "col": 0})  # on two, before Ann's turn is over
+    assert bo.last("error")["code"] == "turn/not_your_turn"
+    (r, c), *_ = a_path(ann)
+    ann.send({"type": "press", "row": r, "col": c})
+    for other in (bo, cy, di):
+        assert other.last("chain")["chain"] == [[r, c]]  # the drag on one, live on two
+    ann.send({"type": "cancel"})
+    for everyone in (ann, bo, cy, di):
+        everyone.last("chain", lambda m: m["chain"] == [])
+
+    first = play(ann, (bo, cy, di))  # on one; everyone on both hears the same
+    second = play(bo, (ann, cy, di))  # on two, right after
+    third = play(cy, (ann, bo, di))
+    assert [first["seat"], second["seat"], third["seat"]] == [0, 1, 2]
+    moves = record(two, match_id)["moves"]
+    assert [m["action"] for m in moves] == ["play", "play", "play"]
+
+
+SLOW_BOTS = {
+    "WIBBLE_BOT_THINK_SECONDS": "0.5",
+    "WIBBLE_BOT_STEP_SECONDS": "0.5",
+    "WIBBLE_DEADLINE_LEASE_SECONDS": "2",
+}
+
+
+def claim_holder(url: str, match_id: str) -> int | None:
+    """The pid of the process whose claim on the match's bot turn is live (None: nobody's)."""
+    import redis
+
+    with redis.Redis.from_url(url, decode_responses=True) as client:
+        holder = client.get(f"wibble:claim:{(match_id, 'bot')!r}")
+    return None if holder is None else int(holder.split(":")[-2])
+
+
+def test_a_process_killed_while_it_drags_a_bots_word_is_taken_over_and_the_bot_plays_once(
+    redis_url: str, clients: Clients
+) -> None:
+    one, two = serve(redis_url, **SLOW_BOTS), serve(redis_url, **SLOW_BOTS)
+    try:
+        ann, code = create(one, clients, rounds=1)
+        bo = join(two, clients, code, "Bo")
+        sit(bo, 1)
+        ann.send({"type": "set_seat", "seat": 2, "bot": "easy"})
+        for who in (ann, bo):
+            who.last("room", lambda m: m["seats"][2] is not None)
+        ann.send({"type": "start_match"})
+        match_id = ann.last("match")["match_id"]
+        bo.last("match")
+        play(ann, (bo,))
+        play(bo, (ann,))  # the bot's turn now: one of the two processes drags its word
+
+        ann.last("chain", lambda m: m.get("seat") == 2 and len(m["chain"]) >= 1)
+        pid = claim_holder(redis_url, match_id)
+        assert pid in (one.process.pid, two.process.pid)
+        victim, survivor = (one, two) if pid == one.process.pid else (two, one)
+        victim.kill()
+
+        # Whoever was on the dead process comes back to the other one, in their seat.
+        people = {"Ann": ann, "Bo": bo}
+        on_victim = "Ann" if victim is one else "Bo"
+        people[on_victim] = join(survivor, clients, code, on_victim, token=people[on_victim].token)
+        assert people[on_victim].seat == (0 if on_victim == "Ann" else 1)
+        for who in people.values():
+            who.last("played", lambda m: m["seat"] == 2)  # the survivor takes the bot's turn over
+        moves = record(survivor, match_id)["moves"]
+        assert [m["seat"] for m in moves if m["action"] == "play"] == [0, 1, 2]
+    finally:
+        one.stop()
+        two.stop()
+
+
+def test_redis_killed_and_restarted_mid_match_loses_nothing_acknowledged(
+    tmp_path: Path, clients: Clients
+) -> None:
+    store = RedisServer(tmp_path / "redis", aof=True).start()
+    one, two = serve(store.url), serve(store.url)
+    try:
+        ann, code = create(one, clients, rounds=2)
+        bo = join(two, clients, code, "Bo")
+        sit(bo, 1)
+        ann.last("room", lambda m: m["seats"][1] is not None)
+        ann.send({"type": "start_match"})
+        match_id = ann.last("match")["match_id"]
+        bo.last("match")
+        first = play(ann, (bo,))  # acknowledged: everyone heard it
+
+        store.kill()
+        bo.send({"type": "pass", "seq": 1})
+        refused = bo.last("error")
+        assert refused["code"] == "server/storage"  # refused fast, and nothing changed
+        store.start()  # the same port, the same folder: its append-only file
+
+        deadline = time.monotonic() + 20
+        while True:  # Bo tries again until Redis answers (the processes reconnect by themselves)
+            bo.send({"type": "pass", "seq": 2})
+            answer = outcome(bo)
+            if answer["type"] == "turn":
+                break
+            assert answer["code"] == "server/storage", answer
+            assert time.monotonic() < deadline, "play never resumed after Redis came back"
+            time.sleep(0.2)  # a player's pause before trying again, not a wait for the server
+        # Ann, on the other process, hears the pass: as it happened, or (if it came while her
+        # process was still subscribing again) in the fresh snapshot her process sends on catching up.
+        hears_the_pass(ann)
+        moves = record(one, match_id)["moves"]
+        assert [m["action"] for m in moves] == ["play", "pass"]
+        assert moves[0]["path"] == first["path"]
+    finally:
+        one.stop()
+        two.stop()
+        store.stop()
+
+
+def hears_the_pass(who: Seat) -> None:
+    while True:
+        message = who.client.recv()
+        if message["type"] == "turn" and message.get("passed") == "pass":
+            return
+        if message["type"] == "match" and message["version"] >= 2:
+            return
+        assert message["type"] != "error", message
+
+
+def outcome(who: Seat) -> Message:
+    """The answer to a move: the next refusal or turn ``who`` hears."""
+    while True:
+        message = who.client.recv()
+        if message["type"] in ("error", "turn"):
+            return message

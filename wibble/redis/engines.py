@@ -1,0 +1,83 @@
+"""Every Redis engine of one server process, opened together from one address."""
+
+from __future__ import annotations
+
+import logging
+import os
+import secrets
+import socket
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .bus import RedisBus
+from .claims import RedisClaims
+from .client import connect
+from .presence import RedisPresence
+from .store import RedisStore
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Engines:
+    url: str
+    client: Any
+    process: str
+    store: RedisStore
+    bus: RedisBus
+    presence: RedisPresence
+    claims: RedisClaims
+    _beating: threading.Event = field(default_factory=threading.Event)
+
+    def start(self, on_beat: Callable[[], object] = lambda: None) -> None:
+        """Keep this process alive in presence (a heartbeat every third of its expiry), and call
+        ``on_beat`` after each beat (the live layer notices who else's process died)."""
+        threading.Thread(target=self._beat, args=(on_beat,), name="wibble-heartbeat", daemon=True).start()
+
+    def _beat(self, on_beat: Callable[[], object]) -> None:
+        while not self._beating.wait(self.presence.ttl / 3):
+            try:
+                self.presence.beat()
+                on_beat()
+            except Exception as exc:  # Redis is away: its sessions may count as gone meanwhile
+                log.warning("could not renew this process's presence: %s", exc)
+
+    def stop(self) -> None:
+        """A clean stop: this process's sessions are gone at once, and its subscriptions end."""
+        self._beating.set()
+        self.bus.stop()
+        try:
+            self.presence.forget_process()
+        except Exception as exc:
+            log.warning("could not clear this process's presence: %s", exc)
+
+    def persistence(self) -> str | None:
+        """A warning for the host if Redis keeps nothing on disk (else None)."""
+        try:
+            config = self.client.config_get("appendonly")
+            saves = self.client.config_get("save")
+        except Exception:  # CONFIG may be disabled (a managed Redis): nothing to say
+            return None
+        if config.get("appendonly") == "yes" or saves.get("save"):
+            return None
+        return (
+            f"Redis at {self.url} keeps nothing on disk (no AOF, no snapshots): a Redis restart "
+            "loses every game. See docs/deploy.md (appendonly yes)."
+        )
+
+
+def open_engines(url: str, prefix: str = "wibble") -> Engines:
+    """Connect to Redis at ``url`` (``StoreOpenError`` if it cannot) and open every engine on it."""
+    client = connect(url)
+    process = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+    return Engines(
+        url,
+        client,
+        process,
+        RedisStore(url, prefix, client=client),
+        RedisBus(client, process, prefix),
+        RedisPresence(client, process, prefix),
+        RedisClaims(client, prefix),
+    )
