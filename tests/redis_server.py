@@ -1,8 +1,9 @@
-"""Find a ``redis-server`` for the tests, installing one if need be, and run throwaway servers.
+"""Find a ``redis-server`` (and an ``nginx``) for the tests, installing them if need be, and run
+throwaway Redis servers.
 
-In order: an explicit setting (``WIBBLE_REDIS_SERVER``), one on PATH, and on Debian as
-root ``apt-get install redis-server``; else a clear message. Tests never skip for want of
-Redis: ``python -m tests.redis_server`` runs the search (the test command runs it before
+In order: an explicit setting (``WIBBLE_REDIS_SERVER``, ``WIBBLE_NGINX``), one on PATH, and on
+Debian as root ``apt-get install``; else a clear message. Tests never skip for want of
+them: ``python -m tests.redis_server`` runs the search (the test command runs it before
 pytest) and prints what it found.
 
 ``RedisServer`` starts a real server on a free loopback port in a folder of its own (with
@@ -30,36 +31,49 @@ def _log(message: str) -> None:
     print(f"[redis] {message}", file=sys.stderr, flush=True)
 
 
-def _works(path: str) -> bool:
-    try:
-        result = subprocess.run([path, "--version"], capture_output=True, timeout=30, check=False)
-    except (OSError, subprocess.TimeoutExpired):
-        return False
-    return result.returncode == 0
+def find_program(name: str, setting: str, package: str, check: list[str] | None = None) -> str:
+    """``name``'s path: the environment variable ``setting`` if set, else on PATH (or in
+    /usr/sbin), else Debian's ``package`` installed with apt-get as root; ``NoRedis`` with
+    advice if none works."""
+    check = check or ["--version"]
+
+    def works(path: str) -> bool:
+        try:
+            done = subprocess.run([path, *check], capture_output=True, timeout=30, check=False)
+        except (OSError, subprocess.TimeoutExpired):
+            return False
+        return done.returncode == 0
+
+    def on_path() -> str | None:
+        path = shutil.which(name) or shutil.which(name, path="/usr/sbin:/usr/local/sbin")
+        return path if path and works(path) else None
+
+    explicit = os.environ.get(setting)
+    if explicit:
+        if not works(explicit):
+            raise NoRedis(f"{setting}={explicit!r} does not run ({explicit} {' '.join(check)} failed)")
+        return explicit
+    found = on_path()
+    if found:
+        return found
+    if _apt_install(package):
+        found = on_path()
+        if found:
+            return found
+    raise NoRedis(
+        f"No {name} for the tests. Install it (Debian: `apt-get install {package}`), "
+        f"or set {setting} to a {name} executable."
+    )
 
 
-def _explicit() -> str | None:
-    path = os.environ.get("WIBBLE_REDIS_SERVER")
-    if not path:
-        return None
-    if not _works(path):
-        raise NoRedis(f"WIBBLE_REDIS_SERVER={path!r} does not run ({path} --version failed)")
-    return path
-
-
-def _on_path() -> str | None:
-    path = shutil.which("redis-server")
-    return path if path and _works(path) else None
-
-
-def _apt() -> str | None:
+def _apt_install(package: str) -> bool:
     if not Path("/etc/debian_version").exists() or not hasattr(os, "geteuid") or os.geteuid() != 0:
-        return None
+        return False
     if not shutil.which("apt-get"):
-        return None
-    _log("installing Debian's redis-server with apt-get (once)")
+        return False
+    _log(f"installing Debian's {package} with apt-get (once)")
     env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    install = ["apt-get", "install", "-y", "-qq", "--no-install-recommends", "redis-server"]
+    install = ["apt-get", "install", "-y", "-qq", "--no-install-recommends", package]
     # Try the package lists as they are first; refresh them only if the install fails.
     for commands in ([install], [["apt-get", "update", "-qq"], install]):
         results = [
@@ -67,25 +81,21 @@ def _apt() -> str | None:
             for command in commands
         ]
         if results[-1].returncode == 0:
-            break
-    else:
-        _log(f"apt-get install redis-server failed: {results[-1].stderr.strip()[-500:]}")
-        return None
-    # Debian starts a service of its own on 6379; the tests run their own servers and need not it.
-    subprocess.run(["service", "redis-server", "stop"], capture_output=True, check=False)
-    return _on_path()
+            # Debian starts a service of its own (redis on 6379, nginx on 80): the tests run their own.
+            subprocess.run(["service", package, "stop"], capture_output=True, check=False)
+            return True
+    _log(f"apt-get install {package} failed: {results[-1].stderr.strip()[-500:]}")
+    return False
 
 
 def find_redis_server() -> str:
     """The path of a working ``redis-server``; raises ``NoRedis`` with advice."""
-    for step in (_explicit, _on_path, _apt):
-        found = step()
-        if found:
-            return found
-    raise NoRedis(
-        "No redis-server for the tests. Install Redis (Debian: `apt-get install redis-server`), "
-        "or set WIBBLE_REDIS_SERVER to a redis-server executable."
-    )
+    return find_program("redis-server", "WIBBLE_REDIS_SERVER", "redis-server")
+
+
+def find_nginx() -> str:
+    """The path of a working ``nginx`` (for the test of several processes behind it)."""
+    return find_program("nginx", "WIBBLE_NGINX", "nginx", ["-v"])
 
 
 def free_port() -> int:
@@ -171,6 +181,7 @@ class RedisServer:
 if __name__ == "__main__":
     try:
         print(find_redis_server())
+        print(find_nginx())
     except NoRedis as exc:
         _log(str(exc))
         sys.exit(1)

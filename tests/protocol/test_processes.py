@@ -8,6 +8,9 @@ processes, a process SIGKILLed mid-match, and Redis itself killed and restarted.
 from __future__ import annotations
 
 import json
+import os
+import re
+import subprocess
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -17,8 +20,8 @@ from typing import Any
 import pytest
 
 from tests.protocol.test_rooms import QUICK_BOTS, Clients, Seat, a_path, create, join, play, sit
-from tests.redis_server import RedisServer
-from tests.support import LiveServer
+from tests.redis_server import RedisServer, find_nginx, free_port
+from tests.support import ROOT, LiveServer
 
 Message = dict[str, Any]
 
@@ -184,3 +187,82 @@ def outcome(who: Seat) -> Message:
         message = who.client.recv()
         if message["type"] in ("error", "turn"):
             return message
+
+
+NGINX_MAIN = """
+{user}
+worker_processes 1;
+daemon off;
+pid {folder}/nginx.pid;
+error_log {folder}/error.log warn;
+events {{ worker_connections 256; }}
+http {{
+    access_log off;
+    client_body_temp_path {folder}/body;
+    proxy_temp_path {folder}/proxy;
+    fastcgi_temp_path {folder}/fastcgi;
+    uwsgi_temp_path {folder}/uwsgi;
+    scgi_temp_path {folder}/scgi;
+    include {site};
+}}
+"""
+
+
+def health(server: LiveServer) -> Message:
+    with urllib.request.urlopen(f"{server.url}/healthz", timeout=10) as response:
+        return json.loads(response.read())  # type: ignore[no-any-return]
+
+
+def test_a_room_plays_through_nginx_configured_as_the_deploy_guide_says(
+    redis_url: str, tmp_path: Path, clients: Clients
+) -> None:
+    behind = {"WIBBLE_TRUSTED_PROXIES": "127.0.0.1"}
+    one, two = serve(redis_url, **behind), serve(redis_url, **behind)
+    port = free_port()
+    site = (ROOT / "docs" / "deploy" / "nginx.conf").read_text()
+    ports = iter(server.url.rsplit(":", 1)[1] for server in (one, two))
+    site = re.sub(r"server 127\.0\.0\.1:800\d;", lambda _: f"server 127.0.0.1:{next(ports)};", site)
+    site = site.replace("listen 80;", f"listen 127.0.0.1:{port};")
+    (tmp_path / "site.conf").write_text(site)
+    user = "user root;" if os.geteuid() == 0 else ""
+    (tmp_path / "nginx.conf").write_text(
+        NGINX_MAIN.format(user=user, folder=tmp_path, site=tmp_path / "site.conf")
+    )
+    nginx = subprocess.Popen([find_nginx(), "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf")])
+    try:
+        proxy = Proxy(f"http://localhost:{port}")
+        proxy.wait_until_up(nginx)
+        ann, code = create(proxy, clients)
+        bo = join(proxy, clients, code, "Bo")
+        sit(bo, 1)
+        ann.last("room", lambda m: m["seats"][1] is not None)
+        ann.send({"type": "start_match"})
+        for who in (ann, bo):
+            who.last("match")
+        play(ann, (bo,))
+        play(bo, (ann,))
+        assert [health(one)["rooms"], health(two)["rooms"]] == [1, 1], "nginx sent one player to each"
+    finally:
+        nginx.terminate()
+        nginx.wait(10)
+        one.stop()
+        two.stop()
+
+
+class Proxy:
+    """nginx in front of the processes, as the helpers that open clients see a server."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.ws_url = url.replace("http://", "ws://") + "/ws"
+
+    def wait_until_up(self, nginx: subprocess.Popen[bytes]) -> None:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                with urllib.request.urlopen(f"{self.url}/healthz", timeout=2):
+                    return
+            except OSError:
+                assert nginx.poll() is None, "nginx exited at start-up"
+                assert time.monotonic() < deadline, "nginx never answered"
+                time.sleep(0.05)  # polling a condition (nginx answers), not a fixed wait
