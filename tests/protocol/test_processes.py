@@ -32,7 +32,7 @@ def serve(url: str, **env: str) -> LiveServer:
 
 @pytest.fixture
 def processes(redis_url: str) -> Iterator[tuple[LiveServer, LiveServer]]:
-    first, second = serve(redis_url), serve(redis_url)
+    first, second = (serve(redis_url, WIBBLE_ROUND_PAUSE_SECONDS="0") for _ in range(2))
     yield first, second
     first.stop()
     second.stop()
@@ -181,11 +181,12 @@ def hears_the_pass(who: Seat) -> None:
         assert message["type"] != "error", message
 
 
-def outcome(who: Seat) -> Message:
-    """The answer to a move: the next refusal or turn ``who`` hears."""
+def outcome(who: Seat, seq: int | None = None) -> Message:
+    """The answer to a move: the next refusal or turn ``who`` hears (with ``seq``: the answer to the
+    move that carried it, not someone else's turn heard meanwhile)."""
     while True:
         message = who.client.recv()
-        if message["type"] in ("error", "turn"):
+        if message["type"] in ("error", "turn") and (seq is None or message.get("seq") == seq):
             return message
 
 
@@ -266,3 +267,85 @@ class Proxy:
                 assert nginx.poll() is None, "nginx exited at start-up"
                 assert time.monotonic() < deadline, "nginx never answered"
                 time.sleep(0.05)  # polling a condition (nginx answers), not a fixed wait
+
+
+def reaches(who: Seat, version: int, seen: int) -> int:
+    """Reads what ``who`` hears until a message at ``version`` or later (a timeout fails the test),
+    ``seen`` being the latest it had already; returns the latest it has now."""
+    while seen < version:
+        seen = max(seen, who.client.recv().get("version", -1))
+    return seen
+
+
+def test_pubsub_connections_killed_during_moves_every_page_still_ends_at_the_stored_version(
+    redis_url: str, processes: tuple[LiveServer, LiveServer], clients: Clients
+) -> None:
+    import redis
+
+    one, two = processes
+    ann, code = create(one, clients, rounds=3)
+    bo = join(two, clients, code, "Bo")
+    sit(bo, 1)
+    ann.last("room", lambda m: m["seats"][1] is not None)
+    ann.send({"type": "start_match"})
+    match_id = ann.last("match")["match_id"]
+    bo.last("match")
+    seen = {"Ann": 0, "Bo": 0}
+    with redis.Redis.from_url(redis_url) as admin:
+        for turn in range(4):
+            admin.execute_command("CLIENT", "KILL", "TYPE", "pubsub")  # every process's subscriptions cut
+            mover = ann if turn % 2 == 0 else bo
+            mover.send({"type": "pass", "seq": 100 + turn})
+            answer = outcome(mover, 100 + turn)  # each moves once the other's move is done
+            assert (answer["type"], answer.get("passed")) == ("turn", "pass"), answer
+            seen[mover.name] = answer["version"]
+    stored = record(one, match_id)["moves"][-1]["version"]
+    while True:  # (a round that ends starts the next by a deadline: the stored version may move on)
+        for who in (ann, bo):  # as it happened, or by the snapshot of a process catching up
+            seen[who.name] = reaches(who, stored, seen[who.name])
+        latest = record(one, match_id)["moves"][-1]["version"]
+        if latest == stored:
+            break
+        stored = latest
+    assert stored >= 4
+
+
+def test_redis_paused_refuses_moves_fast_and_play_resumes_when_it_wakes(
+    tmp_path: Path, clients: Clients
+) -> None:
+    store = RedisServer(tmp_path / "redis", aof=True).start()
+    one, two = serve(store.url), serve(store.url)
+    try:
+        ann, code = create(one, clients, rounds=2, turn_seconds=30)
+        bo = join(two, clients, code, "Bo")
+        sit(bo, 1)
+        ann.last("room", lambda m: m["seats"][1] is not None)
+        ann.send({"type": "start_match"})
+        match_id = ann.last("match")["match_id"]
+        bo.last("match")
+        store.pause()
+        try:
+            started = time.monotonic()
+            ann.send({"type": "pass"})
+            assert outcome(ann)["code"] == "server/storage"
+            assert time.monotonic() - started <= 1.5, "a move is refused within 1.5 s, not left hanging"
+            bo.send({"type": "pass"})  # the other process is not wedged either
+            assert outcome(bo)["code"] in ("server/storage", "turn/not_your_turn")
+        finally:
+            store.resume()
+        deadline = time.monotonic() + 20
+        while True:
+            ann.send({"type": "pass"})
+            answer = outcome(ann)
+            if answer["type"] == "turn":
+                break
+            assert answer["code"] == "server/storage", answer
+            assert time.monotonic() < deadline, "play never resumed after Redis woke"
+            time.sleep(0.2)  # a player's pause before trying again
+        assert (answer["turn"], answer["passed"]) == (1, "pass")  # Ann's own pass, not a forfeit
+        moves = record(two, match_id)["moves"]
+        assert [m["action"] for m in moves] == ["pass"]
+    finally:
+        one.stop()
+        two.stop()
+        store.stop()

@@ -227,22 +227,28 @@ class Documents(Generic[H]):
     def catch_up(self) -> int:
         """Every copy held here takes the stored document if it is newer, and shows it to everyone
         (after the bus lost messages: its doorbell too may have missed commits). Returns how many."""
-        caught = 0
-        for held in self:
-            try:
-                row = self.store.load(held.doc_id)
-            except WibbleError as exc:
-                log.warning("could not catch up %s %s: %s", self.kind.name, held.doc_id, exc.code)
-                continue
-            if row is None:
-                continue
-            with held.lock:
-                stored = row.doc.get("version")
-                if isinstance(stored, int) and stored > held.version:
-                    self.kind.refresh(held, row.doc)  # what a doorbell would have done...
-                    self.kind.reloaded(held, row.doc)  # ...and everyone here is shown it
-                    caught += 1
-        return caught
+        return sum(self.catch_up_one(held.doc_id) for held in self)
+
+    def catch_up_one(self, doc_id: str) -> bool:
+        """If the copy of ``doc_id`` held here is older than the stored one, it takes the stored one
+        and everyone on it is shown it (they may have missed how it got there). Whether it was."""
+        held = self._held.get(doc_id)
+        if held is None:
+            return False
+        try:
+            row = self.store.load(doc_id)
+        except WibbleError as exc:
+            log.warning("could not catch up %s %s: %s", self.kind.name, doc_id, exc.code)
+            return False
+        if row is None:
+            return False
+        with held.lock:
+            stored = row.doc.get("version")
+            if not (isinstance(stored, int) and stored > held.version):
+                return False
+            self.kind.refresh(held, row.doc)  # what a doorbell would have done...
+            self.kind.reloaded(held, row.doc)  # ...and everyone here is shown it
+        return True
 
     def refresh(self, doc_id: str, version: int) -> None:
         """Another process committed ``version`` of ``doc_id``: a copy held here that is older takes

@@ -7,6 +7,7 @@ or ``join_room`` leaves it where it was.
 
 from __future__ import annotations
 
+from ..core import RuleError
 from ..protocol import (
     Command,
     CreateRoom,
@@ -42,6 +43,7 @@ class Router:
         games: Games,
         matches: Matches,
         rooms: Rooms,
+        shared: bool = False,
     ) -> None:
         self.store = store
         self.bus = bus
@@ -51,9 +53,35 @@ class Router:
         self.games = games
         self.matches = matches
         self.rooms = rooms
+        self.shared = shared
+        """Whether other processes (live stacks) share the store and the bus."""
 
     def handle(self, session: Session, command: Command) -> None:
-        """Apply one command; a ``WibbleError`` means nothing changed and only ``session`` hears."""
+        """Apply one command; a ``WibbleError`` means nothing changed and only ``session`` hears.
+
+        With other processes sharing the store, a copy held here may be behind (their doorbell
+        is on its way, or was lost): a command the rules refuse is tried once more if the
+        documents it touches turn out to be older here than in the store."""
+        try:
+            self._handle(session, command)
+        except RuleError:
+            if not (self.shared and self._caught_up(session)):
+                raise
+            self._handle(session, command)
+
+    def _caught_up(self, session: Session) -> bool:
+        """Bring the documents ``session`` is on up to the stored version; whether any was behind."""
+        behind = False
+        for service, doc_id in (
+            (self.games, session.game),
+            (self.matches, session.match),
+            (self.rooms, session.room),
+        ):
+            if doc_id is not None:
+                behind = service.docs.catch_up_one(doc_id) or behind
+        return behind
+
+    def _handle(self, session: Session, command: Command) -> None:
         if isinstance(command, CreateRoom):
             live_room, token = self.rooms.create(session, command)
             self._enter_room(session, live_room, token, command.name, command.seq)
@@ -85,7 +113,8 @@ class Router:
     def catch_up(self) -> int:
         """After the bus was cut off (Redis lost and back): every document held here that moved
         meanwhile is shown afresh to everyone on it. Returns how many moved."""
-        return sum(service.docs.catch_up() for service in (self.games, self.matches, self.rooms))
+        services: tuple[Games | Matches | Rooms, ...] = (self.games, self.matches, self.rooms)
+        return sum(service.docs.catch_up() for service in services)
 
     def leave(self, session: Session) -> None:
         """``session`` leaves its game, match or room (on disconnect)."""

@@ -89,7 +89,7 @@ def wire(
     if doorbell is not None:
         for kind in (games, matches, rooms):
             ring(doorbell, kind.docs)
-    return Router(store, bus, presence, timers, budgets, games, matches, rooms)
+    return Router(store, bus, presence, timers, budgets, games, matches, rooms, shared=doorbell is not None)
 
 
 def ring(doorbell: Doorbell, docs: Documents[Any]) -> None:

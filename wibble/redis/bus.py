@@ -39,8 +39,10 @@ def _audience(doc: list[Any]) -> Audience:
 
 
 class RedisBus:
-    def __init__(self, client: Any, process: str, prefix: str = "wibble") -> None:
+    def __init__(self, client: Any, process: str, prefix: str = "wibble", listener: Any = None) -> None:
         self.client = client
+        self.listener = listener if listener is not None else client
+        """The client whose connection the subscriptions use."""
         self.process = process
         self.prefix = prefix
         self.local = MemoryBus()
@@ -48,7 +50,7 @@ class RedisBus:
         """Called after the listener subscribed again following a lost connection."""
         self._channels: set[str] = set()
         self._lock = threading.Lock()
-        self._pubsub = client.pubsub(ignore_subscribe_messages=True)
+        self._pubsub = self.listener.pubsub(ignore_subscribe_messages=True)
         self._stopped = False
         self._thread: threading.Thread | None = None
 
@@ -146,7 +148,7 @@ class RedisBus:
             try:
                 with self._lock:
                     self._pubsub.close()
-                    self._pubsub = self.client.pubsub(ignore_subscribe_messages=True)
+                    self._pubsub = self.listener.pubsub(ignore_subscribe_messages=True)
                     if self._channels:
                         self._pubsub.subscribe(*self._channels)
             except Exception as exc:

@@ -70,14 +70,21 @@ class Engines:
 
 def open_engines(url: str, prefix: str = "wibble") -> Engines:
     """Connect to Redis at ``url`` (``StoreOpenError`` if it cannot) and open every engine on it."""
+    from redis.backoff import NoBackoff
+    from redis.retry import Retry
+
     client = connect(url)
+    # The bus listens on a client of its own that never retries by itself: redis-py would
+    # reconnect and subscribe again silently, and the messages lost meanwhile would never be
+    # caught up. A lost connection must reach the bus, which subscribes again and catches up.
+    listener = connect(url, retry=Retry(NoBackoff(), 0), max_connections=4)
     process = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
     return Engines(
         url,
         client,
         process,
         RedisStore(url, prefix, client=client),
-        RedisBus(client, process, prefix),
+        RedisBus(client, process, prefix, listener=listener),
         RedisPresence(client, process, prefix),
         RedisClaims(client, prefix),
     )
