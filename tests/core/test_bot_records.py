@@ -101,6 +101,7 @@ def test_an_old_record_replays_the_same_whatever_the_bots_would_choose_now(recor
     assert match.bot_draws.position > 0
     assert comparable(match.to_doc()) == comparable(record["final"])
     assert len(asked) == 6
+    assert any(now != then for now, then in asked), asked  # today's bots would have played another match
 
 
 def test_an_old_records_final_state_restores_as_it_was_saved(record: dict[str, Any]) -> None:
