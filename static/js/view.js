@@ -654,6 +654,7 @@ export class View {
           const select = this.make("select", "bot-level");
           select.id = id;
           select.dataset.botLevel = String(index);
+          select.setAttribute("aria-describedby", "levels-help");
           for (const name of ["easy", "medium", "hard"]) {
             const option = this.make("option", "", capital(name));
             option.value = name;

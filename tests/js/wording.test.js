@@ -3,7 +3,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { breakdownText, messageText, playedAgo } from "../../static/js/view/wording.js";
+import { LEVELS } from "../../static/js/protocol.js";
+import { LEVEL_LABELS, breakdownText, capital, messageText, playedAgo } from "../../static/js/view/wording.js";
 
 test("type to spell: a refused letter says which, and from where", () => {
   assert.equal(messageText({ say: "no_path", typed: "CA", letter: "Q" }), "No path on the board spells CAQ.");
@@ -47,4 +48,9 @@ test("when a game was last played", () => {
   assert.equal(playedAgo(now - 86_400_000, now), "1 day ago");
   assert.equal(playedAgo(now - 4 * 86_400_000, now), "4 days ago");
   assert.equal(playedAgo(0, now), "");
+});
+
+test("every bot level the server knows has a name in the pickers", () => {
+  assert.deepEqual(Object.keys(LEVEL_LABELS), [...LEVELS]);
+  for (const level of LEVELS) assert.equal(LEVEL_LABELS[level], capital(level));
 });

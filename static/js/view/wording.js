@@ -91,6 +91,7 @@ export const PRESENCE = {
   bot: "bot",
 };
 
+/** A bot level's name; what it means is said beside each picker (templates/index.html, "levels-help"). */
 export const LEVEL_LABELS = { easy: "Easy", medium: "Medium", hard: "Hard" };
 export const turnsText = (speed) => (speed === 1 ? "1 turn a round" : `${speed} turns a round`);
 
