@@ -20,6 +20,7 @@ from tests.web.conftest import AppFactory
 from wibble import protocol
 from wibble.core import Pos, Record, differences, replay
 from wibble.core.match import MatchRecord, match_differences, replay_match
+from wibble.live import records
 
 LIST = "en-easy"
 
@@ -319,6 +320,27 @@ def test_a_finished_matchs_replay_has_each_move_with_its_board_and_ends_as_the_e
     assert replayed["final"]["ranking"] == over["ranking"]
     assert replayed["final"]["best_words"] == over["best_words"]
     assert replayed["final"]["scores"] == [over["ranking"][0]["score"]]
+
+
+def test_a_finished_matchs_replay_is_computed_once_and_kept_while_its_record_stays(
+    make_app: AppFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = make_app(ROUND_PAUSE_SECONDS=0)
+    match_id, _ = play_a_match(app)
+    client = app.test_client()
+    first = client.get(f"/games/{match_id}/replay")
+
+    def no_second_replay(*_: Any) -> Any:
+        raise AssertionError("a finished match was replayed again")
+
+    monkeypatch.setattr(records, "match_replay", no_second_replay)
+    again = client.get(f"/games/{match_id}/replay")
+
+    assert (first.status_code, again.status_code) == (200, 200)
+    assert again.get_json() == first.get_json()
+    assert again.mimetype == "application/json"
+    app.extensions["wibble.store"].delete(match_id)
+    assert client.get(f"/games/{match_id}/replay").status_code == 404  # the record is read every time
 
 
 def test_a_finished_matchs_record_replays_with_the_cli_check_too(make_app: AppFactory) -> None:

@@ -15,7 +15,7 @@ from .. import protocol
 from ..cache import from_setting
 from ..core import RecordError, WibbleError
 from ..live import BotPace, Limits, LiveSettings, RoomLimits, Router, wire
-from ..live.records import match_record, match_replay, record_of, replay_frames
+from ..live.records import MatchReplays, match_record, record_of, replay_frames
 from ..store import default_data_dir, open_store
 from ..wordlists import DEFAULT_DIR, WordLists
 from .connection import Connections, check_websocket_library, serve_connection
@@ -143,6 +143,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 def _add_pages(app: Flask, wordlists: WordLists, live: Router) -> None:
     """The game's page, the replay page, a game's record and the health check."""
     store = live.store
+    match_replays = MatchReplays(wordlists)
 
     @app.get("/")
     def index() -> str:
@@ -182,7 +183,7 @@ def _add_pages(app: Flask, wordlists: WordLists, live: Router) -> None:
         try:
             record = match_record(store, game_id)
             if record is not None:
-                return jsonify(match_replay(record, wordlists))
+                return Response(match_replays.json(game_id, record), mimetype="application/json")
             return jsonify(replay_frames(record_of(store, game_id), wordlists))
         except KeyError:
             return _error_response(WibbleError("game/unavailable", "this game's word list is gone"))
