@@ -58,7 +58,7 @@ def record_of(store: Store, game_id: str) -> Record:
     if row.kind == "room":
         raise RuleError("game/not_found", "no such game")
     if row.kind == "match":
-        raise RuleError("record/match", "this is a match: match_replay replays it")
+        raise RuleError("record/match", "this is a match, not a game: match_record and match_replay read it")
     try:
         return Record.of(game_id, row.doc, store.moves(game_id))
     except (GameDataError, RecordError):
