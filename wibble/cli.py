@@ -53,7 +53,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     serve.add_argument("--access-log", action="store_true", help="log every HTTP request")
 
-    again = sub.add_parser("replay", help="replay a game's record and check it reaches the same final state")
+    again = sub.add_parser(
+        "replay", help="replay a game's or a match's record and check it reaches the same final state"
+    )
     again.add_argument(
         "record", metavar="FILE_OR_URL", help="a record (JSON file, or http://…/games/ID/record)"
     )
@@ -283,11 +285,13 @@ def _solve(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    """Rebuild a game from its record; 0 if it ends as the record says, 1 with the first difference."""
+    """Rebuild a game or a match from its record; 0 if it ends as the record says, 1 with the first
+    difference, 2 if there is nothing to replay (no record, no such list, a match still being played)."""
     import json
     import urllib.request
 
     from .core import Record, RecordError, WordListError, differences, replay
+    from .core.match import MatchRecord, match_differences, replay_match
     from .wordlists import DEFAULT_DIR, WordLists
 
     source: str = args.record
@@ -297,12 +301,24 @@ def _replay(args: argparse.Namespace) -> int:
                 text = response.read().decode("utf-8")
         else:
             text = Path(source).read_text(encoding="utf-8")
-        record = Record.from_doc(json.loads(text))
+        doc = json.loads(text)
+        record: Record | MatchRecord = (
+            MatchRecord.from_doc(doc)
+            if isinstance(doc, dict) and doc.get("kind") == "match"
+            else Record.from_doc(doc)
+        )
     except (OSError, ValueError) as exc:
         print(f"wibble: cannot read a record from {source}: {exc}", file=sys.stderr)
         return 2
     except RecordError as exc:
         print(f"wibble: {source}: {exc.message}", file=sys.stderr)
+        return 2
+    if isinstance(record, MatchRecord) and record.seed is None:
+        print(
+            f"wibble: {source}: this match is still being played; its record keeps the seed "
+            "secret until it is over, so it can be replayed only then",
+            file=sys.stderr,
+        )
         return 2
     directory = args.words_dir or DEFAULT_DIR
     try:
@@ -313,17 +329,27 @@ def _replay(args: argparse.Namespace) -> int:
     except WordListError as exc:
         print(f"wibble: {exc.message}", file=sys.stderr)
         return 2
+    moves = len(record.moves)
+    replayed = f"replayed {moves} move{'s' * (moves != 1)}"
     try:
-        game = replay(record, words)
+        if isinstance(record, MatchRecord):
+            match = replay_match(record, words)
+            difference = match_differences(match, record.final)
+        else:
+            game = replay(record, words)
+            difference = differences(game, record.final)
     except RecordError as exc:
         print(f"wibble: {exc.message}", file=sys.stderr)
         return 1
-    difference = differences(game, record.final)
     if difference is not None:
         print(f"wibble: the replay differs: {difference}", file=sys.stderr)
         return 1
-    moves = len(record.moves)
-    print(f"replayed {moves} move{'s' * (moves != 1)}: total {game.total}, same final state as the record")
+    if isinstance(record, MatchRecord):
+        scores = ", ".join(f"{seat.name} {seat.score}" for seat in match.seats)
+        turns = len(match.history)
+        print(f"{replayed} ({turns} turn{'s' * (turns != 1)}): {scores}, same final state as the record")
+    else:
+        print(f"{replayed}: total {game.total}, same final state as the record")
     return 0
 
 

@@ -616,6 +616,7 @@ export class View {
       }),
     );
     const turns = summary?.turns ?? [];
+    this.root.querySelector('[data-testid="match-replay-link"]').href = `/replay/${encodeURIComponent(match.id)}`;
     this.el.turns.replaceChildren(
       ...turns.map((turn) => {
         const item = this.make("li", "turn");
@@ -939,8 +940,9 @@ export class View {
     const playing = state.mode === "match" && state.match ? state.match.id : state.game?.id ?? null;
     const open = canPlay; // something on screen and a connection: another can be opened
     // The store replaces the list whenever it changes, so this is cheap on every drag step.
-    // A replay of nothing played would be one still board.
-    const replayable = state.mode === "endless" && state.game && state.found.length > 0 ? state.game.id : null;
+    // A replay of nothing played would be one still board; a match's replay opens once it is over.
+    const replayable = state.mode === "endless" && state.game && state.found.length > 0 ? state.game.id
+      : state.mode === "match" && state.match?.summary ? state.match.id : null;
     const shown = this.shownGames;
     if (shown && shown.games === state.games && shown.playing === playing && shown.open === open
         && shown.replayable === replayable) return;

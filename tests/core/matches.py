@@ -1,9 +1,10 @@
-"""Helpers the match tests share: a match on a shipped list, moves as data, refusals that change nothing."""
+"""Helpers the match tests share: a match on a shipped list, moves as data, refusals that change nothing,
+and a match recorded as the server records it."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
@@ -13,6 +14,9 @@ from tests.support import shipped_list
 from wibble.core import Pos, RuleError, WordList, build_word_list
 from wibble.core.match import Match, MatchEvent, Seat, Settings
 from wibble.core.match import restore as restore_match
+from wibble.live.matches import _move_doc
+from wibble.live.records import match_record
+from wibble.store import MemoryStore
 
 P = Pos
 NOW = 1_000.0
@@ -121,3 +125,71 @@ def tiny_list(name: str, words: Sequence[str], letters: dict[str, tuple[int, flo
 def wordless_list() -> WordList:
     """A list whose boards never hold a word: only ``a`` is drawn, and the one word has no ``a``."""
     return tiny_list("wordless", ["bbb"], {"a": (1, 1.0), "b": (1, 0.0)})
+
+
+MATCH_ID = "m1"
+
+
+class Recorder:
+    """A match saved as the live layer saves it: every change that moved its version goes into a
+    ``MemoryStore`` with the move the live layer writes (``_move_doc``); ``record`` is the store's
+    ``match_record``, as ``/games/<id>/record`` serves it."""
+
+    def __init__(self, match: Match) -> None:
+        self.match = match
+        self.store = MemoryStore()
+        self.store.create(MATCH_ID, "match", {**match.to_doc(), "tokens": [None] * len(match.seats)}, NOW)
+
+    def __call__(self, seat: int | None, action: str, apply: Callable[[], list[MatchEvent]]) -> None:
+        before = self.match.version
+        events = apply()
+        assert self.match.version != before, f"{action} changed nothing"
+        doc = {**self.match.to_doc(), "tokens": [None] * len(self.match.seats)}
+        self.store.commit(MATCH_ID, before, doc, _move_doc(self.match, seat, action, events), NOW)
+
+    def play_best(self, now: float = NOW) -> None:
+        match, seat = self.match, self.match.turn
+        best = match.best()
+        assert best is not None
+
+        def play() -> list[MatchEvent]:
+            events = match.press(seat, best.path[0])
+            for pos in best.path[1:]:
+                events += match.enter(seat, pos)
+            return events + match.release(seat, now)
+
+        self(seat, "play", play)
+
+    def record(self) -> dict[str, Any]:
+        """The record as ``GET /games/<id>/record`` sends it (through JSON)."""
+        record = match_record(self.store, MATCH_ID)
+        assert record is not None
+        copied: dict[str, Any] = json.loads(json.dumps(record))
+        return copied
+
+
+def every_kind_of_move() -> Recorder:
+    """Two seats, two timed rounds with a pause between: a word, a pass, each power, a timeout,
+    a seat away (a room passes its turn), and the clock starting the next round."""
+    match = new_match(
+        7, seats=[Seat("Ann", "human"), Seat("Ada", "bot", "hard")], rounds=2, turn_seconds=30, start_gems=10
+    )
+    rec = Recorder(match)
+    rec(0, "shuffle", lambda: match.shuffle(0))
+    rec(0, "hint", lambda: match.hint(0))
+    rec(0, "extend", lambda: match.extend(0))
+    tile = Pos(0, 0)
+    letter = "e" if match.board[tile].symbol != "e" else "a"
+    rec(0, "swap", lambda: match.swap(0, tile, letter))
+    rec.play_best()
+    rec(1, "pass", lambda: match.pass_turn(1, NOW))
+    assert match.phase.value == "between_rounds"
+    deadline = match.deadline
+    assert deadline is not None
+    rec(None, "round", lambda: match.next_round(deadline))
+    turn_no, deadline = match.turn_no, match.deadline
+    assert deadline is not None
+    rec(None, "timeout", lambda: match.timeout(turn_no, deadline))
+    rec(1, "away", lambda: match.pass_turn(1, deadline))
+    assert match.phase.value == "over"
+    return rec

@@ -166,6 +166,17 @@ def test_no_axe_violations_on_any_screen(
     page.get_by_role("button", name="Pass").click()
     screen(page, "over")
     audit(page, "match over")
+    match_id = page.get_by_test_id("board").get_attribute("data-match-id")
+
+    # The match's replay: a turn with its best word's path lit, and the end with its ranking.
+    page.goto(f"{a11y_server.url}/replay/{match_id}")
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    page.get_by_role("button", name="Light its path").click()
+    expect(page.get_by_test_id("replay-board").locator(".tile.hinted").first).to_be_visible()
+    audit(page, "match replay")
+    page.get_by_test_id("replay-last").click()
+    expect(page.get_by_test_id("replay-end")).to_be_visible()
+    audit(page, "match replay, the end")
 
     # The replay of the endless game.
     page.goto(f"{a11y_server.url}/replay/{game_id}")

@@ -22,6 +22,7 @@ from wibble.core.solver import Found
 from wibble.live import LiveSettings, wire
 from wibble.live.credentials import token_hash
 from wibble.live.matches import BotPace, LiveMatch
+from wibble.live.records import match_record, match_replay
 from wibble.store import MemoryStore, Store
 from wibble.wordlists import WordLists
 
@@ -859,3 +860,40 @@ def test_two_tabs_asking_for_a_rematch_at_once_get_one_rematch(start: Start) -> 
     assert first["match_id"] == second["match_id"]
     assert live.store.count() == before + 1
     assert (first["you"], second["you"]) == (0, 0)
+
+
+# -- the record played again -------------------------------------------------------------------
+
+
+def test_a_match_played_out_by_bots_of_every_level_replays_from_its_record_to_the_same_end(
+    start: Start, wordlists: WordLists
+) -> None:
+    """The bots choose with draws of their own, a hard one may shuffle, a speed-2 bot plays twice
+    a round, and the person lets one turn time out: the record, played again, ends the same."""
+    live = start(pace=QUICK)
+    me = person(live)
+    bots = [{"level": "easy"}, {"level": "medium", "speed": 2}, {"level": "hard"}]
+    mid = new_match(me, bots=bots, rounds=3, turn_seconds=TURN)["match_id"]
+    turns_of_mine = 0
+    while held(live, mid).match.phase.value != "over":
+        match = held(live, mid).match
+        if match.phase.value == "playing" and match.turn == 0:
+            turns_of_mine += 1
+            if turns_of_mine == 2:
+                tick(live, TURN + 1)  # this one runs out of time
+                continue
+            play_word(me, words_now(live, mid)[0].path)
+        tick(live, 1)
+    record = match_record(live.store, mid)
+    assert record is not None
+    actions = {move["action"] for move in record["moves"]}
+    assert {"play", "timeout", "round"} <= actions
+
+    replayed = match_replay(json.loads(json.dumps(record)), wordlists)
+
+    [over] = [frame for frame in me.frames if frame["type"] == "match_over"]
+    assert replayed["final"]["ranking"] == over["ranking"]
+    assert [(s["seat"], s["ended"]) for s in replayed["steps"] if "ended" in s] == [
+        (t["seat"], t["ended"]) for t in over["turns"]
+    ]
+    assert replayed["final"]["board"] == held(live, mid).match.tiles()

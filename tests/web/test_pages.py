@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import shutil
 import sqlite3
+from collections.abc import Sequence
 from contextlib import closing
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,9 @@ from tests.live.players import Player
 from tests.support import WORDS
 from tests.web.conftest import AppFactory
 from wibble import protocol
-from wibble.core import Record, differences, replay
+from wibble.core import Pos, Record, differences, replay
+from wibble.core.match import MatchRecord, match_differences, replay_match
+from wibble.live import records
 
 LIST = "en-easy"
 
@@ -229,8 +232,9 @@ def test_a_game_whose_stored_document_is_damaged_is_unavailable_and_never_a_serv
 
 
 def test_a_matchs_record_has_its_moves_and_never_a_token(client: FlaskClient, app: Flask) -> None:
-    """A match is saved like a game: its record lists every committed move; its replay is not built yet.
-    Until it is over, the record keeps the seed and the draw counts secret: they tell every tile to come."""
+    """A match is saved like a game: its record lists every committed move. Until it is over, the
+    record keeps the seed and the draw counts secret: they tell every tile to come; and its
+    replay, played from that record, waits for the end too."""
     player = Player(app.extensions["wibble.live"])
     [snapshot] = player.send(type="new_match", bots=[{"level": "easy"}], seed=5)
     player.send(type="pass")
@@ -247,4 +251,136 @@ def test_a_matchs_record_has_its_moves_and_never_a_token(client: FlaskClient, ap
     assert "tokens" not in doc["final"]
     replay = client.get(f"/games/{snapshot['match_id']}/replay")
     assert replay.status_code == 409
-    assert replay.get_json()["code"] == "record/match"
+    assert replay.get_json()["code"] == "record/in_progress"
+    assert set(replay.get_json()) == {"type", "code", "message"}  # nothing of the match in it
+
+
+# -- a match's replay --------------------------------------------------------------------------
+
+
+def play_a_match(app: Flask) -> tuple[str, list[Any]]:
+    """One seat, three rounds, no pause between them: a shuffle and the word over the most gems,
+    a pass, a hint and the best word. Returns the match's id and every frame its player got."""
+    live = app.extensions["wibble.live"]
+    player = Player(live)
+    [snapshot] = player.send(type="new_match", wordlist=LIST, seed=5, rounds=3, bots=[])
+    held = live.matches.get(snapshot["match_id"])
+    assert held is not None
+    match = held.match
+
+    def play(path: Sequence[Pos]) -> None:
+        player.drag(path)
+        assert player.send(type="release")[0]["type"] == "played"
+
+    assert player.send(type="shuffle")[-1] == {"type": "gems", "seat": 0, "gems": 2}
+    gems = match.specials.gems
+    play(max(match.solve(), key=lambda found: (len(gems.intersection(found.path)), found.score)).path)
+    player.send(type="pass")
+    assert match.seats[0].gems >= 4, "the word over the most gems earns enough for a hint"
+    assert player.send(type="hint")[0]["type"] == "hint"
+    best = match.best()
+    assert best is not None
+    play(best.path)
+    return snapshot["match_id"], player.frames
+
+
+def test_a_finished_matchs_replay_has_each_move_with_its_board_and_ends_as_the_end_screen(
+    make_app: AppFactory,
+) -> None:
+    app = make_app(ROUND_PAUSE_SECONDS=0)
+    match_id, frames = play_a_match(app)
+    [over] = [frame for frame in frames if frame["type"] == "match_over"]
+    hinted = next(frame for frame in frames if frame["type"] == "hint")
+    played = [frame for frame in frames if frame["type"] == "played"]
+
+    response = app.test_client().get(f"/games/{match_id}/replay")
+
+    assert response.status_code == 200
+    replayed = response.get_json()
+    assert (replayed["kind"], replayed["match_id"], replayed["seed"]) == ("match", match_id, 5)
+    assert [seat["name"] for seat in replayed["seats"]] == ["You"]
+    steps = replayed["steps"]
+    assert [step["action"] for step in steps] == ["shuffle", "play", "pass", "hint", "play"]
+    assert [step["round"] for step in steps] == [1, 1, 2, 3, 3]
+    # Every turn as the end screen has it: what was played, and the best word beside it.
+    ends = [step for step in steps if "ended" in step]
+    assert [step["ended"] for step in ends] == [turn["ended"] for turn in over["turns"]]
+    assert [step["best"] for step in ends] == [turn["best"] for turn in over["turns"]]
+    plays = [step for step in steps if step["action"] == "play"]
+    assert [{k: p[k] for k in ("word", "path", "points", "breakdown")} for p in plays] == [
+        {k: p[k] for k in ("word", "path", "points", "breakdown")} for p in played
+    ]
+    assert [p["gems_earned"] for p in plays] == [p["gems_earned"] for p in played]
+    assert [p["scores"] for p in plays] == [[p["score"]] for p in played]
+    for step in plays:  # each word is read off the board as it stood when it was played
+        assert "".join(step["board"][r][c]["letter"] for r, c in step["path"]) == step["word"]
+        assert [mark["letter"] for mark in step["marks"]] == list(step["word"])
+    assert steps[3]["hint"] == {key: hinted[key] for key in ("word", "path", "points")}
+    assert [step["gems"] for step in steps[:1]] == [[2]]  # the shuffle's gem
+    assert replayed["final"]["ranking"] == over["ranking"]
+    assert replayed["final"]["best_words"] == over["best_words"]
+    assert replayed["final"]["scores"] == [over["ranking"][0]["score"]]
+
+
+def test_a_finished_matchs_replay_is_computed_once_and_kept_while_its_record_stays(
+    make_app: AppFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = make_app(ROUND_PAUSE_SECONDS=0)
+    match_id, _ = play_a_match(app)
+    client = app.test_client()
+    first = client.get(f"/games/{match_id}/replay")
+
+    def no_second_replay(*_: Any) -> Any:
+        raise AssertionError("a finished match was replayed again")
+
+    monkeypatch.setattr(records, "match_replay", no_second_replay)
+    again = client.get(f"/games/{match_id}/replay")
+
+    assert (first.status_code, again.status_code) == (200, 200)
+    assert again.get_json() == first.get_json()
+    assert again.mimetype == "application/json"
+    app.extensions["wibble.store"].delete(match_id)
+    assert client.get(f"/games/{match_id}/replay").status_code == 404  # the record is read every time
+
+
+def test_a_finished_matchs_record_replays_with_the_cli_check_too(make_app: AppFactory) -> None:
+    app = make_app(ROUND_PAUSE_SECONDS=0)
+    match_id, _ = play_a_match(app)
+    doc = app.test_client().get(f"/games/{match_id}/record").get_json()
+
+    record = MatchRecord.from_doc(doc)
+    again = replay_match(record, app.extensions["wibble.wordlists"].get(LIST))
+
+    assert doc["seed"] == 5
+    assert match_differences(again, record.final) is None
+
+
+def test_a_match_replay_whose_stored_record_does_not_replay_is_refused_not_shown(
+    make_app: AppFactory,
+) -> None:
+    app = make_app(ROUND_PAUSE_SECONDS=0)
+    match_id, _ = play_a_match(app)
+    damage(
+        app,
+        "UPDATE records SET move = ? WHERE version = 3",  # the first word (the next round began with it)
+        json.dumps({"version": 3, "seat": 0, "action": "play", "word": "zzz", "points": 1, "path": [[0, 0]]}),
+    )
+
+    response = app.test_client().get(f"/games/{match_id}/replay")
+
+    assert (response.status_code, response.get_json()["code"]) == (409, "record/mismatch")
+
+
+def test_the_replay_page_of_a_match_is_the_match_replay_page(make_app: AppFactory) -> None:
+    app = make_app(ROUND_PAUSE_SECONDS=0)
+    match_id, _ = play_a_match(app)
+    client = app.test_client()
+    game = Player(app.extensions["wibble.live"]).new_game(wordlist=LIST)
+
+    match_page = client.get(f"/replay/{match_id}").get_data(as_text=True)
+    game_page = client.get(f"/replay/{game['game_id']}").get_data(as_text=True)
+
+    assert "js/match_replay.js" in match_page
+    assert match_id in match_page
+    assert "js/replay.js" in game_page
+    assert "js/match_replay.js" not in game_page

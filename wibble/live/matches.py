@@ -32,6 +32,7 @@ from typing import Any
 from .. import protocol
 from ..core import GameDataError, Pos, RuleError, WibbleError, WordList, WordListError
 from ..core.match import (
+    BoardChanged,
     BotMove,
     HintGiven,
     Match,
@@ -705,4 +706,9 @@ def _move_doc(match: Match, seat: int | None, action: str, events: list[MatchEve
     played = next((e for e in events if isinstance(e, Played)), None)
     if played is not None:
         doc.update(word=played.word, points=played.score.points, path=[[p.row, p.col] for p in played.path])
+    swapped = next((e for e in events if isinstance(e, BoardChanged) and e.reason == "swap"), None)
+    if swapped is not None:
+        # Which tile became which letter: without it a replay could not follow the board past a swap.
+        row, col = swapped.changed[0]["row"], swapped.changed[0]["col"]
+        doc.update(row=row, col=col, letter=match.board[Pos(row, col)].symbol)
     return doc

@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
+import json
+from collections import OrderedDict
 from typing import Any
 
 from .. import protocol
 from ..core import Game, GameDataError, Move, Record, RecordError, RuleError, replay
+from ..core.match import Match, MatchMove, MatchRecord, match_differences, replay_match
+from ..core.match.record import ENDS_TURN, MATCH_RECORD_FORMAT
 from ..store import Store
 from ..wordlists import WordLists
-
-MATCH_RECORD_FORMAT = 1
 
 
 def match_record(store: Store, match_id: str) -> dict[str, Any] | None:
     """A stored match's record (seed, list, settings, seats, every committed move, the match now),
-    never its tokens; None if ``match_id`` is not a match. Matches have no replay page yet."""
+    never its tokens; None if ``match_id`` is not a match."""
     row = store.load(match_id)
     if row is None or row.kind != "match":
         return None
@@ -56,7 +58,7 @@ def record_of(store: Store, game_id: str) -> Record:
     if row.kind == "room":
         raise RuleError("game/not_found", "no such game")
     if row.kind == "match":
-        raise RuleError("record/match", "this is a match: /games/<id>/record has its record; no replay yet")
+        raise RuleError("record/match", "this is a match, not a game: match_record and match_replay read it")
     try:
         return Record.of(game_id, row.doc, store.moves(game_id))
     except (GameDataError, RecordError):
@@ -84,3 +86,106 @@ def replay_frames(record: Record, wordlists: WordLists) -> dict[str, Any]:
         "frames": frames,
         "final": {"board": protocol.board(game), "total": game.total},
     }
+
+
+def match_replay(doc: dict[str, Any], wordlists: WordLists) -> dict[str, Any]:
+    """A match's record played back on this server, step by step, for the replay page.
+
+    Built from the public record alone (``match_record``), so it can tell nothing the
+    record does not: a match still being played has no seed there, and is refused
+    (``RecordError`` record/in_progress) rather than shown in part. Each step is one move
+    a seat (or the clock) made, with the board just before it; the end is the board,
+    scores and ranking the end screen showed. ``RecordError`` if the replay does not
+    reproduce the record; ``KeyError`` if the list is gone.
+    """
+    try:
+        record = MatchRecord.from_doc(doc)
+    except RecordError as exc:
+        if exc.code != "record/invalid":
+            raise
+        raise GameDataError("this match's record is damaged") from None
+    if not record.over or record.seed is None:
+        raise RecordError(
+            "record/in_progress", "this match is still being played: its replay opens when it is over"
+        )
+    words = wordlists.get(record.wordlist)
+    steps: list[dict[str, Any]] = []
+
+    def keep(match: Match, move: MatchMove) -> None:
+        if steps:
+            steps[-1].update(protocol.seat_counts(match))  # what the last step left
+        if move.action != "round":  # a new round is the next step's board, not a step of its own
+            steps.append(protocol.replay_step(match, move))
+
+    match = replay_match(record, words, keep)
+    difference = match_differences(match, record.final)
+    if difference is not None:
+        raise RecordError("record/mismatch", f"the replay differs: {difference}")
+    if steps:
+        steps[-1].update(protocol.seat_counts(match))
+    # Each turn's end beside the history entry it wrote: what was played and the best word then,
+    # exactly as the end screen has them.
+    summary = protocol.match_summary(match.summary(), words.letters)
+    ends = iter(summary["turns"])
+    for index, step in enumerate(steps):
+        if step["action"] in ENDS_TURN:
+            turn = next(ends)
+            step.update(ended=turn["ended"], best=turn["best"])
+            if turn["played"] is not None:
+                step.update({key: turn["played"][key] for key in ("word", "path", "points", "breakdown")})
+                before = steps[index - 1]["gems"][step["seat"]] if index else match.settings.start_gems
+                step["gems_earned"] = step["gems"][step["seat"]] - before
+    return {
+        "kind": "match",
+        "match_id": record.match_id,
+        "wordlist": words.name,
+        "wordlist_title": words.title,
+        "seed": record.seed,
+        "rounds": record.settings.rounds,
+        "turn_seconds": record.settings.turn_seconds,
+        "costs": {
+            power: getattr(record.settings.costs, power) for power in ("shuffle", "swap", "hint", "extend")
+        },
+        "seats": [
+            {"name": seat.name, "kind": seat.kind, "level": seat.level, "speed": seat.speed}
+            for seat in record.seats
+        ],
+        # Where every seat stood before the first step: each step carries where it left them.
+        "start": {
+            "scores": [0] * len(record.seats),
+            "gems": [record.settings.start_gems] * len(record.seats),
+        },
+        "steps": steps,
+        "final": {
+            "board": match.tiles(),
+            **protocol.seat_counts(match),
+            "ranking": summary["ranking"],
+            "best_words": summary["best_words"],
+        },
+    }
+
+
+class MatchReplays:
+    """Finished matches' replays kept ready, as JSON text, the latest ``kept``: a match that is
+    over never changes, and replaying a long one (20 rounds of 6 seats) takes a quarter of a
+    second on the one loop every player shares. The record is still read for every request
+    (a match deleted since is gone); only its replay is kept, under the record's final version."""
+
+    def __init__(self, wordlists: WordLists, kept: int = 16) -> None:
+        self.wordlists = wordlists
+        self.kept = kept
+        self._json: OrderedDict[tuple[str, Any], str] = OrderedDict()
+
+    def json(self, match_id: str, record: dict[str, Any]) -> str:
+        """``match_replay(record)`` as JSON text; raises as it does (and keeps nothing then)."""
+        final = record.get("final")
+        key = (match_id, final.get("version") if isinstance(final, dict) else None)
+        text = self._json.get(key)
+        if text is None:
+            text = json.dumps(match_replay(record, self.wordlists), separators=(",", ":"))
+            self._json[key] = text
+            while len(self._json) > self.kept:
+                self._json.popitem(last=False)
+        else:
+            self._json.move_to_end(key)
+        return text

@@ -43,7 +43,7 @@ from .commands import (
     Unset,
 )
 from .fields import is_text
-from .matches import match_event, match_snapshot, match_summary
+from .matches import match_event, match_snapshot, match_summary, replay_step, seat_counts
 from .messages import board, encode, error, event, move, snapshot
 from .parse import parse, request_name, seq_of
 from .readers import for_reader, is_personal, personal, presence, rematch, removed, spectators
@@ -99,8 +99,10 @@ __all__ = [
     "presence",
     "rematch",
     "removed",
+    "replay_step",
     "request_name",
     "room_snapshot",
+    "seat_counts",
     "seq_of",
     "snapshot",
     "spectators",

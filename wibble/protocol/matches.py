@@ -12,6 +12,7 @@ from ..core.match import (
     HintGiven,
     Match,
     MatchEvent,
+    MatchMove,
     MatchOver,
     Played,
     TurnChanged,
@@ -203,3 +204,34 @@ def match_event(ev: MatchEvent, letters: LetterTable, now: float) -> dict[str, A
     if isinstance(ev, MatchOver):
         return {"type": "match_over", **match_summary(ev.summary, letters), "version": ev.version}
     raise TypeError(f"no message for {ev!r}")
+
+
+def replay_step(match: Match, move: MatchMove) -> dict[str, Any]:
+    """One step of a match's replay page, as the match stood just before ``move``: whose turn,
+    which round, the board, and what the move was (a hint with the word it sold, a swap with the
+    letter it replaced). ``finish_steps`` adds what only the next state tells."""
+    letters = match.words.letters
+    step: dict[str, Any] = {
+        "action": move.action,
+        "seat": match.turn if move.seat is None else move.seat,
+        "round": match.round,
+        "turn_no": match.turn_no,
+        "board": match.tiles(),
+    }
+    if move.action == "play":
+        tiles = step["board"]
+        marked = ("letter", "mult", "word_mult")
+        step["marks"] = [{key: tiles[pos.row][pos.col][key] for key in marked} for pos in move.path]
+    elif move.action == "swap" and move.swap is not None:
+        pos, symbol = move.swap
+        step.update(row=pos.row, col=pos.col, was=match.board[pos].face, letter=_faces(symbol, letters))
+    elif move.action == "hint":
+        step["hint"] = _found(match.best(), letters)
+    elif move.action == "extend":
+        step["seconds"] = match.settings.extend_seconds
+    return step
+
+
+def seat_counts(match: Match) -> dict[str, list[int]]:
+    """Every seat's score and gems, in seat order."""
+    return {"scores": [seat.score for seat in match.seats], "gems": [seat.gems for seat in match.seats]}

@@ -15,7 +15,7 @@ from .. import protocol
 from ..cache import from_setting
 from ..core import RecordError, WibbleError
 from ..live import BotPace, Limits, LiveSettings, RoomLimits, Router, wire
-from ..live.records import match_record, record_of, replay_frames
+from ..live.records import MatchReplays, match_record, record_of, replay_frames
 from ..store import Store, default_data_dir, open_store
 from ..wordlists import DEFAULT_DIR, WordLists
 from .connection import Connections, check_websocket_library, serve_connection
@@ -165,6 +165,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 def _add_pages(app: Flask, wordlists: WordLists, live: Router) -> None:
     """The game's page, the replay page, a game's record and the health check."""
     store = live.store
+    match_replays = MatchReplays(wordlists)
 
     @app.get("/")
     def index() -> str:
@@ -199,8 +200,12 @@ def _add_pages(app: Flask, wordlists: WordLists, live: Router) -> None:
 
     @app.get("/games/<game_id>/replay")
     def replay_data(game_id: str) -> tuple[Any, int] | Any:
-        """The record played back on this server: the board before every move, for the replay page."""
+        """The record played back on this server: the board before every move, for the replay page.
+        A match's replay is played from its public record alone, so only once it is over."""
         try:
+            record = match_record(store, game_id)
+            if record is not None:
+                return Response(match_replays.json(game_id, record), mimetype="application/json")
             return jsonify(replay_frames(record_of(store, game_id), wordlists))
         except KeyError:
             return _error_response(WibbleError("game/unavailable", "this game's word list is gone"))
@@ -209,7 +214,13 @@ def _add_pages(app: Flask, wordlists: WordLists, live: Router) -> None:
 
     @app.get("/replay/<game_id>")
     def replay_page(game_id: str) -> str:
-        page: str = render_template("replay.html", config={"game_id": game_id})
+        """A game's replay page, or a match's: one address for both, as "Your games" links them."""
+        try:
+            row = store.load(game_id)
+        except WibbleError:  # a damaged row, a store that failed: the page asks, and says why
+            row = None
+        template = "match_replay.html" if row is not None and row.kind == "match" else "replay.html"
+        page: str = render_template(template, config={"game_id": game_id})
         return page
 
 
@@ -267,6 +278,8 @@ _STATUS = {
     "record/wordlist_changed": 409,
     "record/mismatch": 409,
     "record/match": 409,
+    "record/in_progress": 409,
+    "record/incomplete": 409,
     "server/storage": 503,
 }
 

@@ -4,10 +4,12 @@
 - ``tiles``: what lies on the board besides letters, and the pipelines that build it;
 - ``state``: the match itself, every command with its actor (the seat);
 - ``restore``: a stored document back into a match, checked;
+- ``record``: a match's record played again from its seed, move by move, and checked;
 - ``bots``: how a bot chooses its move, by level.
 """
 
 from .bots import BotMove, choose
+from .record import MatchMove, MatchRecord, match_differences, replay_match
 from .restore import restore
 from .settings import LEVELS, MAX_SEATS, TIMED_TURN_SECONDS, Costs, Settings
 from .state import (
@@ -38,7 +40,9 @@ __all__ = [
     "HintGiven",
     "Match",
     "MatchEvent",
+    "MatchMove",
     "MatchOver",
+    "MatchRecord",
     "Phase",
     "Played",
     "Seat",
@@ -47,5 +51,7 @@ __all__ = [
     "TurnChanged",
     "WordRefused",
     "choose",
+    "match_differences",
+    "replay_match",
     "restore",
 ]
