@@ -74,6 +74,14 @@ def main(argv: list[str] | None = None) -> int:
     )
     solve.add_argument("--json", action="store_true", help="print a JSON list of {word, score, path}")
 
+    copy = sub.add_parser(
+        "copy",
+        help="copy every game, match and room with its record from one store to another "
+        "(SQLite to Redis, or back)",
+    )
+    copy.add_argument("source", metavar="FROM", help="a data folder (with wibble.db) or redis://HOST:PORT/DB")
+    copy.add_argument("destination", metavar="TO", help="a data folder or redis://HOST:PORT/DB")
+
     args = parser.parse_args(argv)
     if args.command == "serve":
         return _serve(args)
@@ -82,11 +90,41 @@ def main(argv: list[str] | None = None) -> int:
             return _solve(args)
         if args.command == "replay":
             return _replay(args)
+        if args.command == "copy":
+            return _copy(args.source, args.destination)
         return _check_lists(args.words_dir)
     except BrokenPipeError:
         # `wibble solve ... | head` closed our output early: not an error worth a traceback.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+
+
+def _copy(source: str, destination: str) -> int:
+    from .store import StoreOpenError, open_store
+    from .store.copy import copy_documents
+
+    def opened(where: str, must_exist: bool) -> Any:
+        if where.startswith(("redis://", "rediss://", "unix://")):
+            from .redis import RedisStore
+
+            return RedisStore(where)
+        if must_exist and not (Path(where).expanduser() / "wibble.db").is_file():
+            raise StoreOpenError(f"{where} holds no wibble.db to copy from")
+        return open_store(where)
+
+    try:
+        src = opened(source, must_exist=True)
+        dst = opened(destination, must_exist=False)
+    except StoreOpenError as exc:
+        print(f"wibble: {exc}", file=sys.stderr)
+        return 2
+    try:
+        copied = copy_documents(src, dst)
+    finally:
+        src.close()
+        dst.close()
+    print(f"From {src.description} to {dst.description}: {copied}.")
+    return 0
 
 
 def _whole_number(text: str) -> int:

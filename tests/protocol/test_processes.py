@@ -11,6 +11,7 @@ import json
 import os
 import re
 import subprocess
+import sys
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -349,3 +350,30 @@ def test_redis_paused_refuses_moves_fast_and_play_resumes_when_it_wakes(
         one.stop()
         two.stop()
         store.stop()
+
+
+def test_a_host_moving_from_sqlite_to_redis_copies_every_game_and_players_carry_on(
+    redis_url: str, tmp_path: Path, clients: Clients
+) -> None:
+    from tests import wire
+
+    alone = LiveServer("--data-dir", str(tmp_path))
+    try:
+        player = clients(alone)
+        game = wire.new_game(player, seed=4)
+        wire.play(player, wire.a_word(game)[1])
+        before = wire.resume_state(lambda: clients(alone), game)
+    finally:
+        alone.stop()
+
+    copied = subprocess.run(
+        [sys.executable, "-m", "wibble", "copy", str(tmp_path), redis_url],
+        capture_output=True, text=True, timeout=60, check=True, cwd=ROOT,
+    )  # fmt: skip
+    assert "copied 1 document (1 game) and 1 recorded move" in copied.stdout
+
+    shared = serve(redis_url)
+    try:
+        assert wire.resume_state(lambda: clients(shared), game) == before  # the same game, on Redis now
+    finally:
+        shared.stop()

@@ -213,3 +213,27 @@ def test_a_purged_games_moves_go_with_it(store: Store) -> None:
     assert store.moves("g1") == []
     store.create("g1", "game", new_game(seed=2).to_doc(), T0 + 2)  # the id may come back, with no past
     assert store.moves("g1") == []
+
+
+def test_every_document_and_its_record_copy_to_another_engine_and_back_exactly(store: Store) -> None:
+    from wibble.store import MemoryStore
+    from wibble.store.copy import copy_documents
+
+    game = new_game(seed=5)
+    store.create("g1", "game", game.to_doc(), T0)
+    for step in play(game, 3):
+        store.commit("g1", step.expected, step.doc, step.move, T0 + 5)
+    store.create("room:ABC", "room", {"version": 0, "kind": "room"}, T0 + 1)
+    originals = sorted(((row, moves) for row, moves in store.export()), key=lambda item: item[0].doc_id)
+
+    elsewhere = MemoryStore()
+    assert str(copy_documents(store, elsewhere)).startswith("copied 2 documents (1 game, 1 room)")
+    assert sorted(elsewhere.export(), key=lambda item: item[0].doc_id) == originals
+
+    for doc_id in ("g1", "room:ABC"):
+        store.delete(doc_id)
+    store.create("g1", "game", new_game(seed=9).to_doc(), T0 + 9)  # a document already back there...
+    again = copy_documents(elsewhere, store)
+    assert again.skipped == 1  # ...is left as it is
+    assert store.load("g1").doc == new_game(seed=9).to_doc()  # type: ignore[union-attr]
+    assert store.load("room:ABC") == originals[1][0]

@@ -16,7 +16,7 @@ touches one slot (legal under Redis Cluster); a purge checks each document's own
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 from ..core import GameDataError
@@ -55,6 +55,14 @@ redis.call('DEL', KEYS[1], KEYS[2])
 return 1
 """
 
+IMPORT = """
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], 'kind', ARGV[1], 'version', ARGV[2], 'doc', ARGV[3],
+           'created', ARGV[4], 'updated', ARGV[5])
+for i = 6, #ARGV do redis.call('RPUSH', KEYS[2], ARGV[i]) end
+return 1
+"""
+
 PURGE_BATCH = 500
 
 
@@ -68,10 +76,10 @@ class RedisStore:
     engine = "redis"
 
     def __init__(self, url: str, prefix: str = "wibble", client: Any = None) -> None:
+        self.client = client if client is not None else connect(url)  # (says so if redis is missing)
         import redis
 
         self._errors: tuple[type[BaseException], ...] = (redis.RedisError,)
-        self.client = client if client is not None else connect(url)
         self.prefix = prefix
         self.description = f"Redis at {url}"
         self._touched = f"{prefix}:touched"
@@ -79,6 +87,7 @@ class RedisStore:
         self._commit = self.client.register_script(COMMIT)
         self._touch = self.client.register_script(TOUCH)
         self._delete_if_old = self.client.register_script(DELETE_IF_OLD)
+        self._import = self.client.register_script(IMPORT)
 
     def key(self, doc_id: str) -> str:
         return f"{self.prefix}:{{{doc_id}}}"
@@ -175,6 +184,21 @@ class RedisStore:
 
     def count(self) -> int:
         return int(self._call(lambda: self.client.zcard(self._touched)))
+
+    def export(self) -> Iterator[tuple[Row, list[Doc]]]:
+        for doc_id in self._call(lambda: self.client.zrange(self._touched, 0, -1)):
+            row = self.load(doc_id)
+            if row is not None:
+                yield row, self.moves(doc_id)
+
+    def import_row(self, row: Row, moves: list[Doc]) -> None:
+        def write() -> int:
+            args = [row.kind, row.doc["version"], _dump(row.doc), row.created, row.updated]
+            return int(self._import(keys=self._keys(row.doc_id), args=[*args, *map(_dump, moves)]))
+
+        if not self._call(write):
+            raise AlreadyExists(row.doc_id)
+        self._call(lambda: self.client.zadd(self._touched, {row.doc_id: row.updated}))
 
     def close(self) -> None:
         try:

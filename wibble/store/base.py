@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -99,6 +100,13 @@ class Store(Protocol):
 
     def count(self) -> int:
         """How many documents are stored."""
+
+    def export(self) -> Iterator[tuple[Row, list[Doc]]]:
+        """Every stored document with its record (``wibble copy``), in no particular order."""
+
+    def import_row(self, row: Row, moves: list[Doc]) -> None:
+        """Store ``row`` and its record exactly (times included), only if its id is free: else
+        ``AlreadyExists``, and nothing was written."""
 
     def close(self) -> None:
         """Finish writing and let go of files."""

@@ -7,6 +7,7 @@ never change a stored game by changing a dict it still holds.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from .base import AlreadyExists, Doc, Row, VersionConflict
@@ -69,6 +70,19 @@ class MemoryStore:
 
     def count(self) -> int:
         return len(self._docs)
+
+    def export(self) -> Iterator[tuple[Row, list[Doc]]]:
+        for doc_id in list(self._docs):
+            row = self.load(doc_id)
+            if row is not None:
+                yield row, self.moves(doc_id)
+
+    def import_row(self, row: Row, moves: list[Doc]) -> None:
+        if row.doc_id in self._docs:
+            raise AlreadyExists(row.doc_id)
+        entry = _Entry(row.kind, row.doc["version"], json.dumps(row.doc), row.created, row.updated)
+        entry.moves = [json.dumps(move) for move in moves]
+        self._docs[row.doc_id] = entry
 
     def close(self) -> None:
         pass

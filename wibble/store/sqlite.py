@@ -26,7 +26,7 @@ import logging
 import os
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TypeVar
 
@@ -263,6 +263,31 @@ class SqliteStore:
 
     def count(self) -> int:
         return int(self._read(lambda db: db.execute("SELECT count(*) FROM documents").fetchone()[0]))
+
+    def export(self) -> Iterator[tuple[Row, list[Doc]]]:
+        ids = self._read(
+            lambda db: [doc_id for (doc_id,) in db.execute("SELECT id FROM documents ORDER BY id")]
+        )
+        for doc_id in ids:
+            row = self.load(doc_id)
+            if row is not None:
+                yield row, self.moves(doc_id)
+
+    def import_row(self, row: Row, moves: list[Doc]) -> None:
+        def insert(db: sqlite3.Connection) -> None:
+            cursor = db.execute(
+                "INSERT OR IGNORE INTO documents (id, kind, version, doc, created, updated)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (row.doc_id, row.kind, row.doc["version"], _dump(row.doc), row.created, row.updated),
+            )
+            if cursor.rowcount != 1:
+                raise AlreadyExists(row.doc_id)
+            db.executemany(
+                "INSERT INTO records (doc_id, version, move) VALUES (?, ?, ?)",
+                [(row.doc_id, move.get("version", n), _dump(move)) for n, move in enumerate(moves, 1)],
+            )
+
+        self._write(insert)
 
     def close(self) -> None:
         try:
