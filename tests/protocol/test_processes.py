@@ -22,7 +22,7 @@ import pytest
 
 from tests.protocol.test_rooms import QUICK_BOTS, Clients, Seat, a_path, create, join, play, sit
 from tests.redis_server import RedisServer, find_nginx, free_port
-from tests.support import ROOT, LiveServer
+from tests.support import ROOT, Client, LiveServer
 
 Message = dict[str, Any]
 
@@ -377,3 +377,54 @@ def test_a_host_moving_from_sqlite_to_redis_copies_every_game_and_players_carry_
         assert wire.resume_state(lambda: clients(shared), game) == before  # the same game, on Redis now
     finally:
         shared.stop()
+
+
+def test_an_addresss_budgets_hold_across_both_processes_together(redis_url: str) -> None:
+    # LiveServer's roomy budgets are overridden: 3 connections and 2 new rooms a minute per address.
+    tight = {"WIBBLE_MAX_CONNECTIONS_PER_ADDRESS": "3", "WIBBLE_ROOMS_PER_MINUTE": "2"}
+    one, two = serve(redis_url, **tight), serve(redis_url, **tight)
+    held: list[Client] = []
+    try:
+        held += [Client(one.ws_url), Client(one.ws_url), Client(two.ws_url)]
+        for n, client in enumerate(held[:2]):
+            assert client.ask({"type": "create_room", "name": f"P{n}", "rules": {}})["type"] == "room"
+        refused = held[2].ask({"type": "create_room", "name": "P2", "rules": {}})  # on the other process
+        assert (refused["type"], refused["code"]) == ("error", "limit/rooms")
+
+        extra = Client(two.ws_url)  # a fourth connection, to the process that has only one of them
+        held.append(extra)
+        refused = extra.recv()
+        assert (refused["type"], refused["code"]) == ("error", "limit/connections")
+    finally:
+        for client in held:
+            client.close()
+        one.stop()
+        two.stop()
+
+
+def test_a_dead_processs_connections_stop_counting_once_it_is_gone(redis_url: str) -> None:
+    tight = {"WIBBLE_MAX_CONNECTIONS_PER_ADDRESS": "2"}
+    one, two = serve(redis_url, **tight), serve(redis_url, **tight)
+    held: list[Client] = []
+    try:
+        held += [Client(one.ws_url), Client(one.ws_url)]
+        assert held[0].ask({"type": "new_game"})["type"] == "game"
+        one.kill()  # SIGKILL: it never says goodbye; its liveness key runs out (10 s)
+        deadline = time.monotonic() + 30
+        while True:
+            client = Client(two.ws_url)
+            reply = client.ask({"type": "new_game"})
+            client.close()
+            if reply["type"] == "game":
+                break
+            assert reply["code"] == "limit/connections", reply
+            assert time.monotonic() < deadline, "a dead process's connections were counted for ever"
+            time.sleep(0.5)  # a player's pause before trying again
+    finally:
+        for client in held:
+            try:
+                client.close()
+            except OSError:
+                pass
+        one.stop()
+        two.stop()

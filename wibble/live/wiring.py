@@ -9,7 +9,7 @@ from typing import Any
 
 from ..store import Store
 from ..wordlists import WordLists
-from .budgets import Budgets, Limits
+from .budgets import Budgets, Limits, Meter
 from .bus import Bus, MemoryBus
 from .claims import LEASE, Claims
 from .documents import Documents
@@ -53,6 +53,7 @@ def wire(
     presence: Presence | None = None,
     claims: Claims | None = None,
     holder: str = "",
+    meter: Meter | None = None,
 ) -> Router:
     """The live layer over ``store``: games, matches and rooms, their deadlines, the bus and presence.
 
@@ -60,13 +61,16 @@ def wire(
     included, so that they mean the same after a restart. ``bus`` and ``presence`` default to
     this process's memory engines; given a bus, the layer shares it with other stacks (other
     processes), and rings each of its commits to them (``doorbell``). ``claims`` decides which
-    stack handles a deadline that several hold (``holder`` names this one to them).
+    stack handles a deadline that several hold (``holder`` names this one to them); ``meter``
+    keeps the per-address budgets' counts (shared by several processes, or this one's).
     """
     settings = settings or LiveSettings()
     doorbell = None if bus is None else Doorbell(bus)
     bus = bus or MemoryBus()
     presence = presence or MemoryPresence(clock)
-    budgets = Budgets(settings.limits, clock) if settings.limits is not None else Budgets.unlimited(clock)
+    budgets = (
+        Budgets(settings.limits, clock, meter) if settings.limits is not None else Budgets.unlimited(clock)
+    )
     # Match and room deadlines are wall-clock times: they are saved, and must mean the same after a restart.
     timers = Timers(wall_clock, claims, holder, settings.lease)
     parts = Parts(store, wordlists, bus, presence, budgets, timers, clock, wall_clock)

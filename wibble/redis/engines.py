@@ -14,6 +14,7 @@ from typing import Any
 from .bus import RedisBus
 from .claims import RedisClaims
 from .client import connect
+from .meter import RedisMeter
 from .presence import RedisPresence
 from .store import RedisStore
 
@@ -29,6 +30,7 @@ class Engines:
     bus: RedisBus
     presence: RedisPresence
     claims: RedisClaims
+    meter: RedisMeter
     _beating: threading.Event = field(default_factory=threading.Event)
 
     def start(self, on_beat: Callable[[], object] = lambda: None) -> None:
@@ -79,12 +81,14 @@ def open_engines(url: str, prefix: str = "wibble") -> Engines:
     # caught up. A lost connection must reach the bus, which subscribes again and catches up.
     listener = connect(url, retry=Retry(NoBackoff(), 0), max_connections=4)
     process = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+    presence = RedisPresence(client, process, prefix)
     return Engines(
         url,
         client,
         process,
         RedisStore(url, prefix, client=client),
         RedisBus(client, process, prefix, listener=listener),
-        RedisPresence(client, process, prefix),
+        presence,
         RedisClaims(client, prefix),
+        RedisMeter(client, process, presence.alive_key, prefix),
     )

@@ -24,13 +24,13 @@ class RedisPresence:
         self.process = process
         self.prefix = prefix
         self.ttl = ttl
-        self._alive = self._alive_key(process)
+        self._alive = self.alive_key(process)
         self.beat()
 
     def _topic(self, topic: str) -> str:
         return f"{self.prefix}:presence:{{{topic}}}"
 
-    def _alive_key(self, process: str) -> str:
+    def alive_key(self, process: str) -> str:
         return f"{self.prefix}:alive:{process}"
 
     def beat(self) -> None:
@@ -52,7 +52,7 @@ class RedisPresence:
             return {}
         parsed = {sid: json.loads(text) for sid, text in entries.items()}
         processes = sorted({process for _, process in parsed.values()})
-        alive = dict(zip(processes, self.client.mget([self._alive_key(p) for p in processes]), strict=True))
+        alive = dict(zip(processes, self.client.mget([self.alive_key(p) for p in processes]), strict=True))
         gone = [sid for sid, (_, process) in parsed.items() if alive[process] is None]
         if gone:
             self.client.hdel(self._topic(topic), *gone)

@@ -141,6 +141,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     shared: dict[str, Any] = {}
     if engines is not None:
         shared = {"bus": engines.bus, "presence": engines.presence, "claims": engines.claims}
+        shared["meter"] = engines.meter
         shared["holder"] = engines.process
     router = wire(store, wordlists, clock=time.monotonic, wall_clock=time.time, settings=settings, **shared)
     if engines is not None:
