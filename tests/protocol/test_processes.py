@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -426,5 +427,46 @@ def test_a_dead_processs_connections_stop_counting_once_it_is_gone(redis_url: st
                 client.close()
             except OSError:
                 pass
+        one.stop()
+        two.stop()
+
+
+def test_a_process_paused_past_its_lease_is_taken_over_and_its_stale_work_refused_when_it_wakes(
+    redis_url: str, clients: Clients
+) -> None:
+    one, two = serve(redis_url, **SLOW_BOTS), serve(redis_url, **SLOW_BOTS)
+    paused: LiveServer | None = None
+    try:
+        ann, code = create(one, clients, rounds=1)
+        bo = join(two, clients, code, "Bo")
+        sit(bo, 1)
+        ann.send({"type": "set_seat", "seat": 2, "bot": "easy"})
+        for who in (ann, bo):
+            who.last("room", lambda m: m["seats"][2] is not None)
+        ann.send({"type": "start_match"})
+        match_id = ann.last("match")["match_id"]
+        bo.last("match")
+        play(ann, (bo,))
+        play(bo, (ann,))
+
+        ann.last("chain", lambda m: m.get("seat") == 2 and len(m["chain"]) >= 1)
+        pid = claim_holder(redis_url, match_id)
+        paused, awake = (one, two) if pid == one.process.pid else (two, one)
+        paused.process.send_signal(signal.SIGSTOP)  # frozen mid-drag, its claim running out
+        watcher = ann if awake is one else bo
+        watcher.last("played", lambda m: m["seat"] == 2)  # the other process played the bot's turn
+        paused.process.send_signal(signal.SIGCONT)  # it wakes and carries on with what it had
+
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:  # give the woken process every chance to commit twice
+            moves = record(awake, match_id)["moves"]
+            assert [m["seat"] for m in moves if m["action"] == "play"] == [0, 1, 2]
+            if health(paused)["ok"]:
+                break
+        moves = record(awake, match_id)["moves"]
+        assert [m["seat"] for m in moves if m["action"] == "play"] == [0, 1, 2], "the bot played once"
+    finally:
+        if paused is not None:
+            paused.process.send_signal(signal.SIGCONT)
         one.stop()
         two.stop()
