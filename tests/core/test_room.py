@@ -118,6 +118,9 @@ def test_a_room_survives_its_document_through_json() -> None:
         {"joins": -1},
         {"match_id": 7},
         {"barred": "x"},
+        {"empty_since": "yesterday"},
+        {"empty_since": -5},
+        {"empty_since": float("nan")},
     ],
 )
 def test_a_damaged_room_is_refused(damage: dict[str, Any]) -> None:
@@ -137,6 +140,9 @@ def test_a_damaged_room_is_refused(damage: dict[str, Any]) -> None:
         {"token": 5},
         {"where": 5},
         {"name": None},
+        {"grace_until": "soon"},
+        {"grace_until": True},
+        {"away": 1},
     ],
 )
 def test_a_damaged_seat_is_refused(seat: dict[str, Any]) -> None:
@@ -144,3 +150,43 @@ def test_a_damaged_seat_is_refused(seat: dict[str, Any]) -> None:
     doc["seats"][1] = {**doc["seats"][1], **seat}
     with pytest.raises(GameDataError):
         Room.from_doc(doc)
+
+
+def test_a_seats_grace_period_and_away_mark_are_in_the_document_and_each_step_happens_once() -> None:
+    room = room_with("Ann", "Bo")
+    assert room.left("token-Bo", 1_120.0)
+    assert not room.left("token-Bo", 9_999.0)  # held already: the first deadline stands
+    assert room.due() == {"token-Bo": 1_120.0}
+    again = Room.from_doc(json.loads(json.dumps(room.to_doc())))
+    assert again.due() == {"token-Bo": 1_120.0}
+
+    version = room.version
+    assert not room.grace_over("token-Bo", 1_119.9)  # too early: nothing changes
+    assert room.grace_over("token-Bo", 1_120.0)
+    assert not room.grace_over("token-Bo", 1_121.0)  # handled twice: nothing more
+    assert room.version == version + 1
+    assert (room.away(), room.due()) == ({"token-Bo"}, {})
+    assert not room.left("token-Bo", 2_000.0)  # an away seat is not held again
+    assert room.back("token-Bo")  # they were away: a stand-in must stop
+    assert not room.back("token-Bo")
+    assert room.away() == set()
+    assert not room.left("nobody", 1.0)
+
+
+def test_an_empty_room_knows_since_when() -> None:
+    room = room_with("Ann")
+    assert room.emptied(50.0)
+    assert not room.emptied(60.0)
+    assert Room.from_doc(room.to_doc()).empty_since == 50.0
+    assert room.occupied()
+    assert not room.occupied()
+    assert room.empty_since is None
+
+
+def test_a_room_saved_before_deadlines_were_data_still_opens() -> None:
+    doc = room_with("Ann", "Bo").to_doc()
+    del doc["empty_since"]
+    for seat in doc["seats"][:2]:
+        del seat["grace_until"], seat["away"]
+    room = Room.from_doc(doc)
+    assert (room.empty_since, room.due(), room.away()) == (None, {}, set())

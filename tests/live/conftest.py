@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from tests.live.players import FakeClock, Live, LiveFactory
+from tests.live.players import EMPTY, GRACE, QUICK, FakeClock, Live, LiveFactory, Start
 from tests.support import WORDS
-from wibble.live import LiveSettings, wire
+from wibble.live import LiveSettings, RoomLimits, wire
 from wibble.live.budgets import Limits
 from wibble.store import MemoryStore, Store
 from wibble.wordlists import WordLists
@@ -46,3 +46,16 @@ def make_live(wordlists: WordLists, clock: FakeClock) -> LiveFactory:
 @pytest.fixture
 def live(make_live: LiveFactory) -> Live:
     return make_live()
+
+
+@pytest.fixture
+def start(wordlists: WordLists, clock: FakeClock) -> Start:
+    """A live layer; ``start(store)`` on an earlier one's store is the same server after a restart."""
+
+    def make(store: Store | None = None, limits: Limits | None = None, **room: Any) -> Live:
+        store = store if store is not None else MemoryStore()
+        room_limits = RoomLimits(**{"grace": GRACE, "empty": EMPTY, **room})
+        settings = LiveSettings(limits=limits, pace=QUICK, round_pause=0.0, rooms=room_limits)
+        return Live(store, wire(store, wordlists, clock, clock, settings, entropy=random.Random(7)), clock)
+
+    return make

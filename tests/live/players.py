@@ -17,6 +17,7 @@ from tests.support import find_paths
 from wibble import protocol
 from wibble.core import Game, Pos, WibbleError
 from wibble.live import Router, Session
+from wibble.live.matches import BotPace
 from wibble.store import MemoryStore, StorageError, Store
 from wibble.web.connection import Outbox, _handle
 
@@ -186,3 +187,12 @@ class Live:
 
 
 LiveFactory = Callable[..., Live]
+
+
+GRACE = 120.0
+EMPTY = 1800.0
+QUICK = BotPace(think=(0.0, 0.0), step=0.0)
+"""Bots (and stand-ins) that play their whole turn at the next ``tick``."""
+
+Start = Callable[..., Live]
+"""``start()``: a live layer; ``start(store)`` on an earlier one's store: the same server after a restart."""

@@ -7,40 +7,28 @@ runs only when a test calls ``tick``. No sockets, no sleeps.
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable
 from typing import Any
 
 import pytest
 
-from tests.live.players import LIST, FakeClock, FlakyStore, Live, Message, Person, errors, tick, types
+from tests.live.players import (
+    EMPTY,
+    GRACE,
+    LIST,
+    FakeClock,
+    FlakyStore,
+    Live,
+    Message,
+    Person,
+    Start,
+    errors,
+    tick,
+    types,
+)
 from wibble.core.room import CODE_ALPHABET, CODE_LENGTH
-from wibble.live import LiveSettings, RoomLimits, wire
 from wibble.live.budgets import Limits
-from wibble.live.matches import BotPace, LiveMatch
+from wibble.live.matches import LiveMatch
 from wibble.live.rooms import LiveRoom
-from wibble.store import MemoryStore, Store
-from wibble.wordlists import WordLists
-
-GRACE = 120.0
-EMPTY = 1800.0
-QUICK = BotPace(think=(0.0, 0.0), step=0.0)
-"""Bots (and stand-ins) that play their whole turn at the next ``tick``."""
-
-Start = Callable[..., Live]
-
-
-@pytest.fixture
-def start(wordlists: WordLists, clock: FakeClock) -> Start:
-    """A live layer; ``start(store)`` on an earlier one's store is the same server after a restart."""
-
-    def make(store: Store | None = None, limits: Limits | None = None, **room: Any) -> Live:
-        store = store if store is not None else MemoryStore()
-        room_limits = RoomLimits(**{"grace": GRACE, "empty": EMPTY, **room})
-        settings = LiveSettings(limits=limits, pace=QUICK, round_pause=0.0, rooms=room_limits)
-        return Live(store, wire(store, wordlists, clock, clock, settings, entropy=random.Random(7)), clock)
-
-    return make
 
 
 def person(live: Live, address: str = "192.0.2.1") -> Person:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from tests.live.players import FakeClock, tick, types
 from tests.live.test_rooms import Start, create, join, person
-from tests.live.test_rooms import start as start  # the fixture: a live layer with rooms
 from wibble.live.rooms import CROWD_EVERY
 
 

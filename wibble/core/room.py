@@ -6,9 +6,13 @@ compare-and-set on ``version`` before anyone hears of the change. Each command
 checks everything first (is this the host? is a match being played? is the seat
 free?) and raises ``RuleError`` without changing anything when a check fails.
 
-Who is connected, and whose grace period has run out, is not in the document:
-that is presence, ephemeral, and the live layer passes what it needs (``present``)
-to the commands that choose a new host.
+Who is connected is not in the document: that is presence, ephemeral, and the live
+layer passes what it needs (``present``) to the commands that choose a new host. What
+follows from it for good is: until when a seat whose person left is held for them
+(``grace_until``), that a seat's person is away (a stand-in plays for them), and since
+when nobody has been in the room (``empty_since``). Every deadline is in the document,
+so any process can load a room, see what falls due when, and act on it; a deadline
+handled twice changes nothing the second time.
 
 A seat holds a person (with the SHA-256 of their secret token), or a bot. A person
 who leaves or is removed during a match is ``gone``: their seat plays on as a
@@ -17,6 +21,7 @@ stand-in bot until the match ends, and is free once it has.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, replace
@@ -85,6 +90,11 @@ class RoomSeat:
     gone: bool = False
     where: str = ""
     """The hashed address a person sat down from: barred from sitting again if the host removes them."""
+    grace_until: float | None = None
+    """The person is connected nowhere: their seat is held for them until then (seconds since the
+    epoch); after that they are ``away``."""
+    away: bool = False
+    """The person stayed away past their grace period: a stand-in plays for them until they are back."""
 
     def to_doc(self) -> dict[str, Any]:
         return {
@@ -96,6 +106,8 @@ class RoomSeat:
             "joined": self.joined,
             "gone": self.gone,
             "where": self.where,
+            "grace_until": self.grace_until,
+            "away": self.away,
         }
 
 
@@ -112,6 +124,8 @@ class Room:
         """Where removed people played from (hashed addresses): they may watch, not sit."""
         self.match_id: str | None = None
         self.joins = 0
+        self.empty_since: float | None = None
+        """When the last person connected to the room left (None: someone is in it)."""
         self.version = 0
 
     # -- questions ------------------------------------------------------------------------
@@ -128,12 +142,73 @@ class Room:
         held = self.seats[seat]
         return held if held is not None and (playing or not held.gone) else None
 
+    def away(self) -> set[str]:
+        """The token hashes of the people who are away (a stand-in plays for each)."""
+        return {s.token for s in self.seats if s is not None and s.away and s.token is not None}
+
+    def due(self) -> dict[str, float]:
+        """Each person whose seat is held for them (token hash), and until when."""
+        return {
+            s.token: s.grace_until
+            for s in self.seats
+            if s is not None and s.token is not None and s.grace_until is not None
+        }
+
     def people(self) -> list[int]:
         """Seats held by a person who still holds their token, earliest to sit first."""
         held = [(s.joined, i) for i, s in enumerate(self.seats) if s and s.kind == "human" and s.token]
         return [i for _, i in sorted(held)]
 
     # -- commands -----------------------------------------------------------------------
+
+    def left(self, token: str, until: float) -> bool:
+        """The person holding ``token`` is connected nowhere: their seat is held for them until
+        ``until``, unless it already is, or they are away. Whether the room changed."""
+        seat = self.seat_of(token)
+        held = None if seat is None else self.seats[seat]
+        if seat is None or held is None or held.away or held.grace_until is not None:
+            return False
+        self.seats[seat] = replace(held, grace_until=until)
+        self.version += 1
+        return True
+
+    def back(self, token: str) -> bool:
+        """The person holding ``token`` is connected again: their grace period and away mark end.
+        Whether they had been away (a stand-in was playing for them)."""
+        seat = self.seat_of(token)
+        held = None if seat is None else self.seats[seat]
+        if seat is None or held is None or (held.grace_until is None and not held.away):
+            return False
+        self.seats[seat] = replace(held, grace_until=None, away=False)
+        self.version += 1
+        return held.away
+
+    def grace_over(self, token: str, now: float) -> bool:
+        """If the grace period of ``token``'s person has run out by ``now``, they are away from
+        now on. Whether they became away (a second call, or an early one, changes nothing)."""
+        seat = self.seat_of(token)
+        held = None if seat is None else self.seats[seat]
+        if seat is None or held is None or held.grace_until is None or now < held.grace_until:
+            return False
+        self.seats[seat] = replace(held, grace_until=None, away=True)
+        self.version += 1
+        return True
+
+    def emptied(self, now: float) -> bool:
+        """Nobody is connected to the room any more (since ``now``, unless it was already so)."""
+        if self.empty_since is not None:
+            return False
+        self.empty_since = now
+        self.version += 1
+        return True
+
+    def occupied(self) -> bool:
+        """Someone is connected to the room again."""
+        if self.empty_since is None:
+            return False
+        self.empty_since = None
+        self.version += 1
+        return True
 
     def take_seat(self, seat: int | None, name: str, token: str, playing: bool, where: str = "") -> int:
         """A person sits down (``seat`` None: the first free one). The first person to sit in a
@@ -284,6 +359,7 @@ class Room:
             "barred": list(self.barred),
             "match_id": self.match_id,
             "joins": self.joins,
+            "empty_since": self.empty_since,
             "version": self.version,
         }
 
@@ -314,6 +390,10 @@ class Room:
             raise GameDataError("field 'match_id' is damaged")
         room.match_id = match_id
         room.joins = count_of(doc, "joins")
+        empty_since = doc.get("empty_since")  # (absent in rooms saved before deadlines were data)
+        if not (empty_since is None or _is_time(empty_since)):
+            raise GameDataError("field 'empty_since' is damaged")
+        room.empty_since = empty_since
         room.version = count_of(doc, "version")
         return room
 
@@ -342,6 +422,12 @@ def _seat(entry: Any) -> RoomSeat:
         raise GameDataError("a seat is damaged")
     if type(speed) is not int or not 1 <= speed <= 4:
         raise GameDataError("a seat's speed is damaged")
-    return RoomSeat(
-        field_of(entry, "name", str), kind, level, speed, token, count_of(entry, "joined"), gone, where
-    )
+    grace_until, away = entry.get("grace_until"), entry.get("away", False)
+    if not (grace_until is None or _is_time(grace_until)) or type(away) is not bool:
+        raise GameDataError("a seat's grace period is damaged")
+    name, joined = field_of(entry, "name", str), count_of(entry, "joined")
+    return RoomSeat(name, kind, level, speed, token, joined, gone, where, grace_until, away)
+
+
+def _is_time(value: Any) -> bool:
+    return type(value) in (int, float) and math.isfinite(value) and value >= 0

@@ -34,6 +34,7 @@ import random
 import threading
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any, TypeVar
 
 from .. import protocol
@@ -89,8 +90,9 @@ class LiveRoom:
     room: Room
     lock: threading.Lock = field(default_factory=threading.Lock)
     match: LiveMatch | None = None
-    away: set[str] = field(default_factory=set)
-    """Token hashes of people whose grace period ran out (a stand-in plays for them)."""
+    graced: set[str] = field(default_factory=set)
+    """The token hashes whose grace deadline is set in this process's timers (an index of the
+    document's ``grace_until``s, rebuilt from it after every change)."""
     touched: float = float("-inf")
     """When the store last heard that the room is in use."""
     last_active: float = 0.0
@@ -109,6 +111,11 @@ class LiveRoom:
     @property
     def version(self) -> int:
         return self.room.version
+
+    @property
+    def away(self) -> set[str]:
+        """Token hashes of people whose grace period ran out (a stand-in plays for them)."""
+        return self.room.away()
 
     @property
     def playing(self) -> bool:
@@ -175,11 +182,11 @@ class Rooms(Service):
         live.room = Room.from_doc(doc)
 
     def reloaded(self, live: LiveRoom, doc: dict[str, Any]) -> None:
-        live.room = Room.from_doc(doc)
+        self._take(live, doc)
         self._tell_all(live)
 
     def refresh(self, live: LiveRoom, doc: dict[str, Any]) -> None:
-        live.room = Room.from_doc(doc)
+        self._take(live, doc)
         match_id = live.room.match_id
         if match_id is not None and (live.match is None or live.match.match_id != match_id):
             # A match started elsewhere: this process's sessions in the room watch it too.
@@ -192,6 +199,19 @@ class Rooms(Service):
                 self.matches.watch(started, *self._local.get(live.code, {}).values())
         elif live.match is not None:
             self.matches.set_holders(live.match, self._holders(live))
+
+    def _take(self, live: LiveRoom, doc: dict[str, Any]) -> None:
+        """``live`` becomes ``doc`` (another process changed it): its deadlines follow the document,
+        and so do the stand-ins of people who became away, or came back, meanwhile."""
+        before = live.away
+        live.room = Room.from_doc(doc)
+        self._schedule(live)
+        if live.match is not None and live.playing:
+            for token in before ^ live.away:
+                seat = live.room.seat_of(token)
+                if seat is not None:
+                    level = live.room.rules.stand_in if token in live.away else None
+                    self.matches.set_stand_in(live.match, seat, level)
 
     def seat_of(self, session: Session, live: LiveRoom) -> int | None:
         """The seat ``session``'s token holds in the room (None: it watches)."""
@@ -270,17 +290,18 @@ class Rooms(Service):
             self._local.get(live.code, {}).pop(session.id, None)
             session.room = None
             session.credentials.pop(topic, None)
-            now = self.clock()
+            now, room = self.clock(), live.room
             if seat is not None and not self._connected(live, seat):
-                held = live.room.seats[seat]
+                held = room.seats[seat]
                 if held is not None and held.token is not None:
-                    self.timers.set(((live.code, held.token), "grace"), now + self.limits.grace)
+                    token = held.token
+                    self._note(live, lambda: room.left(token, now + self.limits.grace), "left")
                 self._publish(live, self._presence(live, seat))
             elif seat is None:
                 self._crowd(live)
             if not self.presence.count(topic):
                 self._local.pop(live.code, None)
-                self.timers.set((live.code, "room-empty"), now + self.limits.empty)
+                self._note(live, lambda: room.emptied(now), "empty")
                 self._touch(live, force=True)
 
     # -- creating, joining -------------------------------------------------------------------
@@ -313,10 +334,9 @@ class Rooms(Service):
         Returns whether one closed."""
         now, lonely, deserted = self.clock(), [], []
         for live in self.docs:
-            deadline = self.timers.when((live.code, "room-empty"))
-            if deadline is None:
+            empty_since = live.room.empty_since
+            if empty_since is None:
                 continue  # someone is in it
-            empty_since = deadline - self.limits.empty
             if live.room.joins <= 1:
                 lonely.append((empty_since, live.code))
             elif now - empty_since >= self.limits.grace:
@@ -386,16 +406,22 @@ class Rooms(Service):
             return live  # another greenlet loaded it meanwhile
         with live.lock:
             self._open_match(live)
-            # Nobody is connected to a room just loaded: each person's grace period starts now.
+            # Nobody is connected to a room just loaded: each person whose seat is not held for them
+            # yet is held from now (one connected when the last process died), the others keep the
+            # deadline their document has; and the room is empty, since now if not before.
             now = self.clock()
-            for seat in room.people():
-                token = room.seats[seat].token  # type: ignore[union-attr]
-                self.timers.set(((code, token), "grace"), now + self.limits.grace)
+
+            def nobody_here() -> None:
+                for seat in room.people():
+                    room.left(room.seats[seat].token or "", now + self.limits.grace)  # type: ignore[union-attr]
+                room.emptied(now)
+
+            self._note(live, nobody_here, "loaded")
+            self._schedule(live)
             if live.match is not None and live.playing:
                 for seat, held in enumerate(room.seats):
-                    if held is not None and held.gone:
+                    if held is not None and (held.gone or held.away):
                         self.matches.set_stand_in(live.match, seat, room.rules.stand_in)
-            self.timers.set((code, "room-empty"), now + self.limits.empty)
         self._touch(live, force=True)  # open again: its empty time starts from now in the store too
         return live
 
@@ -430,7 +456,7 @@ class Rooms(Service):
             self.bus.subscribe(topic, session)
             self.presence.join(topic, session.id, credential.holder)
             self._local.setdefault(live.code, {})[session.id] = session
-            self.timers.cancel((live.code, "room-empty"))
+            self._note(live, live.room.occupied, "occupied")
             self._send_room(live, only(session.id), (session.id, seq))
             if seat is None:
                 self._crowd(live)
@@ -487,10 +513,8 @@ class Rooms(Service):
 
     def _back(self, live: LiveRoom, seat: int, session: Session) -> None:
         """A person's seat has a connection again: its grace period stops, and so does a stand-in."""
-        token = live.room.seats[seat].token  # type: ignore[union-attr]
-        self.timers.cancel(((live.code, token), "grace"))
-        was_away = token in live.away
-        live.away.discard(token or "")
+        token = live.room.seats[seat].token or ""  # type: ignore[union-attr]
+        was_away = self._note(live, lambda: live.room.back(token), "back", False)
         self._publish(live, self._presence(live, seat), all_but(session.id))
         if was_away and live.match is not None:
             self.matches.set_stand_in(live.match, seat, None)
@@ -503,7 +527,7 @@ class Rooms(Service):
         caller tells everyone)."""
         room = live.room
         host = None if room.host is None else room.seats[room.host]
-        if host is None or host.token not in live.away:
+        if host is None or not host.away:
             return False
         try:
             return self._commit(live, lambda: room.pass_host(self._present(live)), "host")
@@ -575,9 +599,7 @@ class Rooms(Service):
         if live.match is not None:
             tell = holders_of(hashed) if hashed is not None else None
             self.matches.set_holders(live.match, self._holders(live), tell)
-        if hashed is not None:
-            self.timers.cancel(((live.code, hashed), "grace"))
-            live.away.discard(hashed)
+        self._schedule(live)  # (a grace period of theirs goes with their seat)
 
     def _rules(self, rules: Rules, patch: RulesPatch) -> Rules:
         if patch.wordlist is not None:
@@ -620,7 +642,7 @@ class Rooms(Service):
             if old is not None:
                 self.matches.drop(old.match_id)
             for seat, held in enumerate(room.seats):
-                if held is not None and held.token in live.away:
+                if held is not None and held.away:
                     self.matches.set_stand_in(live.match, seat, room.rules.stand_in)
             self._tell_all(live, (session.id, seq))
             self.matches.watch(live.match, *self._local.get(live.code, {}).values())
@@ -649,9 +671,13 @@ class Rooms(Service):
         with live.lock:
             room = live.room
             seat = room.seat_of(token)
-            if seat is None or self._connected(live, seat):
+            if seat is None:
                 return
-            live.away.add(token)
+            if self._connected(live, seat):  # back on another process, which could not say so yet
+                self._note(live, lambda: room.back(token), "back")
+                return
+            if not self._note(live, lambda: room.grace_over(token, self.clock()), "away", False):
+                return  # not yet (it was held longer meanwhile), or handled already
             self._publish(live, self._presence(live, seat))
             if self._host_here(live):
                 self._tell_all(live)
@@ -669,7 +695,11 @@ class Rooms(Service):
             return
         with live.lock:
             if self.presence.count(room_id(code)):
+                self._note(live, live.room.occupied, "occupied")
                 return
+            since = live.room.empty_since
+            if since is None or self.clock() < since + self.limits.empty:
+                return  # someone came and went meanwhile: its new deadline is set
         self._delete(code)
 
     def _delete(self, code: str) -> None:
@@ -690,25 +720,35 @@ class Rooms(Service):
             log.warning("could not delete empty room %s: %s", code, exc.reason)
 
     def notice_absent(self) -> int:
-        """Start the grace period of every seat whose person is connected nowhere and has none yet.
+        """Bring every room's grace periods in line with who is connected anywhere: a person
+        connected nowhere whose seat is not held for them yet is held from now, and one connected
+        whose document still holds (or marks away) their seat is back. Returns how many changed.
 
         A person who leaves starts their own grace period, on the process they left. One whose
         process died never leaves: their presence runs out with that process, and this (run
-        every few seconds with several processes) is where their grace period starts. Returns
-        how many started."""
-        started = 0
-        for live in self.docs:
-            with live.lock:
-                here, now = self._here(live), self.clock()
-                for seat in live.room.people():
-                    token = live.room.seats[seat].token  # type: ignore[union-attr]
-                    key = ((live.code, token), "grace")
-                    if token in here or token in live.away or self.timers.when(key) is not None:
-                        continue
-                    self.timers.set(key, now + self.limits.grace)
-                    self._publish(live, self._presence(live, seat))
-                    started += 1
-        return started
+        every few seconds with several processes, and at every housekeeping pass) is where their
+        grace period starts."""
+        return sum(self._reconcile(live) for live in self.docs)
+
+    def _reconcile(self, live: LiveRoom) -> int:
+        changed = 0
+        with live.lock:
+            here = self._here(live)
+            for seat in live.room.people():
+                held = live.room.seats[seat]
+                if held is None or held.token is None:  # (people() holds only seats with a token)
+                    continue
+                if held.token in here and (held.away or held.grace_until is not None):
+                    was_away = self._note(live, partial(live.room.back, held.token), "back", False)
+                    if was_away and live.match is not None:
+                        self.matches.set_stand_in(live.match, seat, None)
+                elif held.token in here or not self._note(
+                    live, partial(live.room.left, held.token, self.clock() + self.limits.grace), "left", False
+                ):
+                    continue
+                self._publish(live, self._presence(live, seat))
+                changed += 1
+        return changed
 
     def sweep(self, purge_batch: int = 500) -> int:
         """Housekeeping: rooms with people in them are noted as alive in the store, and stored rooms
@@ -716,13 +756,41 @@ class Rooms(Service):
         occupied = [live for live in self.docs if self.presence.count(live.doc_id)]
         for live in occupied:
             self._touch(live, force=True)
+        self.notice_absent()
         return self.store.purge(self.clock() - self.limits.empty, purge_batch, prefix="room:")
 
     # -- committing and telling ---------------------------------------------------------------
 
     def _commit(self, live: LiveRoom, apply: Callable[[], _T], action: str) -> _T:
-        """Apply a change to the room; if it changed, save it (compare-and-set) before anyone hears."""
-        return self.docs.commit(live, apply, lambda _: {"version": live.room.version, "action": action})
+        """Apply a change to the room; if it changed, save it (compare-and-set) before anyone hears.
+        The room's deadlines then follow what its document says."""
+        result = self.docs.commit(live, apply, lambda _: {"version": live.room.version, "action": action})
+        self._schedule(live)
+        return result
+
+    def _note(self, live: LiveRoom, apply: Callable[[], _T], action: str, failed: Any = None) -> _T | Any:
+        """Commit a change that follows from who is connected (nobody waits for its answer): if it
+        cannot be saved, say so in the log and return ``failed``; housekeeping tries again."""
+        try:
+            return self._commit(live, apply, action)
+        except WibbleError as exc:
+            log.warning("room %s: could not note %r (%s)", live.code, action, exc.code)
+            return failed
+
+    def _schedule(self, live: LiveRoom) -> None:
+        """Set the room's deadlines to what its document says (the timers are an index of it):
+        each held seat's grace period, and the end of an empty room."""
+        code, due = live.code, live.room.due()
+        for token in live.graced - due.keys():
+            self.timers.cancel(((code, token), "grace"))
+        for token, until in due.items():
+            self.timers.set(((code, token), "grace"), until)
+        live.graced = set(due)
+        since = live.room.empty_since
+        if since is None:
+            self.timers.cancel((code, "room-empty"))
+        else:
+            self.timers.set((code, "room-empty"), since + self.limits.empty)
 
     def _touch(self, live: LiveRoom, force: bool = False) -> None:
         """Note in the store that the room is in use (at most once a minute: joins can come fast)."""
@@ -757,12 +825,12 @@ class Rooms(Service):
 
     def _presence(self, live: LiveRoom, seat: int) -> dict[str, Any]:
         held = live.room.seats[seat]
-        away = held is not None and (held.gone or (held.token is not None and held.token in live.away))
+        away = held is not None and (held.gone or held.away)
         return protocol.presence(seat, self._connected(live, seat), away)
 
     def _snapshot(self, live: LiveRoom) -> dict[str, Any]:
         room, here = live.room, self._here(live)
-        away = [held is not None and held.token in live.away for held in room.seats]
+        away = [held is not None and held.away for held in room.seats]
         match = live.match
         snapshot = protocol.room_snapshot(
             room,

@@ -1,0 +1,77 @@
+"""A room's deadlines are data: each held seat's grace period and an empty room's end are in the
+room's document, so they survive a restart, any process can act on them, and handling one twice
+changes nothing."""
+
+from __future__ import annotations
+
+from tests.live.players import EMPTY, GRACE, FakeClock, Start, tick
+from tests.live.test_rooms import create, join, last, match_of, play_a_word, sit, table
+from wibble.core.room import Room
+
+
+def stored_room(live: object, code: str) -> Room:
+    row = live.store.load(f"room:{code}")  # type: ignore[attr-defined]
+    assert row is not None
+    return Room.from_doc(row.doc)
+
+
+def test_a_grace_period_is_in_the_rooms_document_and_a_restart_does_not_start_it_again(
+    start: Start, clock: FakeClock
+) -> None:
+    first = start()
+    code, ann, bo, cy, di = table(first)
+    play_a_word(first, code, ann)
+    bo_token = last(bo, "room")["token"]
+    bo.leave()
+    left_at = clock()
+    [held] = [s for s in stored_room(first, code).seats if s is not None and s.grace_until is not None]
+    assert held.grace_until == left_at + GRACE  # saved, not only a timer in this process
+
+    clock.advance(GRACE / 2)
+    second = start(first.store)  # the process died; Ann and Cy come back to the new one at once
+    ann_again = join(second, code, "Ann", token=last(ann, "room")["token"])
+    join(second, code, "Cy", token=last(cy, "room")["token"])
+    tick(second, GRACE / 2 - 0.5)
+    assert match_of(second, code).match.turn == 1  # Bo's seat is still held...
+    tick(second, 0.5)  # ...until the deadline the document had, not a fresh two minutes
+    assert last(ann_again, "presence") == {"type": "presence", "seat": 1, "connected": False, "away": True}
+    room = stored_room(second, code)
+    assert room.away() == {held.token}
+    assert match_of(second, code).match.turn == 2
+    back = join(second, code, "Bo", token=bo_token)
+    assert back.frames[0]["you"] == 1
+    assert stored_room(second, code).away() == set()
+
+
+def test_a_grace_deadline_handled_twice_marks_the_seat_away_once(start: Start, clock: FakeClock) -> None:
+    live = start()
+    code, ann, bo, cy, di = table(live)
+    bo.leave()
+    tick(live, GRACE)
+    away_moves = [m for m in live.store.moves(match_of(live, code).match_id) if m["action"] == "away"]
+    version = stored_room(live, code).version
+    rooms = live.router.rooms
+    token = next(iter(stored_room(live, code).away()))
+    rooms._grace_due(((code, token), "grace"))  # as a second process holding the same deadline would
+    assert stored_room(live, code).version == version
+    assert [m for m in live.store.moves(match_of(live, code).match_id) if m["action"] == "away"] == away_moves
+
+
+def test_an_empty_rooms_end_is_in_its_document(start: Start, clock: FakeClock) -> None:
+    first = start()
+    ann, room = create(first)
+    code = room["code"]
+    bo = join(first, code, "Bo")
+    sit(bo, 1)
+    for who in (ann, bo):
+        who.leave()
+    assert stored_room(first, code).empty_since == clock()
+    clock.advance(EMPTY / 2)
+    second = start(first.store)  # a restart: the room is loaded by a watcher's visit...
+    watcher = join(second, code, "Cy")
+    watcher.leave()
+    assert stored_room(second, code).empty_since == clock()  # ...and is empty again since they left
+    tick(second, EMPTY - 1)
+    assert second.store.load(f"room:{code}") is not None
+    tick(second, 1)
+    assert second.store.load(f"room:{code}") is None
