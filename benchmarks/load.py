@@ -64,6 +64,7 @@ import resource
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections import Counter
@@ -105,6 +106,18 @@ class Target:
     pid: int | None
     stop: Callable[[], None] = lambda: None
     echo: bool = False  # an echo server: the players play their games locally
+    others: list[tuple[str, int]] = field(default_factory=list)
+    """More processes serving the same games (``--redis``): (url, pid); players take turns among them."""
+    redis_pid: int | None = None
+    """The redis-server they share, whose CPU is reported apart."""
+
+    def url_for(self, n: int) -> str:
+        urls = [self.url, *(url for url, _ in self.others)]
+        return urls[n % len(urls)]
+
+    @property
+    def pids(self) -> list[int | None]:
+        return [self.pid, *(pid for _, pid in self.others)]
 
 
 def start_wibble(saturate: bool, data_dir: str | None = None, env: dict[str, str] | None = None) -> Target:
@@ -113,6 +126,28 @@ def start_wibble(saturate: bool, data_dir: str | None = None, env: dict[str, str
     options = () if data_dir is None else ("--data-dir", data_dir)
     server = LiveServer(*options, env={**(UNLIMITED if saturate else {}), **(env or {})})
     return Target("wibble", server.ws_url, server.process.pid, server.stop)
+
+
+def start_wibble_redis(saturate: bool, processes: int, folder: Path) -> Target:
+    """``processes`` Wibble processes sharing one redis-server (AOF, fsync every second, as
+    docs/deploy.md advises), started here in ``folder``."""
+    from tests.redis_server import RedisServer
+    from tests.support import LiveServer
+
+    redis = RedisServer(folder / f"redis-{processes}", aof=True, fsync="everysec").start()
+    env = UNLIMITED if saturate else {}
+    servers = [LiveServer("--redis", redis.url, env=env) for _ in range(processes)]
+
+    def stop() -> None:
+        for server in servers:
+            server.stop()
+        redis.stop()
+
+    first, *rest = servers
+    name = f"wibble redis x{processes}"
+    others = [(server.ws_url, server.process.pid) for server in rest]
+    assert redis.process is not None
+    return Target(name, first.ws_url, first.process.pid, stop, others=others, redis_pid=redis.process.pid)
 
 
 def start_gunicorn(saturate: bool) -> Target:
@@ -640,22 +675,28 @@ async def settle(tally: Tally, count: int, limit: float) -> None:
 async def measure(target: Target, tally: Tally, seconds: float, name: str) -> Result:
     """The players' round trips over the next ``seconds``, and what the server and machine used meanwhile."""
     errors = Counter(tally.errors)
-    client0, server0, machine0 = client_cpu_seconds(), cpu_seconds(target.pid), machine_cpu_seconds()
+    servers = target.pids
+    client0, machine0 = client_cpu_seconds(), machine_cpu_seconds()
+    server0, redis0 = sum(map(cpu_seconds, servers)), cpu_seconds(target.redis_pid)
     start = time.perf_counter()
     await asyncio.sleep(seconds)
     stop = time.perf_counter()
-    client1, server1, machine1 = client_cpu_seconds(), cpu_seconds(target.pid), machine_cpu_seconds()
+    client1, machine1 = client_cpu_seconds(), machine_cpu_seconds()
+    server1, redis1 = sum(map(cpu_seconds, servers)), cpu_seconds(target.redis_pid)
     times = tally.between(start, stop)
+    used = (server1 - server0) + (client1 - client0) + (0.0 if target.redis_pid is None else redis1 - redis0)
+    extra = {} if target.redis_pid is None else {"redis_cpu": (redis1 - redis0) / seconds}
     return Result(
         name,
         len(times) / seconds,
         percentile(times, 0.5),
         percentile(times, 0.99),
         tally.errors - errors,
-        rss_mb(target.pid),
+        sum(map(rss_mb, servers)),
         (server1 - server0) / seconds,
         (client1 - client0) / seconds,
-        max(0.0, machine1 - machine0 - (server1 - server0) - (client1 - client0)) / seconds,
+        max(0.0, machine1 - machine0 - used) / seconds,
+        extra=extra,
         times=times,
     )
 
@@ -664,7 +705,7 @@ def paced_players(
     target: Target, words: WordList, players: int, tally: Tally, pace: tuple[float, float] | None
 ) -> tuple[list[Player], Callable[[Player], Callable[[], Any]]]:
     """The crowd, and what each of them does: play chains until the tally's ``stop``."""
-    crowd = [Player(target.url, seed, words, tally, target.echo) for seed in range(players)]
+    crowd = [Player(target.url_for(seed), seed, words, tally, target.echo) for seed in range(players)]
 
     def body(player: Player) -> Callable[[], Any]:
         async def play() -> None:
@@ -852,6 +893,14 @@ def report(results: list[Result], idle: bool) -> None:
                 f"{ratio(a.p99_ms, b.p99_ms):>8} {'':>6} {ratio(a.rss_mb, b.rss_mb):>11}"
             )
     for r in results:
+        if "redis_cpu" in r.extra:
+            per_event = r.server_cpu / r.events_per_s * 1e6 if r.events_per_s else float("nan")
+            print(
+                f"{r.name}: redis-server CPU {r.extra['redis_cpu']:.0%}; "
+                f"Wibble's CPU per event {per_event:.0f} µs (all its processes together)"
+            )
+        elif not r.name.startswith("echo") and r.events_per_s:
+            print(f"{r.name}: Wibble's CPU per event {r.server_cpu / r.events_per_s * 1e6:.0f} µs")
         if r.errors:
             print(f"{r.name} errors: " + ", ".join(f"{kind} x{n}" for kind, n in r.errors.most_common(6)))
 
@@ -929,6 +978,24 @@ def run_bots(args: argparse.Namespace, words: WordList, players: int, seconds: f
     report_bots(results, bots, plan)
 
 
+def servers(args: argparse.Namespace) -> list[Callable[[], Target]]:
+    """What to measure, in order, each started when its turn comes."""
+    starts: list[Callable[[], Target]] = []
+    if not args.only_echo:
+        if args.url:
+            starts.append(lambda: Target(args.name, args.url, args.server_pid))
+        else:
+            starts.append(lambda: start_wibble(args.saturate, args.data_dir))
+    folder = Path(tempfile.mkdtemp(prefix="wibble-load-"))
+    for processes in args.redis:  # after the SQLite (or memory) server, in the same run
+        starts.append(lambda n=processes: start_wibble_redis(args.saturate, n, folder))
+    if args.gunicorn:
+        starts.append(lambda: start_gunicorn(args.saturate))
+    if not args.no_echo:
+        starts.append(start_echo)
+    return starts
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=None, help="default 1000 (paced) or 100 (--saturate)")
@@ -948,6 +1015,13 @@ def main() -> None:
         help="the server's --data-dir ('' keeps games in memory only)",
     )
     parser.add_argument("--no-echo", action="store_true", help="skip the echo server floor")
+    parser.add_argument(
+        "--redis",
+        type=lambda text: [int(n) for n in text.split(",")],
+        default=[],
+        metavar="N[,N...]",
+        help="also measure N processes sharing one redis-server (e.g. 1,2,3), in the same run",
+    )
     parser.add_argument(
         "--gunicorn", action="store_true", help="also measure the app under gunicorn's gevent worker"
     )
@@ -989,18 +1063,8 @@ def main() -> None:
         run_bots(args, words, players, seconds)
         return
 
-    starts: list[Callable[[], Target]] = []
-    if not args.only_echo:
-        if args.url:
-            starts.append(lambda: Target(args.name, args.url, args.server_pid))
-        else:
-            starts.append(lambda: start_wibble(args.saturate, args.data_dir))
-    if args.gunicorn:
-        starts.append(lambda: start_gunicorn(args.saturate))
-    if not args.no_echo:
-        starts.append(start_echo)
     results = []
-    for start in starts:
+    for start in servers(args):
         target = start()
         if target.name == "wibble":
             target.name = args.name

@@ -107,11 +107,14 @@ def free_port() -> int:
 class RedisServer:
     """One real redis-server on loopback, in ``folder``; ``url`` names it."""
 
-    def __init__(self, folder: Path, aof: bool = False, executable: str | None = None) -> None:
+    def __init__(
+        self, folder: Path, aof: bool = False, executable: str | None = None, fsync: str = "always"
+    ) -> None:
         self.executable = executable or find_redis_server()
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
         self.aof = aof
+        self.fsync = fsync
         self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
 
@@ -127,7 +130,7 @@ class RedisServer:
             "--dir", str(self.folder),
             "--save", "",
             "--appendonly", "yes" if self.aof else "no",
-            "--appendfsync", "always",
+            "--appendfsync", self.fsync,
             "--daemonize", "no",
             "--loglevel", "warning",
             "--logfile", str(self.folder / "redis.log"),

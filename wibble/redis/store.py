@@ -80,6 +80,7 @@ class RedisStore:
         import redis
 
         self._errors: tuple[type[BaseException], ...] = (redis.RedisError,)
+        self._no_script = redis.exceptions.NoScriptError
         self.prefix = prefix
         self.description = f"Redis at {url}"
         self._touched = f"{prefix}:touched"
@@ -122,24 +123,20 @@ class RedisStore:
         return Row(doc_id, kind, doc, *times)
 
     def commit(self, doc_id: str, expected: int, doc: Doc, move: Doc, now: float) -> None:
-        def write() -> Any:
-            pipe = self.client.pipeline(transaction=False)
+        def write(pipe: Any) -> None:
             args = [expected, doc["version"], _dump(doc), _dump(move), now]
-            self._commit(keys=self._keys(doc_id), args=args, client=pipe)
+            pipe.evalsha(self._commit.sha, 2, *self._keys(doc_id), *args)
             pipe.zadd(self._touched, {doc_id: now}, xx=True)
-            return pipe.execute()[0]
 
-        if not self._call(write):
+        if not self._call(lambda: self._pipelined(write)[0]):
             raise VersionConflict(doc_id, expected)
 
     def touch(self, doc_id: str, now: float) -> None:
-        def write() -> None:
-            pipe = self.client.pipeline(transaction=False)
-            self._touch(keys=self._keys(doc_id)[:1], args=[now], client=pipe)
+        def write(pipe: Any) -> None:
+            pipe.evalsha(self._touch.sha, 1, self.key(doc_id), now)
             pipe.zadd(self._touched, {doc_id: now}, xx=True)
-            pipe.execute()
 
-        self._call(write)
+        self._call(lambda: self._pipelined(write))
 
     def moves(self, doc_id: str) -> list[Doc]:
         texts = self._call(lambda: self.client.lrange(self._keys(doc_id)[1], 0, -1))
@@ -207,6 +204,22 @@ class RedisStore:
             pass
 
     # -- helpers ----------------------------------------------------------------------
+
+    def _pipelined(self, build: Callable[[Any], None]) -> list[Any]:
+        """Send what ``build`` adds to a pipeline in one round trip. Scripts go as EVALSHA itself,
+        not as redis-py's Script objects, which ask SCRIPT EXISTS first (a second round trip);
+        a Redis that lost its scripts (restarted) is given them again, once."""
+        for attempt in (1, 2):
+            pipe = self.client.pipeline(transaction=False)
+            build(pipe)
+            try:
+                return list(pipe.execute())
+            except self._no_script:
+                if attempt == 2:
+                    raise
+                for script in (self._commit, self._touch):
+                    self.client.script_load(script.script)
+        raise AssertionError("unreachable")  # pragma: no cover
 
     def _call(self, work: Callable[[], _T]) -> _T:
         """Run one exchange with Redis; any failure of Redis is a ``StorageError`` (nothing written)."""

@@ -1,0 +1,46 @@
+"""What only the Redis engine has to get right: a server that forgot its scripts, one round trip."""
+
+from __future__ import annotations
+
+import redis
+
+from tests.store.games import new_game, play
+from wibble.redis import RedisStore
+
+T0 = 1_700_000_000.0
+
+
+def test_a_redis_that_lost_its_scripts_still_commits_and_touches(redis_url: str) -> None:
+    store = RedisStore(redis_url)
+    game = new_game(seed=2)
+    store.create("g1", "game", game.to_doc(), T0)
+    first, second = play(game, 2)
+    store.commit("g1", first.expected, first.doc, first.move, T0 + 1)
+    store.client.script_flush()  # as after a restart of Redis (scripts are not kept on disk)
+    store.commit("g1", second.expected, second.doc, second.move, T0 + 2)
+    store.client.script_flush()
+    store.touch("g1", T0 + 3)
+    row = store.load("g1")
+    assert row is not None
+    assert (row.doc, row.updated) == (second.doc, T0 + 3)
+    assert store.moves("g1") == [first.move, second.move]
+
+
+def test_a_commit_is_one_round_trip_of_five_commands(redis_url: str) -> None:
+    store = RedisStore(redis_url)
+    game = new_game(seed=3)
+    store.create("g1", "game", game.to_doc(), T0)
+    [step] = play(game, 1)
+    with redis.Redis.from_url(redis_url, decode_responses=True) as admin:
+        admin.config_resetstat()
+        store.commit("g1", step.expected, step.doc, step.move, T0 + 1)
+        calls = {name: int(entry["calls"]) for name, entry in admin.info("commandstats").items()}
+    calls.pop("cmdstat_config|resetstat", None)
+    # The script's own HMGET, HSET and RPUSH, and the index's ZADD, sent with it in one pipeline.
+    assert calls == {
+        "cmdstat_evalsha": 1,
+        "cmdstat_hmget": 1,
+        "cmdstat_hset": 1,
+        "cmdstat_rpush": 1,
+        "cmdstat_zadd": 1,
+    }
