@@ -19,17 +19,24 @@ QUICK_BOTS = {"WIBBLE_BOT_THINK_SECONDS": "0", "WIBBLE_BOT_STEP_SECONDS": "0.01"
 SHORT_GRACE = {**QUICK_BOTS, "WIBBLE_ROOM_GRACE_SECONDS": "1", "WIBBLE_ROUND_PAUSE_SECONDS": "0"}
 
 
-@pytest.fixture(scope="module")
-def server() -> Iterator[LiveServer]:
-    server = LiveServer("--data-dir", "", env=QUICK_BOTS)
+def engine(request: pytest.FixtureRequest) -> tuple[str, str]:
+    """Where the server under test keeps its rooms: memory, or a real Redis (shared by the run)."""
+    if request.param == "redis":
+        return ("--redis", request.getfixturevalue("redis_server").url)
+    return ("--data-dir", "")
+
+
+@pytest.fixture(scope="module", params=["memory", "redis"])
+def server(request: pytest.FixtureRequest) -> Iterator[LiveServer]:
+    server = LiveServer(*engine(request), env=QUICK_BOTS)
     yield server
     server.stop()
 
 
-@pytest.fixture(scope="module")
-def short_grace() -> Iterator[LiveServer]:
+@pytest.fixture(scope="module", params=["memory", "redis"])
+def short_grace(request: pytest.FixtureRequest) -> Iterator[LiveServer]:
     """A server that holds an away seat for one second (the setting, ROOM_GRACE_SECONDS, is 120 s)."""
-    server = LiveServer("--data-dir", "", env=SHORT_GRACE)
+    server = LiveServer(*engine(request), env=SHORT_GRACE)
     yield server
     server.stop()
 
