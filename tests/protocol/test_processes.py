@@ -45,6 +45,25 @@ def record(server: LiveServer, match_id: str) -> Message:
         return json.loads(response.read())  # type: ignore[no-any-return]
 
 
+def split_room(
+    one: LiveServer | Proxy, two: LiveServer | Proxy, clients: Clients, bot: str | None = None, **rules: Any
+) -> tuple[Seat, Seat, str, str]:
+    """Ann hosts a room on ``one`` (seat 0), Bo sits on ``two`` (seat 1), a bot of level ``bot`` in
+    seat 2 if asked; the match started and both pages on it. Returns Ann, Bo, the code, the match."""
+    ann, code = create(one, clients, **rules)
+    bo = join(two, clients, code, "Bo")
+    sit(bo, 1)
+    if bot is not None:
+        ann.send({"type": "set_seat", "seat": 2, "bot": bot})
+    last, waiting = (2, (ann, bo)) if bot is not None else (1, (ann,))  # (Bo saw his own seat taken)
+    for who in waiting:
+        who.last("room", lambda m: m["seats"][last] is not None)
+    ann.send({"type": "start_match"})
+    match_id = ann.last("match")["match_id"]
+    bo.last("match")
+    return ann, bo, code, match_id
+
+
 def test_a_room_whose_people_are_on_two_processes_plays_as_one(
     processes: tuple[LiveServer, LiveServer], clients: Clients
 ) -> None:
@@ -99,15 +118,7 @@ def test_a_process_killed_while_it_drags_a_bots_word_is_taken_over_and_the_bot_p
 ) -> None:
     one, two = serve(redis_url, **SLOW_BOTS), serve(redis_url, **SLOW_BOTS)
     try:
-        ann, code = create(one, clients, rounds=1)
-        bo = join(two, clients, code, "Bo")
-        sit(bo, 1)
-        ann.send({"type": "set_seat", "seat": 2, "bot": "easy"})
-        for who in (ann, bo):
-            who.last("room", lambda m: m["seats"][2] is not None)
-        ann.send({"type": "start_match"})
-        match_id = ann.last("match")["match_id"]
-        bo.last("match")
+        ann, bo, code, match_id = split_room(one, two, clients, bot="easy", rounds=1)
         play(ann, (bo,))
         play(bo, (ann,))  # the bot's turn now: one of the two processes drags its word
 
@@ -137,13 +148,7 @@ def test_redis_killed_and_restarted_mid_match_loses_nothing_acknowledged(
     store = RedisServer(tmp_path / "redis", aof=True).start()
     one, two = serve(store.url), serve(store.url)
     try:
-        ann, code = create(one, clients, rounds=2)
-        bo = join(two, clients, code, "Bo")
-        sit(bo, 1)
-        ann.last("room", lambda m: m["seats"][1] is not None)
-        ann.send({"type": "start_match"})
-        match_id = ann.last("match")["match_id"]
-        bo.last("match")
+        ann, bo, code, match_id = split_room(one, two, clients, rounds=2)
         first = play(ann, (bo,))  # acknowledged: everyone heard it
 
         store.kill()
@@ -235,13 +240,7 @@ def test_a_room_plays_through_nginx_configured_as_the_deploy_guide_says(
     try:
         proxy = Proxy(f"http://localhost:{port}")
         proxy.wait_until_up(nginx)
-        ann, code = create(proxy, clients)
-        bo = join(proxy, clients, code, "Bo")
-        sit(bo, 1)
-        ann.last("room", lambda m: m["seats"][1] is not None)
-        ann.send({"type": "start_match"})
-        for who in (ann, bo):
-            who.last("match")
+        ann, bo, code, match_id = split_room(proxy, proxy, clients)
         play(ann, (bo,))
         play(bo, (ann,))
         assert [health(one)["rooms"], health(two)["rooms"]] == [1, 1], "nginx sent one player to each"
@@ -285,13 +284,7 @@ def test_pubsub_connections_killed_during_moves_every_page_still_ends_at_the_sto
     import redis
 
     one, two = processes
-    ann, code = create(one, clients, rounds=3)
-    bo = join(two, clients, code, "Bo")
-    sit(bo, 1)
-    ann.last("room", lambda m: m["seats"][1] is not None)
-    ann.send({"type": "start_match"})
-    match_id = ann.last("match")["match_id"]
-    bo.last("match")
+    ann, bo, code, match_id = split_room(one, two, clients, rounds=3)
     seen = {"Ann": 0, "Bo": 0}
     with redis.Redis.from_url(redis_url) as admin:
         for turn in range(4):
@@ -318,13 +311,7 @@ def test_redis_paused_refuses_moves_fast_and_play_resumes_when_it_wakes(
     store = RedisServer(tmp_path / "redis", aof=True).start()
     one, two = serve(store.url), serve(store.url)
     try:
-        ann, code = create(one, clients, rounds=2, turn_seconds=30)
-        bo = join(two, clients, code, "Bo")
-        sit(bo, 1)
-        ann.last("room", lambda m: m["seats"][1] is not None)
-        ann.send({"type": "start_match"})
-        match_id = ann.last("match")["match_id"]
-        bo.last("match")
+        ann, bo, code, match_id = split_room(one, two, clients, rounds=2, turn_seconds=30)
         store.pause()
         try:
             started = time.monotonic()
@@ -437,15 +424,7 @@ def test_a_process_paused_past_its_lease_is_taken_over_and_its_stale_work_refuse
     one, two = serve(redis_url, **SLOW_BOTS), serve(redis_url, **SLOW_BOTS)
     paused: LiveServer | None = None
     try:
-        ann, code = create(one, clients, rounds=1)
-        bo = join(two, clients, code, "Bo")
-        sit(bo, 1)
-        ann.send({"type": "set_seat", "seat": 2, "bot": "easy"})
-        for who in (ann, bo):
-            who.last("room", lambda m: m["seats"][2] is not None)
-        ann.send({"type": "start_match"})
-        match_id = ann.last("match")["match_id"]
-        bo.last("match")
+        ann, bo, code, match_id = split_room(one, two, clients, bot="easy", rounds=1)
         play(ann, (bo,))
         play(bo, (ann,))
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
 import redis
 
 from tests.store.games import new_game, play
 from wibble.redis import RedisStore
+from wibble.store import StorageError
 
 T0 = 1_700_000_000.0
 
@@ -26,7 +28,7 @@ def test_a_redis_that_lost_its_scripts_still_commits_and_touches(redis_url: str)
     assert store.moves("g1") == [first.move, second.move]
 
 
-def test_a_commit_is_one_round_trip_of_five_commands(redis_url: str) -> None:
+def test_a_commit_is_one_round_trip_of_six_commands(redis_url: str) -> None:
     store = RedisStore(redis_url)
     game = new_game(seed=3)
     store.create("g1", "game", game.to_doc(), T0)
@@ -36,11 +38,24 @@ def test_a_commit_is_one_round_trip_of_five_commands(redis_url: str) -> None:
         store.commit("g1", step.expected, step.doc, step.move, T0 + 1)
         calls = {name: int(entry["calls"]) for name, entry in admin.info("commandstats").items()}
     calls.pop("cmdstat_config|resetstat", None)
-    # The script's own HMGET, HSET and RPUSH, and the index's ZADD, sent with it in one pipeline.
+    # The script's own TIME, HMGET, HSET and RPUSH, and the index's ZADD, sent with it in one pipeline.
     assert calls == {
         "cmdstat_evalsha": 1,
+        "cmdstat_time": 1,
         "cmdstat_hmget": 1,
         "cmdstat_hset": 1,
         "cmdstat_rpush": 1,
         "cmdstat_zadd": 1,
     }
+
+
+def test_a_commit_that_reaches_redis_after_its_writer_gave_up_changes_nothing(redis_url: str) -> None:
+    store = RedisStore(redis_url)
+    game = new_game(seed=4)
+    store.create("g1", "game", game.to_doc(), T0)
+    [step] = play(game, 1)
+    store._offset -= 5.0  # as if the write sat 5 s in a paused Redis's buffer before it ran
+    with pytest.raises(StorageError):
+        store.commit("g1", step.expected, step.doc, step.move, T0 + 1)
+    assert store.load("g1").doc == new_game(seed=4).to_doc()  # type: ignore[union-attr]
+    assert store.moves("g1") == []

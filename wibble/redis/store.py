@@ -16,12 +16,13 @@ touches one slot (legal under Redis Cluster); a purge checks each document's own
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 from ..core import GameDataError
 from ..store.base import KINDS, AlreadyExists, Doc, Row, StorageError, VersionConflict
-from .client import connect
+from .client import SOCKET_TIMEOUT, connect
 
 _T = TypeVar("_T")
 
@@ -33,6 +34,8 @@ return 1
 """
 
 COMMIT = """
+local now = redis.call('TIME')
+if tonumber(now[1]) + tonumber(now[2]) / 1000000 > tonumber(ARGV[6]) then return -1 end
 local stored = redis.call('HMGET', KEYS[1], 'version', 'doc')
 if not stored[1] then return 0 end
 if tonumber(stored[1]) == tonumber(ARGV[2]) and stored[2] == ARGV[3] then return 1 end
@@ -89,6 +92,11 @@ class RedisStore:
         self._touch = self.client.register_script(TOUCH)
         self._delete_if_old = self.client.register_script(DELETE_IF_OLD)
         self._import = self.client.register_script(IMPORT)
+        # How far Redis's clock is ahead of this machine's (it may be another machine), and how long
+        # this process waits for a write's answer, retries included, less a margin for the offset's
+        # own error. Both bound the moment a write may still apply (``commit``).
+        self._offset = self._clock_offset()
+        self._patience = SOCKET_TIMEOUT * 2 - 0.05
 
     def key(self, doc_id: str) -> str:
         return f"{self.prefix}:{{{doc_id}}}"
@@ -123,12 +131,20 @@ class RedisStore:
         return Row(doc_id, kind, doc, *times)
 
     def commit(self, doc_id: str, expected: int, doc: Doc, move: Doc, now: float) -> None:
+        # A write that reaches Redis after this process gave up on it (Redis was paused, say) must
+        # not land: the player was told nothing changed. So it carries the last moment, on Redis's
+        # own clock, at which it may still apply: when this process stops waiting for the answer.
+        valid_until = time.time() + self._offset + self._patience
+
         def write(pipe: Any) -> None:
-            args = [expected, doc["version"], _dump(doc), _dump(move), now]
+            args = [expected, doc["version"], _dump(doc), _dump(move), now, valid_until]
             pipe.evalsha(self._commit.sha, 2, *self._keys(doc_id), *args)
             pipe.zadd(self._touched, {doc_id: now}, xx=True)
 
-        if not self._call(lambda: self._pipelined(write)[0]):
+        done = self._call(lambda: self._pipelined(write)[0])
+        if done == -1:
+            raise StorageError("redis: the write reached Redis too late, and was not applied")
+        if not done:
             raise VersionConflict(doc_id, expected)
 
     def touch(self, doc_id: str, now: float) -> None:
@@ -204,6 +220,13 @@ class RedisStore:
             pass
 
     # -- helpers ----------------------------------------------------------------------
+
+    def _clock_offset(self) -> float:
+        """Redis's clock minus this machine's, read as the middle of one round trip."""
+        before = time.time()
+        seconds, micros = self._call(lambda: self.client.time())
+        after = time.time()
+        return float(seconds) + float(micros) / 1e6 - (before + after) / 2
 
     def _pipelined(self, build: Callable[[Any], None]) -> list[Any]:
         """Send what ``build`` adds to a pipeline in one round trip. Scripts go as EVALSHA itself,
