@@ -74,10 +74,10 @@ async function copyLink() {
   const code = store.state.room?.code;
   if (!code) return;
   try {
-    await navigator.clipboard.writeText(view.roomLink(code));
+    await navigator.clipboard.writeText(view.room.link(code));
     store.room.linkCopied(true);
   } catch {
-    view.selectRoomLink();
+    view.room.selectLink();
     store.room.linkCopied(false);
   }
 }
@@ -106,11 +106,11 @@ const actions = {
   newGame: (wordlist, { play = false } = {}) => (play ? thenBoard(store.newGame(wordlist)) : store.newGame(wordlist)),
   openGame: (id) => store.openGame(id),
   wordlist: () => store.state.game?.wordlist ?? null,
-  showWordlist: (name) => view.showWordlist(name),
+  showWordlist: (name) => view.endless.showWordlist(name),
   reconnect: () => connection.reconnectNow(),
-  moveFocus: (dRow, dCol) => view.moveFocus(dRow, dCol),
+  moveFocus: (dRow, dCol) => view.board.moveFocus(dRow, dCol),
   canPlay: () => store.canPlay,
-  size: () => view.size,
+  size: () => view.board.size,
   // a match
   picking: () => store.state.swap !== null,
   pickTile: (row, col) => store.match.pickSwapTile(row, col),
@@ -121,7 +121,7 @@ const actions = {
   typeLetter: (key) => store.typeLetter(key),
   cyclePath: (step) => store.cyclePath(step),
   unspell: () => store.unspell(),
-  powerKey: (name) => view.powerShown(name) && (name === "pass" ? store.match.pass() : store.match.usePower(name), true),
+  powerKey: (name) => view.boardShown() && view.match.powerShown(name) && (name === "pass" ? store.match.pass() : store.match.usePower(name), true),
   chooseMode: (mode) => store.chooseMode(mode),
   usePower: (power) => store.match.usePower(power),
   pass: () => store.match.pass(),
@@ -148,9 +148,9 @@ const actions = {
   leaveRoom: () => store.room.leaveRoom(),
   showLobby: (on) => store.room.showLobby(on),
   copyLink: () => copyLink(),
-  selectLink: () => view.selectRoomLink(),
+  selectLink: () => view.room.selectLink(),
 };
-bindInput(view.el.board, actions);
+bindInput(view.board.element, actions);
 bindControls(document, actions);
 bindMatchControls(document, actions);
 bindRoomControls(document, actions);
