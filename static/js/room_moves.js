@@ -40,10 +40,14 @@ export const JoinStep = Object.freeze({
   LEFT: "left",
 });
 
-/** The first `join` state: on a room's link, join at once if this browser has been in it. */
-export function joinStateOf(code, rooms) {
+/**
+ * The first `join` state: on a room's link, join at once if this browser has been in it; no
+ * such room (`gone`: the server said so with the page) asks nothing and joins nothing.
+ */
+export function joinStateOf(code, rooms, { gone = false } = {}) {
   const saved = code ? rooms.get(code) : null;
-  const step = !code ? JoinStep.CREATE : saved ? JoinStep.JOINING : JoinStep.NAME;
+  let step = JoinStep.CREATE;
+  if (code) step = gone ? JoinStep.GONE : saved ? JoinStep.JOINING : JoinStep.NAME;
   return { code: code ?? null, step, error: null, name: saved?.name || rooms.name() };
 }
 
@@ -57,6 +61,9 @@ export class RoomMoves {
     this.saved = saved;
     this.joining = null; // {code, token}: the join_room in flight, until `room` or an error answers
     this.removedNow = false; // a `removed` just came: the `room` after it says nothing more
+    // A room the server has no more: its seat's token opens nothing.
+    const join = store.state.join;
+    if (join.step === JoinStep.GONE) saved.forget(join.code);
   }
 
   get state() {

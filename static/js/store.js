@@ -86,7 +86,8 @@ export class Store {
    *          start?: {wordlist?: string|null, seed?: number|null}, now?: () => number}} options
    *   `start` comes from the page's URL: it asks for a particular new game on load.
    *   `rooms` keeps the rooms joined and their seats' tokens (saved.js's savedRooms).
-   *   `config.room` is set on a room's link (/r/<code>): the tab joins it instead.
+   *   `config.room` is set on a room's link (/r/<code>): the tab joins it instead, unless
+   *   `config.room_gone` says there is no such room.
    *   `now` is a monotonic clock in ms (the turn clock counts down from it).
    */
   constructor({ send, storage, rooms = savedRooms(null), config, start = null, now = () => performance.now() }) {
@@ -127,7 +128,7 @@ export class Store {
       // Playing with friends (room.js, `this.room`): the room this tab is in, and how far
       // it got into one (`join.step`: the create form, a name asked for, joining, in, gone).
       room: null,
-      join: joinStateOf(roomCode, rooms),
+      join: joinStateOf(roomCode, rooms, { gone: roomCode !== null && config.room_gone === true }),
       lobby: false, // after a room's match: the seats and rules shown instead of the end screen
     };
     this.ref = null; // {game_id, token} or {kind: "match", match_id, token}: what this tab plays

@@ -42,11 +42,12 @@ const roomMatch = (extra = {}) => ({
 const running = { match_id: "rm1", phase: "playing", round: 1, rounds: 1 };
 const two = () => [person("Ann"), person("Bo"), null, null, null, null]; // Ann and Bo seated
 const refusal = (code, request, message = "no") => ({ type: "error", code, message, request });
-const make = ({ room = null, local = memory() } = {}) => {
+const make = ({ room = null, local = memory(), gone = false } = {}) => {
   const sent = [];
   const store = new S.Store({ send: (m) => { sent.push(m); return true; },
                               storage: S.savedGames(memory(), memory()), rooms: S.savedRooms(local),
-                              config: room ? { ...config, room } : config, now: () => 1000 });
+                              config: room ? { ...config, room, ...(gone && { room_gone: true }) } : config,
+                              now: () => 1000 });
   const events = [];
   store.subscribe((state, event) => events.push(event));
   store.onStatus({ state: "open", lost: false });
@@ -180,6 +181,25 @@ test("no such room says so and forgets it", async () => {
   assert.deepStrictEqual(result.step, "gone");
   assert.deepStrictEqual(result.after, "gone");
   assert.deepStrictEqual(result.stored, {  });
+});
+
+test("a link the server knows no room for says so at once: no name asked, nothing sent", async () => {
+  const result = await run(async () => {
+    const local = memory();
+    S.savedRooms(local).save("K7QX2M", "old", "Bo");
+    const { store, sent, events } = make({ room: "K7QX2M", local, gone: true });
+    const first = store.state.join.step;
+    store.onOpen();
+    reconnect(store);
+    return { first, step: store.state.join.step, sent, stored: stored(local), mode: store.state.mode,
+             events: events.map((e) => e.type) };
+  });
+  assert.deepStrictEqual(result.first, "gone");
+  assert.deepStrictEqual(result.step, "gone");
+  assert.deepStrictEqual(result.mode, "room");
+  assert.deepStrictEqual(result.stored, {  });
+  assert.deepStrictEqual(result.sent, []);
+  assert.ok(result.events.includes("join"));
 });
 
 test("a refused name is said beside the field", async () => {

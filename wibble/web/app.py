@@ -14,8 +14,10 @@ from flask_sock import Sock
 from .. import protocol
 from ..cache import from_setting
 from ..core import RecordError, WibbleError
+from ..core.room import is_code
 from ..live import BotPace, Limits, LiveSettings, RoomLimits, Router, wire
 from ..live.records import match_record, record_of, replay_frames
+from ..live.rooms import room_id
 from ..store import default_data_dir, open_store
 from ..wordlists import DEFAULT_DIR, WordLists
 from .connection import Connections, check_websocket_library, serve_connection
@@ -154,12 +156,15 @@ def _add_pages(app: Flask, wordlists: WordLists, live: Router) -> None:
 
     @app.get("/r/<code>")
     def room_page(code: str) -> str:
-        """A room's link: the same page, told which room to join (the server checks the code on join)."""
+        """A room's link: the same page, told which room to join, and whether there is none (the page
+        then says so at once, before it asks a name). The join checks the code again: the room may
+        close meanwhile."""
         lists = [{"name": i.name, "title": i.title, "language": i.language} for i in wordlists.info()]
-        return render_template(
-            "index.html",
-            config={"wordlists": lists, "default_wordlist": wordlists.default, "room": code.upper()[:16]},
-        )
+        code = code.upper()[:16]
+        config: dict[str, Any] = {"wordlists": lists, "default_wordlist": wordlists.default, "room": code}
+        if not room_may_exist(live, code, client_address(request.environ, app.config["TRUSTED_PROXIES"])):
+            config["room_gone"] = True
+        return render_template("index.html", config=config)
 
     @app.get("/healthz")
     def health() -> dict[str, Any]:
@@ -189,6 +194,25 @@ def _add_pages(app: Flask, wordlists: WordLists, live: Router) -> None:
     def replay_page(game_id: str) -> str:
         page: str = render_template("replay.html", config={"game_id": game_id})
         return page
+
+
+def room_may_exist(live: Router, code: str, address: str) -> bool:
+    """False when ``code`` names no room: it has not a code's shape, or the store holds no room of
+    that id. A code of the right shape that names none counts against ``address``'s failed joins,
+    as a wrong code sent on the websocket does, so that pages do not become a way to guess codes
+    past that budget; once it is spent, or when the store cannot be read, nothing is told here
+    (True), and the page's join is answered as before."""
+    if not is_code(code):
+        return False
+    try:
+        live.budgets.check_join(address)
+        row = live.store.load(room_id(code))
+    except WibbleError:
+        return True
+    if row is not None and row.kind == "room":
+        return True
+    live.budgets.failed_join(address)
+    return False
 
 
 def _add_guards(app: Flask) -> None:
