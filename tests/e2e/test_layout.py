@@ -1,6 +1,6 @@
 """What a player needs fits the screen without scrolling: on their turn (the board, the word,
 the powers, the hint and the message), when watching, and the host's Start match; on a
-1280x800 desktop and a 390x844 phone.
+1280x800 desktop and a 390x844 phone. And the text there is whole, never cut off.
 """
 
 from __future__ import annotations
@@ -74,6 +74,28 @@ def in_view(page: Page, parts: dict[str, Locator]) -> list[str]:
     return out
 
 
+# Whether an element's text is all there: neither it nor any ancestor that clips (overflow
+# other than visible: the word line, its text) holds more than it shows, and its text's boxes
+# lie inside every such ancestor's box. An ellipsis counts as cut off.
+CUT_OFF = """(element) => {
+    const inside = (box, outer) => box.left >= outer.left - 0.5 && box.right <= outer.right + 0.5
+        && box.top >= outer.top - 0.5 && box.bottom <= outer.bottom + 0.5;
+    const boxes = [...element.getClientRects()];
+    for (let at = element; at && at !== document.body; at = at.parentElement) {
+        const style = getComputedStyle(at);
+        if (at !== element && style.overflowX === "visible" && style.overflowY === "visible") continue;
+        if (at.scrollWidth > at.clientWidth || at.scrollHeight > at.clientHeight) return true;
+        if (at !== element && !boxes.every((box) => inside(box, at.getBoundingClientRect()))) return true;
+    }
+    return false;
+}"""
+
+
+def cut_off(parts: dict[str, Locator]) -> list[str]:
+    """The parts whose text does not wholly show (clipped, or ended with an ellipsis)."""
+    return [name for name, part in parts.items() if part.evaluate(CUT_OFF)]
+
+
 def test_a_players_turn_with_a_hint_fits_the_screen(
     new_page: Callable[[], Page], layout_server: LiveServer, en_trie: Trie, screen_size: str
 ) -> None:
@@ -98,6 +120,15 @@ def test_a_players_turn_with_a_hint_fits_the_screen(
         "the message": game.message,
     }
     assert in_view(page, parts) == [], f"off the {screen_size} screen"
+    # Every line of text there is whole: the word line's hint wraps on a phone, never cut short.
+    texts = {
+        "the word line's hint": page.locator(".word-hint"),
+        "the turn line": page.get_by_test_id("whose-turn"),
+        "the hint": game.hint,
+        "the message": game.message,
+    }
+    expect(texts["the word line's hint"]).to_have_text("Drag across touching letters, or type a word")
+    assert cut_off(texts) == [], f"cut off on the {screen_size} screen"
 
 
 def test_the_hosts_start_and_a_watchers_board_fit_the_screen(
