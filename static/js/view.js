@@ -40,7 +40,7 @@ export class View {
   constructor(root, config, { now = () => performance.now() } = {}) {
     const $ = (selector) => root.querySelector(selector);
     this.body = root.body;
-    this.modes = [...root.querySelectorAll("[data-mode]")];
+    this.modes = [...root.querySelectorAll(".modes [data-mode]")]; // (the body has a data-mode too)
     this.boardWrap = $(".board-wrap");
     this.board = new BoardPanel($('[data-testid="board"]'), {
       trail: { svg: $(".trail"), line: $(".trail-line"), head: $(".trail-head") },

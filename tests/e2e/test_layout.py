@@ -164,3 +164,65 @@ def test_the_hosts_start_and_a_watchers_board_fit_the_screen(
     }
     off += in_view(watcher, parts)
     assert off == [], f"off the {screen_size} screen"
+
+
+# What a room's entry screen shows: each part's visibility and text, and the mode pressed.
+ENTRY_PARTS = {
+    "the score": '[data-testid="endless-tally"]',
+    "the word line": ".word-line",
+    "the board": ".board-wrap",
+    "the word-list controls": '[data-testid="endless-controls"]',
+    "the found words": '[data-testid="found-panel"]',
+    "your games": '[data-testid="games-panel"]',
+    "the room's form": '[data-testid="room-entry"]',
+    "its heading": "#room-entry-title",
+    "its intro": '[data-testid="room-entry-intro"]',
+    "the name form": '[data-testid="room-name-form"]',
+    "its button": '[data-action="room-submit"]',
+    "the code form": '[data-testid="room-code-form"]',
+    "no such room": '[data-testid="room-gone"]',
+    "Friends pressed": '.mode[data-mode="room"][aria-pressed="true"]',
+}
+
+
+def entry_screen(page: Page) -> dict[str, tuple[bool, str]]:
+    return {
+        name: (part.is_visible(), part.inner_text() if part.is_visible() else "")
+        for name, selector in ENTRY_PARTS.items()
+        for part in [page.locator(selector)]
+    }
+
+
+@pytest.mark.parametrize("link", ["a room", "no such room"])
+def test_a_room_links_first_paint_is_the_screen_the_script_draws(
+    browser: Browser, new_page: Callable[[], Page], layout_server: LiveServer, link: str
+) -> None:
+    """The server draws a room's link as its entry form (or as no such room), not as the endless
+    game the script would then replace: nothing moves when the script takes over."""
+    code = "ZZZZZZ"
+    if link == "a room":
+        host = new_page()
+        host.goto(layout_server.url)
+        host.get_by_role("button", name="Friends").click()
+        host.get_by_label("Your name").fill("Ann")
+        host.get_by_role("button", name="Create a room").click()
+        expect(host.locator("body")).to_have_attribute("data-screen", "lobby")
+        code = host.get_by_test_id("room-code").inner_text()
+    url = f"{layout_server.url}/r/{code}"
+
+    still = browser.new_context(java_script_enabled=False)
+    first = still.new_page()
+    first.goto(url)
+    painted = entry_screen(first)
+    still.close()
+
+    page = new_page()
+    page.goto(url)
+    expect(page.locator("body")).to_have_attribute("data-screen", "room-entry")
+    if link == "a room":
+        expect(page.get_by_role("button", name="Join room")).to_be_enabled()  # connected
+    drawn = entry_screen(page)
+    assert painted == drawn
+    assert drawn["the room's form"][0]
+    assert not drawn["the board"][0]
+    assert drawn["no such room"][0] == (link == "no such room")
