@@ -74,11 +74,11 @@ async function copyLink() {
   const code = store.state.room?.code;
   if (!code) return;
   try {
-    await navigator.clipboard.writeText(view.roomLink(code));
-    store.linkCopied(true);
+    await navigator.clipboard.writeText(view.room.link(code));
+    store.room.linkCopied(true);
   } catch {
-    view.selectRoomLink();
-    store.linkCopied(false);
+    view.room.selectLink();
+    store.room.linkCopied(false);
   }
 }
 
@@ -106,14 +106,14 @@ const actions = {
   newGame: (wordlist, { play = false } = {}) => (play ? thenBoard(store.newGame(wordlist)) : store.newGame(wordlist)),
   openGame: (id) => store.openGame(id),
   wordlist: () => store.state.game?.wordlist ?? null,
-  showWordlist: (name) => view.showWordlist(name),
+  showWordlist: (name) => view.endless.showWordlist(name),
   reconnect: () => connection.reconnectNow(),
-  moveFocus: (dRow, dCol) => view.moveFocus(dRow, dCol),
+  moveFocus: (dRow, dCol) => view.board.moveFocus(dRow, dCol),
   canPlay: () => store.canPlay,
-  size: () => view.size,
+  size: () => view.board.size,
   // a match
   picking: () => store.state.swap !== null,
-  pickTile: (row, col) => store.pickSwapTile(row, col),
+  pickTile: (row, col) => store.match.pickSwapTile(row, col),
   dismiss: () => store.dismiss(),
   // type to spell
   boardShown: () => view.boardShown(),
@@ -121,36 +121,36 @@ const actions = {
   typeLetter: (key) => store.typeLetter(key),
   cyclePath: (step) => store.cyclePath(step),
   unspell: () => store.unspell(),
-  powerKey: (name) => view.powerShown(name) && (name === "pass" ? store.pass() : store.usePower(name), true),
+  powerKey: (name) => view.boardShown() && view.match.powerShown(name) && (name === "pass" ? store.match.pass() : store.match.usePower(name), true),
   chooseMode: (mode) => store.chooseMode(mode),
-  usePower: (power) => store.usePower(power),
-  pass: () => store.pass(),
-  swapTo: (letter) => store.swapTo(letter),
-  cancelSwap: () => store.cancelSwap(),
-  rematch: () => thenBoard(store.rematch()),
-  showSetup: () => store.showSetup(),
-  addBot: () => store.addBot(),
-  removeBot: (index) => store.removeBot(index),
-  setBotLevel: (index, level) => store.setBotLevel(index, level),
-  setRounds: (rounds) => store.setRounds(rounds),
-  setTimed: (timed) => store.setTimed(timed),
-  startMatch: () => thenBoard(store.startMatch()),
+  usePower: (power) => store.match.usePower(power),
+  pass: () => store.match.pass(),
+  swapTo: (letter) => store.match.swapTo(letter),
+  cancelSwap: () => store.match.cancelSwap(),
+  rematch: () => thenBoard(store.match.rematch()),
+  showSetup: () => store.match.showSetup(),
+  addBot: () => store.match.addBot(),
+  removeBot: (index) => store.match.removeBot(index),
+  setBotLevel: (index, level) => store.match.setBotLevel(index, level),
+  setRounds: (rounds) => store.match.setRounds(rounds),
+  setTimed: (timed) => store.match.setTimed(timed),
+  startMatch: () => thenBoard(store.match.startMatch()),
   // a room
-  enterName: (text) => store.enterName(text),
-  goToRoom: (code) => store.goToRoom(code),
-  takeSeat: (seat) => store.takeSeat(seat),
-  leaveSeat: () => store.leaveSeat(),
-  setSeatBot: (seat, level) => store.setSeatBot(seat, level),
-  setSeatSpeed: (seat, speed) => store.setSeatSpeed(seat, speed),
-  removeSeat: (seat) => store.removeSeat(seat),
-  setRules: (rules) => store.setRules(rules),
-  startRoomMatch: () => thenBoard(store.startRoomMatch()),
-  leaveRoom: () => store.leaveRoom(),
-  showLobby: (on) => store.showLobby(on),
+  enterName: (text) => store.room.enterName(text),
+  goToRoom: (code) => store.room.goToRoom(code),
+  takeSeat: (seat) => store.room.takeSeat(seat),
+  leaveSeat: () => store.room.leaveSeat(),
+  setSeatBot: (seat, level) => store.room.setSeatBot(seat, level),
+  setSeatSpeed: (seat, speed) => store.room.setSeatSpeed(seat, speed),
+  removeSeat: (seat) => store.room.removeSeat(seat),
+  setRules: (rules) => store.room.setRules(rules),
+  startRoomMatch: () => thenBoard(store.room.startRoomMatch()),
+  leaveRoom: () => store.room.leaveRoom(),
+  showLobby: (on) => store.room.showLobby(on),
   copyLink: () => copyLink(),
-  selectLink: () => view.selectRoomLink(),
+  selectLink: () => view.room.selectLink(),
 };
-bindInput(view.el.board, actions);
+bindInput(view.board.element, actions);
 bindControls(document, actions);
 bindMatchControls(document, actions);
 bindRoomControls(document, actions);

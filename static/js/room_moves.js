@@ -1,17 +1,17 @@
 // What the store does in a room (docs/protocol.md, "Rooms: playing with friends"): the
 // server's room messages (`room`, `presence`, `spectators`, `removed`, the room's errors,
 // a room's `match` snapshot), and the player's room intents (create, join, seats, rules,
-// start, rematch, leave). The Store's by inheritance, like match_moves.js: Store extends
-// RoomMoves, which extends MatchMoves. No DOM; the room's own state is room.js's.
+// start, rematch, leave). A part the Store holds, `store.room` (main.js calls
+// `store.room.takeSeat(2)`), like match_moves.js's `store.match`: it reaches the tab's state
+// and its ways out through `this.store`. No DOM; the room's own state is room.js's.
 //
-// A room's match is an ordinary match on screen (match_moves.js plays it), with three
+// A room's match is an ordinary match on screen (`store.match` plays it), with three
 // differences: its snapshot names the room (`room`), a spectator's has `you: null`, and
-// it carries no token: the room's seat token is the one kept, per room, in `this.rooms`.
-// So a room's match never goes into "Your games" and never becomes `this.ref` (what a
+// it carries no token: the room's seat token is the one kept, per room, in `this.saved`.
+// So a room's match never goes into "Your games" and never becomes `store.ref` (what a
 // reconnect resumes): a reconnect in a room joins the room again, and the server sends
 // `room` and then the match as it stands.
 
-import { MatchMoves } from "./match_moves.js";
 import * as M from "./match.js";
 import * as P from "./protocol.js";
 import * as R from "./room.js";
@@ -40,14 +40,44 @@ export const JoinStep = Object.freeze({
   LEFT: "left",
 });
 
-/** The first `join` state: on a room's link, join at once if this browser has been in it. */
-export function joinStateOf(code, rooms) {
+/**
+ * The first `join` state: on a room's link, join at once if this browser has been in it; no
+ * such room (`gone`: the server said so with the page) asks nothing and joins nothing.
+ */
+export function joinStateOf(code, rooms, { gone = false } = {}) {
   const saved = code ? rooms.get(code) : null;
-  const step = !code ? JoinStep.CREATE : saved ? JoinStep.JOINING : JoinStep.NAME;
+  let step = JoinStep.CREATE;
+  if (code) step = gone ? JoinStep.GONE : saved ? JoinStep.JOINING : JoinStep.NAME;
   return { code: code ?? null, step, error: null, name: saved?.name || rooms.name() };
 }
 
-export class RoomMoves extends MatchMoves {
+export class RoomMoves {
+  /**
+   * @param {Store} store the tab (store.js): its state, `emit`, `send`, messages
+   * @param {{get, save, forget, name, setName}} saved the rooms joined and their seats' tokens
+   */
+  constructor(store, saved) {
+    this.store = store;
+    this.saved = saved;
+    this.joining = null; // {code, token}: the join_room in flight, until `room` or an error answers
+    this.removedNow = false; // a `removed` just came: the `room` after it says nothing more
+    // A room the server has no more: its seat's token opens nothing.
+    const join = store.state.join;
+    if (join.step === JoinStep.GONE) saved.forget(join.code);
+  }
+
+  get state() {
+    return this.store.state;
+  }
+
+  /** The socket went: a join in flight dies with it (onOpen joins again); a create is left to the player. */
+  socketLost() {
+    const state = this.state;
+    this.joining = null;
+    // The room may or may not have been made: the form is back, to try again.
+    if (state.join.step === JoinStep.CREATING) state.join = { ...state.join, step: JoinStep.CREATE };
+  }
+
   // -- the server says --------------------------------------------------------
 
   onRoomMessage(message) {
@@ -56,13 +86,14 @@ export class RoomMoves extends MatchMoves {
     if (!room) return undefined; // a late message for a room this tab has left
     if (message.type === "spectators") {
       R.applySpectators(room, message);
-      return this.emit({ type: "spectators" });
+      return this.store.emit({ type: "spectators" });
     }
     if (message.type === "presence") return this.onRoomPresence(room, message);
     return this.onRemoved(room);
   }
 
   onRoom(message) {
+    const store = this.store;
     const state = this.state;
     const previous = state.room;
     const room = R.roomOf(message);
@@ -76,9 +107,9 @@ export class RoomMoves extends MatchMoves {
     state.live = true; // the room is current (a match, if any, comes next as its own snapshot)
     // The seat's token is kept like a password, per room: it brings this seat back from any
     // tab or after a restart. No seat (watching, got up, removed): nothing to keep but the visit.
-    if (typeof message.token === "string" && message.token) this.rooms.save(room.code, message.token, name);
-    else if (room.you === null) this.rooms.save(room.code, null, name);
-    if (name) this.rooms.setName(name);
+    if (typeof message.token === "string" && message.token) this.saved.save(room.code, message.token, name);
+    else if (room.you === null) this.saved.save(room.code, null, name);
+    if (name) this.saved.setName(name);
 
     const match = state.match;
     if (match && match.room !== room.code) {
@@ -90,23 +121,24 @@ export class RoomMoves extends MatchMoves {
     }
     const newMatch = room.match !== null && previous?.match?.id !== room.match.id;
     if (newMatch) state.lobby = false;
-    if (newMatch && previous) this.announce = "new"; // its snapshot comes next: say who plays first
+    if (newMatch && previous) store.announce = "new"; // its snapshot comes next: say who plays first
     this.sayRoomChange(previous, room, created);
-    this.emit({ type: "room", created, code: room.code });
+    store.emit({ type: "room", created, code: room.code });
   }
 
   /** What changed for this tab: created, seated, got up, became host. */
   sayRoomChange(previous, room, created) {
+    const store = this.store;
     if (created) {
-      this.setMessage("info", "room_created", { code: room.code });
+      store.setMessage("info", "room_created", { code: room.code });
     } else if (!previous) {
-      this.setMessage("info", room.you === null ? "room_watching" : "room_back", { seat: room.you });
+      store.setMessage("info", room.you === null ? "room_watching" : "room_back", { seat: room.you });
     } else if (previous.you === null && room.you !== null) {
-      this.setMessage("info", "room_seated", { seat: room.you });
+      store.setMessage("info", "room_seated", { seat: room.you });
     } else if (previous.you !== null && room.you === null && !this.removedNow) {
-      this.setMessage("info", "room_got_up");
+      store.setMessage("info", "room_got_up");
     } else if (R.isHost(room) && !R.isHost(previous)) {
-      this.setMessage("info", "room_host_now");
+      store.setMessage("info", "room_host_now");
     }
     this.removedNow = false;
   }
@@ -115,12 +147,13 @@ export class RoomMoves extends MatchMoves {
     R.applyPresence(room, message);
     const match = this.state.match;
     if (match && match.room === room.code) M.applyPresence(match, message);
-    this.emit({ type: "presence", seat: message.seat });
+    this.store.emit({ type: "presence", seat: message.seat });
   }
 
   /** The host took this tab's seat away: its token opens nothing now; the tab watches. */
   onRemoved(room) {
-    this.rooms.save(room.code, null, this.state.join.name);
+    const store = this.store;
+    this.saved.save(room.code, null, this.state.join.name);
     room.you = null;
     const match = this.state.match;
     if (match && match.room === room.code) {
@@ -129,33 +162,34 @@ export class RoomMoves extends MatchMoves {
       this.state.swap = null;
     }
     this.removedNow = true; // the `room` that follows says nothing more
-    this.setMessage("miss", "room_removed");
-    this.emit({ type: "removed" });
+    store.setMessage("miss", "room_removed");
+    store.emit({ type: "removed" });
   }
 
-  /** A room's `match` snapshot: on screen, but never in "Your games" and never `this.ref`. */
+  /** A room's `match` snapshot: on screen, but never in "Your games" and never `store.ref`. */
   onRoomMatch(message) {
+    const store = this.store;
     const state = this.state;
     const previous = state.match;
-    const match = M.matchOf(message, this.now());
+    const match = M.matchOf(message, store.now());
     state.match = match;
     state.mode = "room";
     state.setup = false;
     state.board = P.boardOf(message);
     state.wordsLeft = P.wordsLeftOf(message);
-    this.snapshotChain(message);
+    store.snapshotChain(message);
     if (state.room && state.room.code === match.room) {
       R.noteMatch(state.room, match);
       R.presenceIntoMatch(state.room, match);
     }
     const fresh = !previous || previous.id !== match.id;
     if (fresh) state.lobby = false;
-    if (fresh && this.announce) {
+    if (fresh && store.announce) {
       const first = M.seatName(match, match.turn);
-      this.setMessage("info", M.isMyTurn(match) ? "match_new_you_first" : "match_new", { name: first });
+      store.setMessage("info", M.isMyTurn(match) ? "match_new_you_first" : "match_new", { name: first });
     }
-    this.announce = null;
-    this.emit({ type: "match", fresh });
+    store.announce = null;
+    store.emit({ type: "match", fresh });
   }
 
   /** After a match message: the room's note of its match follows the match (over, say). */
@@ -169,6 +203,7 @@ export class RoomMoves extends MatchMoves {
    * store's own error handling goes on (false).
    */
   onRoomError(message) {
+    const store = this.store;
     const state = this.state;
     const { code, request } = message;
     const joining = this.joining !== null && (request === "join_room" || request === undefined);
@@ -178,7 +213,7 @@ export class RoomMoves extends MatchMoves {
       return this.roomErrorSaid(code);
     }
     if (joining && code === "room/not_found") {
-      this.rooms.forget(this.joining.code);
+      this.saved.forget(this.joining.code);
       this.joining = null;
       state.room = null;
       state.match = null;
@@ -187,8 +222,8 @@ export class RoomMoves extends MatchMoves {
     }
     if (joining && LOST_SEAT.has(code) && this.joining.token) {
       // The seat is not ours any more (removed, or given up): watch instead.
-      this.rooms.save(this.joining.code, null, state.join.name);
-      this.setMessage("miss", code === "room/removed" ? "room_removed" : "room_seat_lost");
+      this.saved.save(this.joining.code, null, state.join.name);
+      store.setMessage("miss", code === "room/removed" ? "room_removed" : "room_seat_lost");
       this.sendJoin();
       return this.roomErrorSaid(code);
     }
@@ -201,15 +236,15 @@ export class RoomMoves extends MatchMoves {
     }
     if (typeof code === "string" && code.startsWith("room/")) {
       // A room command refused (not the host, the seat is taken, a match is on, ...).
-      if (code === "room/not_seated") this.adopt(); // a move of a spectator: back to the server's chain
-      this.setServerMessage(message);
+      if (code === "room/not_seated") store.adopt(); // a move of a spectator: back to the server's chain
+      store.setServerMessage(message);
       return this.roomErrorSaid(code);
     }
     return false;
   }
 
   roomErrorSaid(code) {
-    this.emit({ type: "error", code });
+    this.store.emit({ type: "error", code });
     return true;
   }
 
@@ -222,7 +257,7 @@ export class RoomMoves extends MatchMoves {
     state.setup = false;
     state.swap = null;
     if (!state.join.code) state.join = { ...state.join, step: JoinStep.CREATE, error: null };
-    this.emit({ type: "mode" });
+    this.store.emit({ type: "mode" });
     return true;
   }
 
@@ -231,7 +266,7 @@ export class RoomMoves extends MatchMoves {
     const name = P.nameOf(text);
     if (name !== null) return name;
     this.state.join = { ...this.state.join, error: { say: "name_length", name: true } };
-    this.emit({ type: "join" });
+    this.store.emit({ type: "join" });
     return null;
   }
 
@@ -242,13 +277,14 @@ export class RoomMoves extends MatchMoves {
 
   /** Make a room and host it, in seat 0. The page's address becomes the room's link. */
   createRoom(text) {
+    const store = this.store;
     const name = this.nameFor(text);
     if (name === null || this.state.connection.state !== "open") return false;
     if (this.state.join.step === JoinStep.CREATING) return false;
-    this.rooms.setName(name);
+    this.saved.setName(name);
     this.state.join = { ...this.state.join, step: JoinStep.CREATING, error: null, name };
-    if (!this.send(P.createRoom(name))) return false;
-    this.emit({ type: "join" });
+    if (!store.send(P.createRoom(name))) return false;
+    store.emit({ type: "join" });
     return true;
   }
 
@@ -256,36 +292,37 @@ export class RoomMoves extends MatchMoves {
   joinRoom(text) {
     const name = this.nameFor(text);
     if (name === null) return false;
-    this.rooms.setName(name);
+    this.saved.setName(name);
     this.state.join = { ...this.state.join, name, error: null };
     const sent = this.sendJoin();
-    this.emit({ type: "join" });
+    this.store.emit({ type: "join" });
     return sent;
   }
 
   /** Send `join_room` for the tab's room, with the seat's token if this browser holds one. */
   sendJoin() {
-    const join = this.state.join;
-    const saved = this.rooms.get(join.code);
-    const name = join.name || saved?.name || this.rooms.name();
+    const state = this.state;
+    const join = state.join;
+    const saved = this.saved.get(join.code);
+    const name = join.name || saved?.name || this.saved.name();
     if (!name) {
-      this.state.join = { ...join, step: JoinStep.NAME };
+      state.join = { ...join, step: JoinStep.NAME };
       return false;
     }
     const token = saved?.token ?? null;
     this.joining = { code: join.code, token };
-    this.state.join = { ...join, name, step: this.state.room ? join.step : JoinStep.JOINING };
-    return this.send(P.joinRoom(join.code, name, token));
+    state.join = { ...join, name, step: state.room ? join.step : JoinStep.JOINING };
+    return this.store.send(P.joinRoom(join.code, name, token));
   }
 
   /** A socket opened on a room's page: back into the room (and the seat), unless a name is still to be given. */
   rejoinRoom() {
     const join = this.state.join;
     if (join.step === JoinStep.NAME || join.step === JoinStep.GONE || join.step === JoinStep.LEFT) {
-      return this.emit({ type: "join" });
+      return this.store.emit({ type: "join" });
     }
     this.sendJoin();
-    return this.emit({ type: "join" });
+    return this.store.emit({ type: "join" });
   }
 
   /** A code typed in the "Play with friends" form: go to its room's link (false if it cannot be a code). */
@@ -293,17 +330,17 @@ export class RoomMoves extends MatchMoves {
     const code = P.roomCodeOf(text);
     if (code === null) {
       this.state.join = { ...this.state.join, error: { say: "bad_code", code: true } };
-      this.emit({ type: "join" });
+      this.store.emit({ type: "join" });
       return false;
     }
-    this.emit({ type: "leave_page", to: { room: code } });
+    this.store.emit({ type: "leave_page", to: { room: code } });
     return true;
   }
 
   /** A room command, sent when the room allows it (`allowed`); false when nothing was sent. */
   roomCommand(allowed, message) {
-    if (!allowed || !this.canPlay) return false;
-    return this.send(message);
+    if (!allowed || !this.store.canPlay) return false;
+    return this.store.send(message);
   }
 
   takeSeat(seat) {
@@ -365,7 +402,7 @@ export class RoomMoves extends MatchMoves {
   startRoomMatch() {
     const room = this.state.room;
     if (!this.roomCommand(room && R.canStart(room), P.startRoomMatch())) return false;
-    this.announce = "new";
+    this.store.announce = "new";
     return true;
   }
 
@@ -374,7 +411,7 @@ export class RoomMoves extends MatchMoves {
     const { room, match } = this.state;
     const over = match?.phase === M.MatchPhase.OVER || (room?.match && !R.matchRunning(room));
     if (!this.roomCommand(room && R.isHost(room) && over, P.rematch())) return false;
-    this.announce = "new";
+    this.store.announce = "new";
     return true;
   }
 
@@ -382,23 +419,23 @@ export class RoomMoves extends MatchMoves {
   leaveRoom() {
     const code = this.state.join.code;
     if (!code) return false;
-    if (this.state.room) this.send(P.leaveRoom()); // if the socket is down, the seat's grace runs out instead
-    this.rooms.forget(code);
+    if (this.state.room) this.store.send(P.leaveRoom()); // if the socket is down, the seat's grace runs out instead
+    this.saved.forget(code);
     this.state.join = { ...this.state.join, step: JoinStep.LEFT };
-    this.emit({ type: "leave_page", to: { home: true } });
+    this.store.emit({ type: "leave_page", to: { home: true } });
     return true;
   }
 
   /** After a match: the room's seats and rules (`lobby`), or back to the end screen. */
   showLobby(lobby = true) {
     this.state.lobby = Boolean(lobby);
-    this.emit({ type: "lobby" });
+    this.store.emit({ type: "lobby" });
     return true;
   }
 
   /** The copy button: whether the link reached the clipboard. */
   linkCopied(ok) {
-    this.setMessage(ok ? "info" : "miss", ok ? "link_copied" : "link_not_copied");
-    this.emit({ type: "hint" });
+    this.store.setMessage(ok ? "info" : "miss", ok ? "link_copied" : "link_not_copied");
+    this.store.emit({ type: "hint" });
   }
 }

@@ -12,7 +12,8 @@
 import { EMPTY_CHAIN, Moves, Reply, sameChain, stepChain, tilesOf } from "./chain.js";
 import * as M from "./match.js";
 import * as P from "./protocol.js";
-import { JoinStep, joinStateOf, ROOM_MESSAGES, RoomMoves } from "./room_moves.js";
+import { MatchMoves } from "./match_moves.js";
+import { joinStateOf, ROOM_MESSAGES, RoomMoves } from "./room_moves.js";
 import { idOf, isMatchEntry, savedRooms } from "./saved.js";
 import { findPaths, fold } from "./spell.js";
 
@@ -20,7 +21,7 @@ export { GAMES_KEY, MAX_SAVED_GAMES, ROOMS_KEY, savedGames, savedRooms } from ".
 
 const WORDLIST_ERRORS = new Set(["game/unknown_wordlist", "game/wordlist_unavailable"]);
 
-/** Messages the server sends about a match, each handled in match_moves.js. */
+/** Messages the server sends about a match, each handled by `store.match` (match_moves.js). */
 const MATCH_MESSAGES = new Set(["played", "turn", "gems", "presence", "hint", "match_over"]);
 
 /** True while the tile's replacement has not arrived: it still shows the old letter. */
@@ -71,10 +72,13 @@ export function phaseOf(state) {
 }
 
 /**
- * The tab's state and the endless game. A match's messages and intents are inherited from
- * MatchMoves (match_moves.js), a room's from RoomMoves (room_moves.js).
+ * The tab's state and the endless game, and two parts it holds: `match` (match_moves.js),
+ * a match's messages and intents, and `room` (room_moves.js), a room's. The store hands
+ * each message to the part it is for; the page calls a part's intents on the part
+ * (`store.match.pass()`, `store.room.takeSeat(2)`). Not to be confused with
+ * `store.state.match` and `store.state.room`, what is on screen.
  */
-export class Store extends RoomMoves {
+export class Store {
   /**
    * @param {{send: (message: object) => boolean, storage: {list, current, save, forget},
    *          rooms?: {get, save, forget, name, setName},
@@ -82,14 +86,13 @@ export class Store extends RoomMoves {
    *          start?: {wordlist?: string|null, seed?: number|null}, now?: () => number}} options
    *   `start` comes from the page's URL: it asks for a particular new game on load.
    *   `rooms` keeps the rooms joined and their seats' tokens (saved.js's savedRooms).
-   *   `config.room` is set on a room's link (/r/<code>): the tab joins it instead.
+   *   `config.room` is set on a room's link (/r/<code>): the tab joins it instead, unless
+   *   `config.room_gone` says there is no such room.
    *   `now` is a monotonic clock in ms (the turn clock counts down from it).
    */
   constructor({ send, storage, rooms = savedRooms(null), config, start = null, now = () => performance.now() }) {
-    super();
     this.send = send;
     this.storage = storage;
-    this.rooms = rooms;
     const roomCode = typeof config.room === "string" && config.room ? config.room : null;
     this.now = now;
     this.start = start && (start.wordlist || start.seed !== null) ? start : null;
@@ -122,19 +125,19 @@ export class Store extends RoomMoves {
       draft: { bots: ["easy"], rounds: P.DEFAULT_ROUNDS, timed: false },
       message: null, // {kind, say, ...facts, id}: the view words it
       games: storage.list(), // "Your games": this browser's games and matches, newest first
-      // Playing with friends (room.js, room_moves.js): the room this tab is in, and how far
+      // Playing with friends (room.js, `this.room`): the room this tab is in, and how far
       // it got into one (`join.step`: the create form, a name asked for, joining, in, gone).
       room: null,
-      join: joinStateOf(roomCode, rooms),
+      join: joinStateOf(roomCode, rooms, { gone: roomCode !== null && config.room_gone === true }),
       lobby: false, // after a room's match: the seats and rules shown instead of the end screen
     };
     this.ref = null; // {game_id, token} or {kind: "match", match_id, token}: what this tab plays
     this.opening = null; // the entry of "Your games" being resumed, until the server answers
     this.announce = null; // what to say when the next snapshot is a new game or match
     this.fellBack = false; // a new_game without a list was sent after the list was refused
-    this.joining = null; // {code, token}: the join_room in flight, until `room` or an error answers
-    this.removedNow = false; // a `removed` just came: the `room` after it says nothing more
     this.messageId = 0;
+    this.match = new MatchMoves(this); // a match's messages and intents
+    this.room = new RoomMoves(this, rooms); // a room's, and the rooms this browser has joined
   }
 
   subscribe(listener) {
@@ -184,10 +187,7 @@ export class Store extends RoomMoves {
       // A resume in flight dies with the socket; the next one is sent by onOpen.
       this.opening = null;
       if (this.announce === "open") this.announce = null;
-      // A join or a create in flight dies with the socket: onOpen joins again; a create is
-      // left to the player (the room may or may not have been made).
-      this.joining = null;
-      if (this.state.join.step === JoinStep.CREATING) this.state.join = { ...this.state.join, step: JoinStep.CREATE };
+      this.room.socketLost(); // and so does a join or a create
     }
     this.emit({ type: "status" });
   }
@@ -195,7 +195,7 @@ export class Store extends RoomMoves {
   /** A socket opened: pick the game or match back up, or start the game asked for. */
   onOpen() {
     this.fellBack = false;
-    if (this.state.join.code) return this.rejoinRoom(); // a room's page: the room, never a game
+    if (this.state.join.code) return this.room.rejoinRoom(); // a room's page: the room, never a game
     const ref = this.ref ?? (this.start ? null : this.storage.current());
     if (ref) {
       // Remember which entry is asked for (with its list, from "Your games"), in case it is gone.
@@ -213,13 +213,13 @@ export class Store extends RoomMoves {
 
   onMessage(message) {
     if (ROOM_MESSAGES.has(message.type) || (message.type === "presence" && this.state.room)) {
-      return this.onRoomMessage(message);
+      return this.room.onRoomMessage(message);
     }
     if (message.type === "game") return this.onGame(message);
-    if (message.type === "match") return this.onMatch(message);
-    if (message.type === "rematch") return this.onRematch(message);
+    if (message.type === "match") return this.match.onMatch(message);
+    if (message.type === "rematch") return this.match.onRematch(message);
     const reply = this.moves.settle(message, this.state.chain);
-    if (MATCH_MESSAGES.has(message.type)) return this.onMatchMessage(message, reply);
+    if (MATCH_MESSAGES.has(message.type)) return this.match.onMatchMessage(message, reply);
     const handler = { chain: this.onChain, word: this.onWord, board: this.onBoard, error: this.onError }[message.type];
     return handler.call(this, message, reply);
   }
@@ -356,7 +356,7 @@ export class Store extends RoomMoves {
   }
 
   onError(message) {
-    if (this.onRoomError(message)) return;
+    if (this.room.onRoomError(message)) return;
     const state = this.state;
     const code = message.code;
 
@@ -435,10 +435,10 @@ export class Store extends RoomMoves {
     const state = this.state;
     if (!this.canPlay || !state.board[row]?.[col]) return false;
     if (state.swap) {
-      this.pickSwapTile(row, col);
+      this.match.pickSwapTile(row, col);
       return false;
     }
-    if (isRefilling(state, row, col) || !this.myTurn()) return false;
+    if (isRefilling(state, row, col) || !this.match.myTurn()) return false;
     if (state.chain.length > 0 || (state.confirmed.chain.length > 0 && !this.moves.waiting)) {
       if (!state.mine) {
         this.setMessage("info", state.match ? "other_seat_chain" : "other_tab_chain");
@@ -500,7 +500,7 @@ export class Store extends RoomMoves {
    */
   activate(row, col, submitOnLast) {
     if (!this.canPlay) return false;
-    if (this.state.swap) return this.pickSwapTile(row, col);
+    if (this.state.swap) return this.match.pickSwapTile(row, col);
     if (isRefilling(this.state, row, col)) return false;
     const chain = this.state.chain;
     if (chain.length === 0) return this.press(row, col);
@@ -520,7 +520,7 @@ export class Store extends RoomMoves {
   /** Escape: put away a swap being chosen first; else drop the chain. */
   dismiss() {
     if (this.state.swap) {
-      this.cancelSwap();
+      this.match.cancelSwap();
       return true;
     }
     return false;
@@ -545,7 +545,7 @@ export class Store extends RoomMoves {
   mayType() {
     const state = this.state;
     if (!this.canPlay) return false;
-    if (!this.myTurn()) return false;
+    if (!this.match.myTurn()) return false;
     if (!state.mine && (state.chain.length > 0 || (state.confirmed.chain.length > 0 && !this.moves.waiting))) {
       this.setMessage("info", state.match ? "other_seat_chain" : "other_tab_chain");
       this.emit({ type: "hint" });
@@ -564,7 +564,7 @@ export class Store extends RoomMoves {
     if (state.swap) {
       if (!state.swap.tile || !state.match) return false;
       const letter = state.match.letters.find((name) => fold(name) === fold(key));
-      return letter ? this.swapTo(letter) : false;
+      return letter ? this.match.swapTo(letter) : false;
     }
     if (!this.mayType()) return false;
     const on = state.mine ? state.chain : [];
@@ -650,6 +650,28 @@ export class Store extends RoomMoves {
   /** The page's input is spelling: Enter, Backspace and Tab are the spelling's. */
   get spelling() {
     return this.state.spelling !== null;
+  }
+
+  /**
+   * The page's mode switch. Endless goes back to the endless game (a match stays saved, in
+   * "Your games"); Match goes back to an unfinished match of this browser, else shows the
+   * match settings; Friends shows the form to make a room.
+   */
+  chooseMode(mode) {
+    const state = this.state;
+    if (mode === state.mode) return false;
+    // On a room's page the other modes are the main page's (the seat stays held meanwhile).
+    if (state.join.code) {
+      this.emit({ type: "leave_page", to: { mode } });
+      return true;
+    }
+    if (mode === "room") return this.room.showFriends();
+    if (mode !== "endless") return this.match.showMatch();
+    if (state.match) return this.match.backToEndless();
+    state.mode = "endless";
+    state.setup = false;
+    this.emit({ type: "mode" });
+    return true;
   }
 
   /** Start a new game with this word list (the one on screen stays in "Your games"). */

@@ -1,6 +1,6 @@
 """What a player needs fits the screen without scrolling: on their turn (the board, the word,
 the powers, the hint and the message), when watching, and the host's Start match; on a
-1280x800 desktop and a 390x844 phone.
+1280x800 desktop and a 390x844 phone. And the text there is whole, never cut off.
 """
 
 from __future__ import annotations
@@ -74,6 +74,28 @@ def in_view(page: Page, parts: dict[str, Locator]) -> list[str]:
     return out
 
 
+# Whether an element's text is all there: neither it nor any ancestor that clips (overflow
+# other than visible: the word line, its text) holds more than it shows, and its text's boxes
+# lie inside every such ancestor's box. An ellipsis counts as cut off.
+CUT_OFF = """(element) => {
+    const inside = (box, outer) => box.left >= outer.left - 0.5 && box.right <= outer.right + 0.5
+        && box.top >= outer.top - 0.5 && box.bottom <= outer.bottom + 0.5;
+    const boxes = [...element.getClientRects()];
+    for (let at = element; at && at !== document.body; at = at.parentElement) {
+        const style = getComputedStyle(at);
+        if (at !== element && style.overflowX === "visible" && style.overflowY === "visible") continue;
+        if (at.scrollWidth > at.clientWidth || at.scrollHeight > at.clientHeight) return true;
+        if (at !== element && !boxes.every((box) => inside(box, at.getBoundingClientRect()))) return true;
+    }
+    return false;
+}"""
+
+
+def cut_off(parts: dict[str, Locator]) -> list[str]:
+    """The parts whose text does not wholly show (clipped, or ended with an ellipsis)."""
+    return [name for name, part in parts.items() if part.evaluate(CUT_OFF)]
+
+
 def test_a_players_turn_with_a_hint_fits_the_screen(
     new_page: Callable[[], Page], layout_server: LiveServer, en_trie: Trie, screen_size: str
 ) -> None:
@@ -98,6 +120,15 @@ def test_a_players_turn_with_a_hint_fits_the_screen(
         "the message": game.message,
     }
     assert in_view(page, parts) == [], f"off the {screen_size} screen"
+    # Every line of text there is whole: the word line's hint wraps on a phone, never cut short.
+    texts = {
+        "the word line's hint": page.locator(".word-hint"),
+        "the turn line": page.get_by_test_id("whose-turn"),
+        "the hint": game.hint,
+        "the message": game.message,
+    }
+    expect(texts["the word line's hint"]).to_have_text("Drag across touching letters, or type a word")
+    assert cut_off(texts) == [], f"cut off on the {screen_size} screen"
 
 
 def test_the_hosts_start_and_a_watchers_board_fit_the_screen(
@@ -133,3 +164,65 @@ def test_the_hosts_start_and_a_watchers_board_fit_the_screen(
     }
     off += in_view(watcher, parts)
     assert off == [], f"off the {screen_size} screen"
+
+
+# What a room's entry screen shows: each part's visibility and text, and the mode pressed.
+ENTRY_PARTS = {
+    "the score": '[data-testid="endless-tally"]',
+    "the word line": ".word-line",
+    "the board": ".board-wrap",
+    "the word-list controls": '[data-testid="endless-controls"]',
+    "the found words": '[data-testid="found-panel"]',
+    "your games": '[data-testid="games-panel"]',
+    "the room's form": '[data-testid="room-entry"]',
+    "its heading": "#room-entry-title",
+    "its intro": '[data-testid="room-entry-intro"]',
+    "the name form": '[data-testid="room-name-form"]',
+    "its button": '[data-action="room-submit"]',
+    "the code form": '[data-testid="room-code-form"]',
+    "no such room": '[data-testid="room-gone"]',
+    "Friends pressed": '.mode[data-mode="room"][aria-pressed="true"]',
+}
+
+
+def entry_screen(page: Page) -> dict[str, tuple[bool, str]]:
+    return {
+        name: (part.is_visible(), part.inner_text() if part.is_visible() else "")
+        for name, selector in ENTRY_PARTS.items()
+        for part in [page.locator(selector)]
+    }
+
+
+@pytest.mark.parametrize("link", ["a room", "no such room"])
+def test_a_room_links_first_paint_is_the_screen_the_script_draws(
+    browser: Browser, new_page: Callable[[], Page], layout_server: LiveServer, link: str
+) -> None:
+    """The server draws a room's link as its entry form (or as no such room), not as the endless
+    game the script would then replace: nothing moves when the script takes over."""
+    code = "ZZZZZZ"
+    if link == "a room":
+        host = new_page()
+        host.goto(layout_server.url)
+        host.get_by_role("button", name="Friends").click()
+        host.get_by_label("Your name").fill("Ann")
+        host.get_by_role("button", name="Create a room").click()
+        expect(host.locator("body")).to_have_attribute("data-screen", "lobby")
+        code = host.get_by_test_id("room-code").inner_text()
+    url = f"{layout_server.url}/r/{code}"
+
+    still = browser.new_context(java_script_enabled=False)
+    first = still.new_page()
+    first.goto(url)
+    painted = entry_screen(first)
+    still.close()
+
+    page = new_page()
+    page.goto(url)
+    expect(page.locator("body")).to_have_attribute("data-screen", "room-entry")
+    if link == "a room":
+        expect(page.get_by_role("button", name="Join room")).to_be_enabled()  # connected
+    drawn = entry_screen(page)
+    assert painted == drawn
+    assert drawn["the room's form"][0]
+    assert not drawn["the board"][0]
+    assert drawn["no such room"][0] == (link == "no such room")

@@ -293,15 +293,63 @@ def test_a_removed_friend_watches_and_stays_a_watcher_after_a_reload(
     expect(host.page.get_by_test_id("spectators")).to_have_text("Nobody is watching.")
 
 
-def test_a_link_to_no_room_says_so(page: Page, room_server: LiveServer, console_errors: list[str]) -> None:
-    page.goto(f"{room_server.url}/r/ZZZZZZ")
-    page.get_by_label("Your name").fill("Bo")
-    page.keyboard.press("Enter")
+@pytest.mark.parametrize("code", ["ZZZZZZ", "no-such-room"])
+def test_a_link_to_no_room_says_so_before_asking_a_name(
+    page: Page, room_server: LiveServer, console_errors: list[str], code: str
+) -> None:
+    """A code no room has, or one that cannot be a code: said at once, and no name is asked."""
+    page.goto(f"{room_server.url}/r/{code}")
     gone = page.get_by_test_id("room-gone")
+    expect(gone).to_be_visible()
     expect(gone).to_have_text("No room with that code (it may have closed). Back to Wibble")
+    expect(page.get_by_role("heading", name=f"Room {code.upper()}")).to_be_visible()
+    expect(page.get_by_label("Your name")).to_be_hidden()
+    expect(page.get_by_role("button", name="Join room")).to_be_hidden()
     gone.get_by_role("link", name="Back to Wibble").click()
     expect(page).to_have_url(f"{room_server.url}/")
     WibblePage(page).wait_idle()
+
+
+def closed(page: Page, server: LiveServer) -> None:
+    """Wait until the server holds no room (its health check says so), asking from ``page``.
+    The predicate itself is synchronous: one returning a promise would count as true at once."""
+    page.wait_for_function(
+        """(url) => {
+            window.healthProbe ??= fetch(url).then((r) => r.json()).then((health) => {
+                window.roomsOpen = health.rooms;
+                window.healthProbe = null;
+            });
+            return window.roomsOpen === 0;
+        }""",
+        arg=f"{server.url}/healthz",
+        polling=100,
+        timeout=15_000,
+    )
+
+
+def test_a_room_that_closes_after_its_link_was_opened_says_so_once_the_name_is_given(
+    browser: Browser, start_server: Callable[..., LiveServer]
+) -> None:
+    live = start_server(env={**ROOM_SERVER, "WIBBLE_ROOM_EMPTY_SECONDS": "1"})
+    contexts = [browser.new_context(), browser.new_context()]
+    host, friend = (RoomPage(context.new_page(), context) for context in contexts)
+    code = make_a_room(host, live)
+    friend.page.goto(f"{live.url}/r/{code}")
+    expect(friend.name_field).to_be_visible()
+    # The host leaves; nobody is in the room, and it closes a second later.
+    host.page.get_by_role("button", name="Leave room").click()
+    expect(host.page).to_have_url(f"{live.url}/")
+    closed(friend.page, live)
+    friend.give_name("Bo", "Join room")
+    gone = friend.page.get_by_test_id("room-gone")
+    expect(gone).to_be_visible()
+    expect(gone).to_have_text("No room with that code (it may have closed). Back to Wibble")
+    expect(friend.name_field).to_be_hidden()
+    assert code not in friend.saved_rooms()
+    for page in (host, friend):
+        assert page.errors == []
+    for context in contexts:
+        context.close()
 
 
 def test_a_room_and_its_match_come_back_after_a_server_restart(

@@ -42,11 +42,12 @@ const roomMatch = (extra = {}) => ({
 const running = { match_id: "rm1", phase: "playing", round: 1, rounds: 1 };
 const two = () => [person("Ann"), person("Bo"), null, null, null, null]; // Ann and Bo seated
 const refusal = (code, request, message = "no") => ({ type: "error", code, message, request });
-const make = ({ room = null, local = memory() } = {}) => {
+const make = ({ room = null, local = memory(), gone = false } = {}) => {
   const sent = [];
   const store = new S.Store({ send: (m) => { sent.push(m); return true; },
                               storage: S.savedGames(memory(), memory()), rooms: S.savedRooms(local),
-                              config: room ? { ...config, room } : config, now: () => 1000 });
+                              config: room ? { ...config, room, ...(gone && { room_gone: true }) } : config,
+                              now: () => 1000 });
   const events = [];
   store.subscribe((state, event) => events.push(event));
   store.onStatus({ state: "open", lost: false });
@@ -113,13 +114,13 @@ test("names and codes are checked as the server checks them", async () => {
 test("creating a room checks the name keeps the token and rejoins with it", async () => {
   const result = await run(async () => {
     const { store, sent, local, events } = make();
-    store.showFriends();
+    store.room.showFriends();
     const form = { mode: store.state.mode, step: store.state.join.step };
-    const blank = store.createRoom("   ");
+    const blank = store.room.createRoom("   ");
     const error = store.state.join.error;
-    const long = store.createRoom("x".repeat(21));
-    store.createRoom("  Ann ");
-    const twice = store.createRoom("Ann");  // one at a time
+    const long = store.room.createRoom("x".repeat(21));
+    store.room.createRoom("  Ann ");
+    const twice = store.room.createRoom("Ann");  // one at a time
     store.onMessage(roomMsg());
     const created = events.at(-1);
     const state = { mode: store.state.mode, step: store.state.join.step, code: store.state.join.code,
@@ -146,7 +147,7 @@ test("a rooms link asks for a name once then joins at once", async () => {
     first.store.onOpen();
     const { join, mode } = first.store.state;
     const asked = { step: join.step, sent: first.sent.length, mode };
-    first.store.joinRoom("  Bo ");
+    first.store.room.joinRoom("  Bo ");
     const joining = first.store.state.join.step;
     first.store.onMessage(roomMsg({ you: null, token: undefined, name: "Bo", spectators: 1 }));
     const watching = { you: first.store.state.room.you, say: first.store.state.message.say };
@@ -182,14 +183,33 @@ test("no such room says so and forgets it", async () => {
   assert.deepStrictEqual(result.stored, {  });
 });
 
+test("a link the server knows no room for says so at once: no name asked, nothing sent", async () => {
+  const result = await run(async () => {
+    const local = memory();
+    S.savedRooms(local).save("K7QX2M", "old", "Bo");
+    const { store, sent, events } = make({ room: "K7QX2M", local, gone: true });
+    const first = store.state.join.step;
+    store.onOpen();
+    reconnect(store);
+    return { first, step: store.state.join.step, sent, stored: stored(local), mode: store.state.mode,
+             events: events.map((e) => e.type) };
+  });
+  assert.deepStrictEqual(result.first, "gone");
+  assert.deepStrictEqual(result.step, "gone");
+  assert.deepStrictEqual(result.mode, "room");
+  assert.deepStrictEqual(result.stored, {  });
+  assert.deepStrictEqual(result.sent, []);
+  assert.ok(result.events.includes("join"));
+});
+
 test("a refused name is said beside the field", async () => {
   const result = await run(async () => {
     const link = make({ room: "K7QX2M" });
-    link.store.joinRoom("Bo​");
+    link.store.room.joinRoom("Bo​");
     link.store.onMessage(refusal("protocol/bad_field", "join_room", "name: invisible characters"));
     const host = make();
-    host.store.showFriends();
-    host.store.createRoom("Ann");
+    host.store.room.showFriends();
+    host.store.room.createRoom("Ann");
     host.store.onMessage(refusal("limit/rooms", "create_room", "too many rooms"));
     return { link: link.store.state.join, host: host.store.state.join };
   });
@@ -203,7 +223,7 @@ test("a refused name is said beside the field", async () => {
 test("a rooms match is not one of your games and a spectator only watches", async () => {
   const result = await run(async () => {
     const { store, sent } = make({ room: "K7QX2M" });
-    store.joinRoom("Cy");
+    store.room.joinRoom("Cy");
     store.onMessage(roomMsg({ you: null, token: undefined, name: "Cy", match: running,
                               seats: [person("Ann"), person("Bo"), null, null, null, null] }));
     store.onMessage(roomMatch({ you: null }));
@@ -212,8 +232,8 @@ test("a rooms match is not one of your games and a spectator only watches", asyn
                     games: state.games.length, ref: store.ref, live: state.live };
     const pressed = store.press(0, 0);
     const said = state.message.say;
-    const powers = ["shuffle", "swap", "hint", "extend"].map((p) => store.usePower(p));
-    const passed = store.pass();
+    const powers = ["shuffle", "swap", "hint", "extend"].map((p) => store.match.usePower(p));
+    const passed = store.match.pass();
     // Another seat's drag shows, and is never this tab's.
     store.onMessage({ type: "chain", seat: 0, chain: [[0, 0], [0, 1]], word: "CA", points: 2,
                       status: "prefix" });
@@ -236,10 +256,10 @@ test("a rooms match is not one of your games and a spectator only watches", asyn
 test("a seated players room match plays and stays out of your games", async () => {
   const result = await run(async () => {
     const { store, sent } = make();
-    store.showFriends();
-    store.createRoom("Ann");
+    store.room.showFriends();
+    store.room.createRoom("Ann");
     store.onMessage(roomMsg({ seats: [person("Ann"), person("Bo"), null, null, null, null] }));
-    store.startRoomMatch();
+    store.room.startRoomMatch();
     store.onMessage(roomMsg({ token: undefined, match: running, seats: two() }));
     store.onMessage(roomMatch());
     const announced = store.state.message.say;
@@ -250,7 +270,7 @@ test("a seated players room match plays and stays out of your games", async () =
     store.onMessage({ type: "match_over", ranking, best_words: [], turns: [] });
     const over = { phase: store.state.match.phase, note: store.state.room.match.phase,
                    canStart: R.canStart(store.state.room), games: store.state.games.length };
-    store.rematch();
+    store.match.rematch();
     return { sent: sent.map((m) => m.type), announced, over, last: sent.at(-1) };
   });
   assert.deepStrictEqual(result.sent, ["create_room", "start_match", "press", "rematch"]);
@@ -263,7 +283,7 @@ test("a seated players room match plays and stays out of your games", async () =
 test("presence reaches the room and its match", async () => {
   const result = await run(async () => {
     const { store } = make({ room: "K7QX2M" });
-    store.joinRoom("Ann");
+    store.room.joinRoom("Ann");
     store.onMessage(roomMsg({ match: running, seats: two() }));
     store.onMessage(roomMatch());
     const seen = [];
@@ -304,9 +324,9 @@ test("removed takes the seat and its token away", async () => {
 test("the hosts commands and nobody elses", async () => {
   const result = await run(async () => {
     const host = make({ room: "K7QX2M" });
-    host.store.joinRoom("Ann");
+    host.store.room.joinRoom("Ann");
     host.store.onMessage(roomMsg({ seats: [person("Ann"), bot(), null, person("Bo"), null, null] }));
-    const s = host.store;
+    const s = host.store.room;
     const results = [
       s.setRules({ rounds: "3" }), s.setRules({ rounds: "99" }), s.setRules({ rounds: "x" }),
       s.setRules({ timed: true }), s.setRules({ timed: false }), s.setRules({ wordlist: "es" }),
@@ -317,14 +337,14 @@ test("the hosts commands and nobody elses", async () => {
       s.startRoomMatch(),
     ];
     const guest = make({ room: "K7QX2M" });
-    guest.store.joinRoom("Bo");
+    guest.store.room.joinRoom("Bo");
     guest.store.onMessage(roomMsg({ you: 3, token: "tok3", name: "Bo",
                                     seats: [person("Ann"), bot(), null, person("Bo"), null, null] }));
-    const g = guest.store;
+    const g = guest.store.room;
     const refused = [g.setRules({ rounds: 3 }), g.setSeatBot(2, "easy"), g.setSeatSpeed(3, 2),
-                     g.removeSeat(1), g.startRoomMatch(), g.rematch(), g.takeSeat(2)];
+                     g.removeSeat(1), g.startRoomMatch(), guest.store.match.rematch(), g.takeSeat(2)];
     // Once a match is on, the host changes nothing until it ends.
-    s.onMessage(roomMsg({ match: running, seats: [person("Ann"), bot(), null, person("Bo")] }));
+    host.store.onMessage(roomMsg({ match: running, seats: [person("Ann"), bot(), null, person("Bo")] }));
     const busy = [s.setRules({ rounds: 2 }), s.setSeatBot(2, "easy"), s.startRoomMatch(), s.leaveSeat()];
     return { results, sent: host.sent.slice(1), refused, guestSent: guest.sent.length, busy,
              hostSent: host.sent.length };
@@ -340,17 +360,17 @@ test("the hosts commands and nobody elses", async () => {
 test("sitting getting up and leaving", async () => {
   const result = await run(async () => {
     const { store, sent, local, events } = make({ room: "K7QX2M" });
-    store.joinRoom("Cy");
+    store.room.joinRoom("Cy");
     store.onMessage(roomMsg({ you: null, token: undefined, name: "Cy" }));
-    const taken = store.takeSeat(0);
-    const sat = store.takeSeat(2);
+    const taken = store.room.takeSeat(0);
+    const sat = store.room.takeSeat(2);
     const cy = [person("Ann"), null, person("Cy")];
     store.onMessage(roomMsg({ you: 2, token: "tok2", name: "Cy", seats: cy }));
     const seated = { say: store.state.message.say, token: stored(local).K7QX2M.token };
-    const up = store.leaveSeat();
+    const up = store.room.leaveSeat();
     store.onMessage(roomMsg({ you: null, token: undefined, name: "Cy" }));
     const watching = { say: store.state.message.say, token: stored(local).K7QX2M.token };
-    store.leaveRoom();
+    store.room.leaveRoom();
     return { taken, sat, up, seated, watching, sent: sent.slice(1), left: events.at(-1),
              stored: stored(local) };
   });
@@ -375,9 +395,9 @@ test("the mode switch on a rooms page goes to the main page", async () => {
     const home = make();
     home.store.chooseMode("room");
     const shown = [home.store.state.mode, home.store.state.join.step];
-    home.store.goToRoom("k7qx2m");
+    home.store.room.goToRoom("k7qx2m");
     const go = home.events.at(-1);
-    const bad = home.store.goToRoom("nope");
+    const bad = home.store.room.goToRoom("nope");
     return { endless, match, friends, shown, go, bad, error: home.store.state.join.error };
   });
   assert.deepStrictEqual(result.endless, { "type": "leave_page", "to": { "mode": "endless" } });

@@ -54,7 +54,7 @@ const startMatch = () => {
   const made = make();
   made.store.onOpen();
   made.store.onMessage(snapshot());
-  made.store.startMatch({ bots: ["easy"], rounds: 2, timed: false });
+  made.store.match.startMatch({ bots: ["easy"], rounds: 2, timed: false });
   made.store.onMessage(matchSnapshot());
   return made;
 };
@@ -315,10 +315,10 @@ test("powers a swap mid drag and a refused one", async () => {
       ({ type: "chain", seat: 0, chain: [[0, 0], [0, 1]], word, points, status, seq });
     store.onMessage(mine("CA", 3, "prefix", 2));
     // Swap mid-drag: the tile pressed while choosing is the one to change; the chain stays.
-    store.usePower("swap");
+    store.match.usePower("swap");
     const pick = store.press(0, 1);
     const chosen = store.state.swap;
-    store.swapTo("Z");
+    store.match.swapTo("Z");
     const afterSwap = { chain: store.state.chain, swap: store.state.swap };
     store.onMessage({ type: "board", reason: "swap", words_left: 3, version: 1, seq: 3,
                       changed: [{ row: 0, col: 1, ...mtile("Z", { score: 10, gem: true }) }] });
@@ -328,7 +328,7 @@ test("powers a swap mid drag and a refused one", async () => {
     const hintAllowed = M.canUse(store.state.match, "hint");
     // Refused by the server (the tab thought it could pay): the chain goes back to the server's.
     store.state.match.seats[0].gems = 1;
-    store.usePower("shuffle");
+    store.match.usePower("shuffle");
     store.onMessage({ type: "error", code: "gems/not_enough", request: "shuffle",
                       message: "shuffle costs 1 gem; you have 0", seq: 4 });
     return { sent: sent.slice(4), pick, chosen, afterSwap, respelt, hintAllowed,
@@ -354,7 +354,7 @@ test("the turn clock counts down from remaining not from the deadline", async ()
     clock += 5500;
     const later = M.secondsLeft(m, clock);
     const extendable = M.canUse(m, "extend");
-    store.usePower("extend");
+    store.match.usePower("extend");
     store.onMessage(turn({ turn: 0, turn_no: 2, deadline: 2, remaining: 29.5, seq: 1 }));
     return { atOnce, later, extendable, extended: M.secondsLeft(m, clock), span: M.clockSpan(m),
              sent: sent.at(-1) };
@@ -370,7 +370,7 @@ test("the turn clock counts down from remaining not from the deadline", async ()
 test("the end screen data and a rematch", async () => {
   const result = await runMatch(async () => {
     const { store, sent } = startMatch();
-    const tooEarly = store.rematch();
+    const tooEarly = store.match.rematch();
     const play = (word, points) => ({ word, path: [[0, 0]], points, breakdown: [] });
     store.onMessage(turn({ turn: 0, phase: "over", version: 4 }));
     store.onMessage({ type: "match_over", version: 4,
@@ -387,7 +387,7 @@ test("the end screen data and a rematch", async () => {
                    turns: m.summary.turns.map((t) => [t.ended, t.played?.word ?? null,
                                                       t.best?.word ?? null]),
                    message: store.state.message, entry: store.state.games[0] };
-    const again = store.rematch();
+    const again = store.match.rematch();
     store.onMessage(matchSnapshot({ match_id: "m2", token: "tok" }));
     return { tooEarly, over, again, rematch: sent.at(-1), now: store.state.match.id,
              phase: store.state.match.phase,
@@ -422,7 +422,7 @@ test("a match resumes after a reload and follows a rematch from another tab", as
     const first = tab();
     first.store.onOpen();
     first.store.onMessage(snapshot());
-    first.store.startMatch({ bots: ["hard"], rounds: 3, timed: true });
+    first.store.match.startMatch({ bots: ["hard"], rounds: 3, timed: true });
     first.store.onMessage(matchSnapshot());
     const reloaded = tab();  // the same tab after a reload: session storage names the match
     reloaded.store.onOpen();

@@ -384,3 +384,45 @@ def test_the_replay_page_of_a_match_is_the_match_replay_page(make_app: AppFactor
     assert match_id in match_page
     assert "js/replay.js" in game_page
     assert "js/match_replay.js" not in game_page
+
+
+def page_config(page: Any) -> dict[str, Any]:
+    html = page.get_data(as_text=True)
+    config: dict[str, Any] = json.loads(
+        html.split('<script id="wibble-config" type="application/json">')[1].split("</script>")[0]
+    )
+    return config
+
+
+def test_a_rooms_link_tells_the_page_whether_the_room_exists(app: Flask, client: FlaskClient) -> None:
+    """A code of the wrong shape, or one no stored room has, is said at once (the page then asks
+    no name); a room that exists is joined as before."""
+    host = Player(app.extensions["wibble.live"])
+    [room] = [frame for frame in host.send(type="create_room", name="Ann") if frame["type"] == "room"]
+    code = room["code"]
+
+    found = page_config(client.get(f"/r/{code.lower()}"))
+    assert found["room"] == code
+    assert "room_gone" not in found
+    for link in ("/r/ZZZZZZ", "/r/nope", "/r/K7QX2M0"):
+        config = page_config(client.get(link))
+        assert config["room_gone"] is True, link
+        assert config["room"] == link[3:].upper()
+
+
+def test_a_rooms_link_is_no_way_round_the_failed_joins_budget(make_app: AppFactory) -> None:
+    """Codes that name no room count as failed joins from the address; once its budget is spent,
+    a link tells nothing more (the join is refused as before) and the websocket's join is refused too."""
+    app = make_app(FAILED_JOINS_PER_MINUTE=2)
+    client = app.test_client()
+    told = [
+        "room_gone" in page_config(client.get(link, environ_base={"REMOTE_ADDR": "192.0.2.7"}))
+        for link in ("/r/nope", "/r/ZZZZZZ", "/r/ZZZZZY", "/r/ZZZZZX")
+    ]
+    # The wrong shape costs nothing (anyone can tell it from the code); two misses spend the budget.
+    assert told == [True, True, True, False]
+    other = page_config(client.get("/r/ZZZZZX", environ_base={"REMOTE_ADDR": "192.0.2.8"}))
+    assert other["room_gone"] is True
+    guesser = Player(app.extensions["wibble.live"], address="192.0.2.7")
+    [refused] = guesser.send(type="join_room", code="ZZZZZW", name="Cy")
+    assert refused["code"] == "limit/joins"

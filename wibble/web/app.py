@@ -14,8 +14,10 @@ from flask_sock import Sock
 from .. import protocol
 from ..cache import from_setting
 from ..core import RecordError, WibbleError
+from ..core.room import is_code
 from ..live import BotPace, Limits, LiveSettings, RoomLimits, Router, wire
 from ..live.records import MatchReplays, match_record, record_of, replay_frames
+from ..live.rooms import room_id
 from ..store import Store, default_data_dir, open_store
 from ..wordlists import DEFAULT_DIR, WordLists
 from .connection import Connections, check_websocket_library, serve_connection
@@ -158,15 +160,15 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         }
     )
     _add_pages(app, wordlists, router)
+    _add_records(app, wordlists, router)
     _add_guards(app)
     _add_websocket(app, router, connections)
     return app
 
 
 def _add_pages(app: Flask, wordlists: WordLists, live: Router) -> None:
-    """The game's page, the replay page, a game's record and the health check."""
+    """The game's page, a room's link and the health check."""
     store = live.store
-    match_replays = MatchReplays(wordlists)
 
     @app.get("/")
     def index() -> str:
@@ -178,17 +180,26 @@ def _add_pages(app: Flask, wordlists: WordLists, live: Router) -> None:
 
     @app.get("/r/<code>")
     def room_page(code: str) -> str:
-        """A room's link: the same page, told which room to join (the server checks the code on join)."""
+        """A room's link: the same page, told which room to join, and whether there is none (the page
+        then says so at once, before it asks a name). The join checks the code again: the room may
+        close meanwhile."""
         lists = [{"name": i.name, "title": i.title, "language": i.language} for i in wordlists.info()]
-        return render_template(
-            "index.html",
-            config={"wordlists": lists, "default_wordlist": wordlists.default, "room": code.upper()[:16]},
-        )
+        code = code.upper()[:16]
+        config: dict[str, Any] = {"wordlists": lists, "default_wordlist": wordlists.default, "room": code}
+        if not room_may_exist(live, code, client_address(request.environ, app.config["TRUSTED_PROXIES"])):
+            config["room_gone"] = True
+        return render_template("index.html", config=config)
 
     @app.get("/healthz")
     def health() -> dict[str, Any]:
         # Which engine, not where: the database's path tells a stranger about the host's disk.
         return {"ok": True, "games": len(live.games), "rooms": len(live.rooms), "store": store.engine}
+
+
+def _add_records(app: Flask, wordlists: WordLists, live: Router) -> None:
+    """A game's or match's record, its replay, and the replay page."""
+    store = live.store
+    match_replays = MatchReplays(wordlists)
 
     @app.get("/games/<game_id>/record")
     def record(game_id: str) -> tuple[Any, int] | Any:
@@ -223,6 +234,25 @@ def _add_pages(app: Flask, wordlists: WordLists, live: Router) -> None:
         template = "match_replay.html" if row is not None and row.kind == "match" else "replay.html"
         page: str = render_template(template, config={"game_id": game_id})
         return page
+
+
+def room_may_exist(live: Router, code: str, address: str) -> bool:
+    """False when ``code`` names no room: it has not a code's shape, or the store holds no room of
+    that id. A code of the right shape that names none counts against ``address``'s failed joins,
+    as a wrong code sent on the websocket does, so that pages do not become a way to guess codes
+    past that budget; once it is spent, or when the store cannot be read, nothing is told here
+    (True), and the page's join is answered as before."""
+    if not is_code(code):
+        return False
+    try:
+        live.budgets.check_join(address)
+        row = live.store.load(room_id(code))
+    except WibbleError:
+        return True
+    if row is not None and row.kind == "room":
+        return True
+    live.budgets.failed_join(address)
+    return False
 
 
 def _add_guards(app: Flask) -> None:

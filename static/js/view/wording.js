@@ -83,6 +83,10 @@ export const START_BLOCKED = {
   too_few: "Fill at least two seats (friends or bots) to start.",
 };
 
+/** What a room's players wait for (the match, a rematch), from its host's name (null: nobody hosts). */
+export const waitingText = (host, what) =>
+  host === null ? "Nobody hosts yet: the next person to sit down does." : `Waiting for ${host} to start ${what}…`;
+
 /** A seat's presence dot, in words (room.js's `Presence`). */
 export const PRESENCE = {
   online: "connected",

@@ -1,0 +1,303 @@
+// A room's panels: the entry forms ("Play with friends", a link asking for a name, no such
+// room), the bar above a room's match, and the lobby between matches (the link, the seats,
+// the rules, starting). Owns those elements. A room's match and end screen are MatchPanel's.
+
+import * as M from "../match.js";
+import * as R from "../room.js";
+import { make, setText } from "./dom.js";
+import {
+  LEVEL_LABELS,
+  PRESENCE,
+  START_BLOCKED,
+  capital,
+  fieldError,
+  plural,
+  turnsText,
+  waitingText,
+} from "./wording.js";
+
+export class RoomPanel {
+  /**
+   * @param {Document} root the page; `config` the page's (its word lists and the default);
+   *   `announce(text)` says a text in the live region (view/messages.js)
+   */
+  constructor(root, config, { announce }) {
+    const $ = (selector) => root.querySelector(selector);
+    this.document = root;
+    this.announce = announce;
+    this.wordlists = config.wordlists;
+    this.defaultWordlist = config.default_wordlist;
+    this.el = {
+      bar: $('[data-testid="room-bar"]'),
+      barCode: $(".room-bar-code"),
+      barYou: $('[data-testid="room-bar-you"]'),
+      entry: $('[data-testid="room-entry"]'),
+      entryTitle: $("#room-entry-title"),
+      entryIntro: $('[data-testid="room-entry-intro"]'),
+      nameForm: $('[data-testid="room-name-form"]'),
+      nameField: $("#room-name"),
+      nameError: $('[data-testid="name-error"]'),
+      submit: $('[data-action="room-submit"]'),
+      codeForm: $('[data-testid="room-code-form"]'),
+      codeError: $('[data-testid="code-error"]'),
+      gone: $('[data-testid="room-gone"]'),
+      lobby: $('[data-testid="room"]'),
+      title: $("#room-title"),
+      code: $('[data-testid="room-code"]'),
+      you: $('[data-testid="room-you"]'),
+      link: $('[data-testid="room-link"]'),
+      seats: $('[data-testid="room-seats"]'),
+      spectators: $('[data-testid="spectators"]'),
+      rulesForm: $('[data-testid="room-rules-form"]'),
+      rulesSummary: $('[data-testid="room-rules"]'),
+      rounds: $("#room-rounds"),
+      timed: $("#room-timed"),
+      wordlist: $("#room-wordlist"),
+      standIn: $("#room-stand-in"),
+      start: $('[data-action="room-start"]'),
+      leaveSeat: $('[data-action="leave-seat"]'),
+      results: $('[data-action="room-results"]'),
+      wait: $('[data-testid="room-wait"]'),
+    };
+    for (const { name, title } of config.wordlists) {
+      const option = make(root, "option", "", title);
+      option.value = name;
+      this.el.wordlist.append(option);
+    }
+    this.shown = {}; // what the seats and rules were last drawn from; whether the name was offered
+  }
+
+  show(screen, state) {
+    const el = this.el;
+    el.entry.hidden = screen !== "room-entry";
+    el.lobby.hidden = screen !== "lobby";
+    el.bar.hidden = !(state.mode === "room" && state.room !== null && (screen === "match" || screen === "over"));
+  }
+
+  /** The link friends open: this page's origin, /r/<code>. */
+  link(code) {
+    return new URL(`/r/${encodeURIComponent(code)}`, this.document.location.href).href;
+  }
+
+  /** The link's text, selected: to copy by hand where the clipboard is not allowed. */
+  selectLink() {
+    this.el.link.focus({ preventScroll: true });
+    this.el.link.select();
+  }
+
+  /** The entry forms when shown; once in a room, its bar and (between matches) its lobby. */
+  render(state, event, { screen }) {
+    const room = state.room;
+    if (screen === "room-entry") this.renderEntry(state, event);
+    if (state.mode !== "room" || !room) return;
+    this.renderBar(room);
+    if (screen === "lobby") this.renderLobby(state, room, event);
+  }
+
+  /** "Play with friends" (make a room), or a room's link asking for a name; or no such room. */
+  renderEntry(state, event) {
+    const { join } = state;
+    const el = this.el;
+    const creating = !join.code;
+    const gone = join.step === "gone";
+    const busy = join.step === "creating" || join.step === "joining" || join.step === "left";
+    const asking = !gone && (creating || join.step === "name" || join.error !== null);
+    setText(el.entryTitle, creating ? "Play with friends" : `Room ${join.code}`);
+    let intro = "";
+    if (creating) {
+      intro = "Make a room and send its link. Up to six players, friends or bots, take turns on one board; anyone else with the link watches.";
+    } else if (join.step === "joining") {
+      intro = "Joining the room…";
+    } else if (!gone) {
+      intro = "Friends are playing Wibble here. Give your name to watch, then take a free seat.";
+    }
+    setText(el.entryIntro, intro);
+    el.nameForm.hidden = !asking;
+    el.codeForm.hidden = !creating;
+    el.gone.hidden = !gone;
+    setText(el.submit, creating ? (join.step === "creating" ? "Creating…" : "Create a room") : "Join room");
+    el.submit.disabled = busy || state.connection.state !== "open";
+    // The name this browser used last time, offered once; after that the field is the player's.
+    if (this.shown.nameOffered !== true && join.name) {
+      el.nameField.value = join.name;
+      this.shown.nameOffered = true;
+    }
+    const error = join.error;
+    const onCode = Boolean(error?.say === "bad_code");
+    const nameText = error && !onCode ? fieldError(error) : "";
+    const codeText = onCode ? fieldError(error) : "";
+    el.nameError.hidden = nameText === "";
+    setText(el.nameError, nameText);
+    el.nameField.setAttribute("aria-invalid", String(nameText !== ""));
+    el.codeError.hidden = codeText === "";
+    setText(el.codeError, codeText);
+    el.codeForm.elements.code.setAttribute("aria-invalid", String(codeText !== ""));
+    // The field to fix takes the focus, and so does the name when the player asked for this form.
+    if ((event.type === "join" || event.type === "error") && (nameText || codeText)) {
+      (onCode ? el.codeForm.elements.code : el.nameField).focus();
+      if (nameText) this.announce(nameText);
+    } else if (event.type === "mode" && asking) {
+      el.nameField.focus();
+    }
+  }
+
+  /** Above a room's match and its end screen: the room, and where this tab is in it. */
+  renderBar(room) {
+    setText(this.el.barCode, `Room ${room.code}`);
+    const watchers = room.spectators > 0 ? ` · ${room.spectators} watching` : "";
+    const you = room.you === null
+      ? "· Watching: you can take a seat between matches"
+      : `· Seat ${room.you + 1}${R.isHost(room) ? " · host" : ""}`;
+    setText(this.el.barYou, `${you}${watchers}`);
+  }
+
+  /** The room between matches: its link, its six seats, its rules, and starting. */
+  renderLobby(state, room, event) {
+    const el = this.el;
+    const host = R.isHost(room);
+    const open = state.connection.state === "open" && state.live;
+    setText(el.code, room.code);
+    const link = this.link(room.code);
+    if (el.link.value !== link) el.link.value = link;
+    let you;
+    if (room.you === null) you = "You are watching. Take a free seat to play.";
+    else if (host) you = `You are in seat ${room.you + 1}, and you host: the rules and the start are yours.`;
+    else you = `You are in seat ${room.you + 1}.`;
+    setText(el.you, you);
+    this.renderSeats(room, open);
+    setText(el.spectators, room.spectators === 0 ? "Nobody is watching." : `${room.spectators} watching`);
+    this.renderRules(room, host);
+
+    const check = R.startCheck(room);
+    el.start.hidden = !host;
+    el.start.disabled = !check.ok || !open;
+    let wait;
+    if (host) wait = check.ok ? "" : START_BLOCKED[check.why] ?? "";
+    else wait = waitingText(R.hostName(room), "the match");
+    setText(el.wait, wait);
+    el.leaveSeat.hidden = !R.canLeaveSeat(room);
+    el.leaveSeat.disabled = !open;
+    const match = state.match;
+    el.results.hidden = !(match && match.room === room.code && match.phase === M.MatchPhase.OVER);
+    // Just made: the room's heading takes the focus (its link is the next thing to use).
+    if (event.type === "room" && event.created) el.title.focus();
+  }
+
+  renderSeats(room, open) {
+    const editing = R.canEdit(room) && open;
+    const key = JSON.stringify([room.seats, room.host, room.you, editing, R.matchRunning(room), open]);
+    if (this.shown.seats === key) return;
+    this.shown.seats = key;
+    // Rebuilding must not throw away keyboard focus on one of its controls.
+    const focused = this.document.activeElement?.closest?.("[data-focus]")?.dataset.focus;
+    const items = room.seats.map((seat, index) => this.seat(room, seat, index, { editing, open }));
+    this.el.seats.replaceChildren(...items);
+    if (focused) {
+      const again = this.el.seats.querySelector(`[data-focus="${focused}"]`);
+      // A control that went away (a seat taken): the seat's first control, else the list's heading.
+      (again ?? this.el.seats.children[Number(focused.split("-")[1])]?.querySelector("button, select"))?.focus();
+    }
+  }
+
+  seat(room, seat, index, { editing, open }) {
+    const doc = this.document;
+    const item = make(doc, "li", "room-seat");
+    item.dataset.seat = String(index);
+    item.dataset.state = seat ? "taken" : "free";
+    const number = make(doc, "span", "room-seat-no", `Seat ${index + 1}`);
+    if (!seat) {
+      item.append(number, make(doc, "span", "room-seat-name free", "Free seat"));
+      const actions = make(doc, "span", "room-seat-actions");
+      if (R.canTakeSeat(room, index)) actions.append(this.seatButton("Sit here", `, seat ${index + 1}`, { takeSeat: index }, open, `sit-${index}`));
+      if (editing) actions.append(this.seatButton("Add a bot", ` in seat ${index + 1}`, { addBot: index }, open, `bot-${index}`));
+      if (actions.childElementCount) item.append(actions);
+      return item;
+    }
+    const presence = R.presenceOf(seat);
+    item.dataset.kind = seat.kind;
+    item.dataset.presence = presence;
+    item.dataset.you = String(index === room.you);
+    item.dataset.host = String(index === room.host);
+    const dot = make(doc, "span", "presence-dot");
+    dot.setAttribute("aria-hidden", "true");
+    const name = make(doc, "span", "room-seat-name", seat.name); // text, never markup
+    const tags = make(doc, "span", "room-seat-tags");
+    if (index === room.host) {
+      const crown = make(doc, "span", "host-badge", "Host");
+      crown.title = "Host: sets the rules and starts";
+      tags.append(crown);
+    }
+    if (index === room.you) tags.append(make(doc, "span", "you-badge", "you"));
+    if (seat.kind === "bot") tags.append(make(doc, "span", "bot-badge", `Bot · ${seat.level}`));
+    if (seat.speed !== 1) tags.append(make(doc, "span", "speed-badge", turnsText(seat.speed)));
+    const status = make(doc, "span", "room-seat-status", seat.kind === "bot" ? "" : PRESENCE[presence]);
+    item.append(number, dot, name, tags, status);
+    if (!editing) return item;
+    const actions = make(doc, "span", "room-seat-actions");
+    if (seat.kind === "bot") {
+      actions.append(this.seatSelect(`Level of ${seat.name}`, LEVEL_LABELS, seat.level, { seatLevel: index }, `level-${index}`));
+    }
+    const speeds = Object.fromEntries([1, 2, 3, 4].map((n) => [String(n), turnsText(n)]));
+    actions.append(this.seatSelect(`Turns a round for ${seat.name}`, speeds, String(seat.speed), { seatSpeed: index }, `speed-${index}`));
+    if (index !== room.you) actions.append(this.seatButton("Remove", ` ${seat.name}`, { removeSeat: index }, open, `remove-${index}`));
+    item.append(actions);
+    return item;
+  }
+
+  /** A seat's button: its visible words, and more for a screen reader (which seat, whom). */
+  seatButton(text, more, data, enabled, focus) {
+    const button = make(this.document, "button", "button small", text);
+    button.type = "button";
+    button.append(make(this.document, "span", "visually-hidden", more));
+    for (const [key, value] of Object.entries(data)) button.dataset[key] = String(value);
+    button.dataset.focus = focus;
+    button.disabled = !enabled;
+    return button;
+  }
+
+  seatSelect(label, options, value, data, focus) {
+    const select = make(this.document, "select", "seat-select");
+    select.setAttribute("aria-label", label);
+    for (const [optionValue, text] of Object.entries(options)) {
+      const option = make(this.document, "option", "", text);
+      option.value = optionValue;
+      select.append(option);
+    }
+    select.value = value;
+    for (const [key, item] of Object.entries(data)) select.dataset[key] = String(item);
+    select.dataset.focus = focus;
+    return select;
+  }
+
+  /** The rules: a form for the host between matches, in words for everyone else. */
+  renderRules(room, host) {
+    const el = this.el;
+    const rules = room.rules;
+    const editing = host && R.canEdit(room);
+    el.rulesForm.hidden = !editing;
+    el.rulesSummary.hidden = editing;
+    if (editing) {
+      // Not while typing in it: the field shows what is typed until it is left.
+      if (this.document.activeElement !== el.rounds && el.rounds.value !== String(rules.rounds)) {
+        el.rounds.value = String(rules.rounds);
+      }
+      el.timed.checked = rules.turnSeconds !== null;
+      const wordlist = rules.wordlist ?? this.defaultWordlist; // null: the server's default list
+      if (el.wordlist.value !== wordlist) el.wordlist.value = wordlist;
+      if (el.standIn.value !== rules.standIn) el.standIn.value = rules.standIn;
+      return;
+    }
+    const wordlist = rules.wordlist ?? this.defaultWordlist;
+    const title = this.wordlists.find((list) => list.name === wordlist)?.title ?? wordlist;
+    const lines = [
+      plural(rules.rounds, "round"),
+      rules.turnSeconds === null ? "No turn timer" : `${plural(rules.turnSeconds, "second")} a turn`,
+      `Word list: ${title}`,
+      `Stand-in for an away player: ${capital(rules.standIn)} bot`,
+    ];
+    const key = lines.join("|");
+    if (this.shown.rules === key) return;
+    this.shown.rules = key;
+    el.rulesSummary.replaceChildren(...lines.map((line) => make(this.document, "li", "", line)));
+  }
+}
