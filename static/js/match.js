@@ -189,6 +189,19 @@ export function applyTurn(match, message, now) {
 export function applyGems(match, message) {
   const seat = match.seats[message.seat];
   if (seat && Number.isFinite(message.gems)) seat.gems = message.gems;
+  if (Number.isFinite(message.version)) match.version = message.version;
+}
+
+/**
+ * Where a message stands against the match on screen: every committed change raises the
+ * version by one, and its messages carry it. "gap": one or more changes were missed (a
+ * server process lost its subscription, say), so the page asks for the match afresh;
+ * "stale": older than what is shown (it came late, after a fresh snapshot); null: in order.
+ */
+export function versionCheck(match, message) {
+  if (!Number.isFinite(message.version)) return null;
+  if (message.version > match.version + 1) return "gap";
+  return message.version < match.version ? "stale" : null;
 }
 
 export function applyPresence(match, message) {

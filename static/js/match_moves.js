@@ -14,6 +14,7 @@ export class MatchMoves {
   /** @param {Store} store the tab (store.js): its state, `emit`, `send`, `move`, messages */
   constructor(store) {
     this.store = store;
+    this.catchingUp = false; // a fresh match was asked for after a gap, and has not come yet
   }
 
   get state() {
@@ -23,6 +24,7 @@ export class MatchMoves {
   // -- the server says --------------------------------------------------------
 
   onMatch(message) {
+    this.catchingUp = false;
     const store = this.store;
     if (typeof message.room === "string") return store.room.onRoomMatch(message);
     store.ref = { kind: "match", match_id: message.match_id, token: message.token };
@@ -50,6 +52,23 @@ export class MatchMoves {
   }
 
   /**
+   * Changes were missed (a gap in the versions): ask for the match as it stands, once, and
+   * drop what comes meanwhile. In a room the room is joined again (quietly: the server sends
+   * this tab the room and its match); a match of our own is resumed.
+   */
+  catchUp() {
+    if (this.catchingUp) return;
+    this.catchingUp = true;
+    const store = this.store;
+    if (this.state.room) {
+      store.room.rejoinRoom();
+      return;
+    }
+    const ref = store.ref;
+    if (isMatchEntry(ref)) store.send(P.resumeMatch(ref.match_id, ref.token));
+  }
+
+  /**
    * Another connection of this match asked for a rematch (another tab of ours, or another
    * player): the seats' tokens carry over, so this tab follows with its own.
    */
@@ -65,6 +84,9 @@ export class MatchMoves {
   onMatchMessage(message, reply) {
     const match = this.state.match;
     if (!match) return; // a late message for a match this tab has left
+    const order = M.versionCheck(match, message);
+    if (order === "gap") return this.catchUp();
+    if (order === "stale") return undefined;
     const handler = {
       played: this.onPlayed,
       turn: this.onTurn,

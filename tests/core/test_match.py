@@ -238,7 +238,7 @@ def test_a_word_earns_one_gem_per_gem_tile_it_crosses() -> None:
     events = play(match, found.path)
 
     assert only(events, Played).gems_earned == crossed
-    assert only(events, GemsChanged) == GemsChanged(0, 3 + crossed)
+    assert only(events, GemsChanged) == GemsChanged(0, 3 + crossed, match.version)
     assert [seat.gems for seat in match.seats] == [3 + crossed, 3]
     assert len(gem_tiles(match)) == 10  # topped back up
 
@@ -283,7 +283,7 @@ def test_each_power_costs_its_gems_and_keeps_the_turn(power: str) -> None:
     events = use(match)
 
     assert match.seats[0].gems == 10 - cost
-    assert events[-1] == GemsChanged(0, 10 - cost)
+    assert events[-1] == GemsChanged(0, 10 - cost, match.version)
     assert (match.turn, match.turn_no, match.seats[1].gems) == (0, 1, 10)
 
 

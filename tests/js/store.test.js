@@ -372,8 +372,8 @@ test("the end screen data and a rematch", async () => {
     const { store, sent } = startMatch();
     const tooEarly = store.match.rematch();
     const play = (word, points) => ({ word, path: [[0, 0]], points, breakdown: [] });
-    store.onMessage(turn({ turn: 0, phase: "over", version: 4 }));
-    store.onMessage({ type: "match_over", version: 4,
+    store.onMessage(turn({ turn: 0, phase: "over", version: 1 }));
+    store.onMessage({ type: "match_over", version: 1,
       ranking: [{ seat: 1, rank: 1, score: 30 }, { seat: 0, rank: 2, score: 12 }],
       best_words: [{ seat: 0, word: play("CAT", 12) }, { seat: 1, word: play("QUARTZ", 30) }],
       turns: [{ seat: 0, round: 1, ended: "played", played: play("CAT", 12), best: play("QUARTZ", 30) },
@@ -439,4 +439,23 @@ test("a match resumes after a reload and follows a rematch from another tab", as
   assert.deepStrictEqual(result.resume, { "type": "resume", "match_id": "m1", "token": "tok" });
   assert.deepStrictEqual(result.follow, { "type": "resume", "match_id": "m9", "token": "tok" });
   assert.deepStrictEqual(result.back, { "type": "resume", "game_id": "g", "token": "t" });
+});
+
+test("a gap in a match's versions asks for the match afresh, once, and late messages are dropped", async () => {
+  const result = await runMatch(async () => {
+    const { store, sent } = startMatch();
+    const before = sent.length;
+    store.onMessage(turn({ version: 1 }));  // in order
+    const inOrder = store.state.match.turn;
+    store.onMessage(turn({ turn: 0, turn_no: 3, version: 3 }));  // version 2 never came
+    store.onMessage({ type: "gems", seat: 1, gems: 9, version: 4 });  // still missing 2: asked once
+    const asked = sent.slice(before);
+    store.onMessage(matchSnapshot({ turn: 0, turn_no: 3, version: 3 }));  // the match afresh
+    store.onMessage(turn({ turn: 1, turn_no: 2, version: 2 }));  // a late one: older than the screen
+    return { inOrder, asked, turn: store.state.match.turn, version: store.state.match.version };
+  });
+  assert.strictEqual(result.inOrder, 1);
+  assert.deepStrictEqual(result.asked, [{ type: "resume", match_id: "m1", token: "tok" }]);
+  assert.strictEqual(result.turn, 0);
+  assert.strictEqual(result.version, 3);
 });

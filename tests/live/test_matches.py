@@ -200,7 +200,7 @@ def test_a_hint_goes_to_the_seat_that_paid_and_the_others_see_only_its_gems(star
 
     assert (hint["type"], hint["word"], hint["points"]) == ("hint", best.word.upper(), best.score)
     assert hint["path"] == [[p.row, p.col] for p in best.path]
-    assert gems == {"type": "gems", "seat": 0, "gems": 10 - 4}
+    assert gems == {"type": "gems", "seat": 0, "gems": 10 - 4, "version": gems["version"]}
     assert one.since(heard) == [gems]  # the gems change, never the hint
     assert tab.since(seen) == [hint, gems]  # the seat that paid sees it in every tab
     assert stored(live, mid)["seats"][0]["gems"] == 6
@@ -277,7 +277,8 @@ def test_seq_is_echoed_to_the_sender_alone_on_replies_and_on_refusals(start: Sta
     heard = len(zero.frames)
     hint, gems = one.send(type="hint", seq=13)
     assert (hint["type"], hint["seq"], gems["type"], gems["seq"]) == ("hint", 13, "gems", 13)
-    assert zero.since(heard) == [{"type": "gems", "seat": 1, "gems": gems["gems"]}]
+    heard_gems = {"type": "gems", "seat": 1, "gems": gems["gems"], "version": gems["version"]}
+    assert zero.since(heard) == [heard_gems]
 
 
 # -- turn timers ----------------------------------------------------------------------------
@@ -315,7 +316,7 @@ def test_extend_moves_the_deadline_later_and_the_old_one_never_fires(start: Star
 
     assert (turn["type"], turn["turn"], turn["passed"]) == ("turn", 0, None)
     assert (turn["deadline"], turn["remaining"]) == (t0 + TURN + 15, TURN + 15 - 10)
-    assert gems == {"type": "gems", "seat": 0, "gems": 9}
+    assert gems == {"type": "gems", "seat": 0, "gems": 9, "version": turn["version"]}
     assert stored(live, mid)["deadline"] == t0 + TURN + 15
     heard = len(one.frames)
 

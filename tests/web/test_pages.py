@@ -272,7 +272,7 @@ def play_a_match(app: Flask) -> tuple[str, list[Any]]:
         player.drag(path)
         assert player.send(type="release")[0]["type"] == "played"
 
-    assert player.send(type="shuffle")[-1] == {"type": "gems", "seat": 0, "gems": 2}
+    assert player.send(type="shuffle")[-1] == {"type": "gems", "seat": 0, "gems": 2, "version": 1}
     gems = match.specials.gems
     play(max(match.solve(), key=lambda found: (len(gems.intersection(found.path)), found.score)).path)
     player.send(type="pass")

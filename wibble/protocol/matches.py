@@ -186,7 +186,7 @@ def match_event(ev: MatchEvent, letters: LetterTable, now: float) -> dict[str, A
             "version": ev.version,
         }
     if isinstance(ev, GemsChanged):
-        return {"type": "gems", "seat": ev.seat, "gems": ev.gems}
+        return {"type": "gems", "seat": ev.seat, "gems": ev.gems, "version": ev.version}
     if isinstance(ev, TurnChanged):
         return {
             "type": "turn",

@@ -126,6 +126,8 @@ class BoardChanged:
 class GemsChanged:
     seat: int
     gems: int
+    version: int
+    """The match's version once the change that moved the gems is committed."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -343,7 +345,7 @@ class Match:
         events: list[MatchEvent] = [
             gained,
             BoardChanged(tuple(build.wire), "refill", self.words_left, self.version),
-            GemsChanged(seat, self.seats[seat].gems),
+            GemsChanged(seat, self.seats[seat].gems, self.version),
         ]
         played = {
             "word": word,
@@ -430,7 +432,7 @@ class Match:
     def _spend(self, seat: int, power: str, *events: MatchEvent) -> list[MatchEvent]:
         self.seats[seat].gems -= getattr(self.settings.costs, power)
         self.version += 1
-        return [*events, GemsChanged(seat, self.seats[seat].gems)]
+        return [*events, GemsChanged(seat, self.seats[seat].gems, self.version)]
 
     def _score_word(self, seat: int, path: tuple[Pos, ...]) -> Played:
         result = self.path_score(path)
