@@ -92,3 +92,38 @@ def test_an_entry_nobody_refreshes_expires_as_a_dead_processs_sessions_would() -
     assert presence.members("m") == {"alive": "h1"}
     clock.advance(31)
     assert presence.count("m") == 0
+
+
+def until(condition: Any, seconds: float = 10.0) -> None:
+    """Wait for another process's listener (a real thread, real Redis) to have done something."""
+    import time
+
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "it never happened"
+        time.sleep(0.01)  # polling a condition, not a fixed wait
+
+
+def test_two_processes_buses_hear_each_other_and_a_topic_heard_by_one_costs_redis_nothing(
+    redis_url: str,
+) -> None:
+    from wibble.redis.bus import RedisBus
+    from wibble.redis.client import connect
+
+    a, b = (RedisBus(connect(redis_url), process, listener=connect(redis_url)) for process in ("A", "B"))
+    try:
+        on_a, on_b = [], []
+        a.subscribe("t", listener(on_a))
+        a.publish("t", [{"type": "one"}])  # only A listens: A marks the topic as its own...
+        assert on_a == [{"type": "one"}]
+        assert "t" in a._alone
+        a.publish("t", [{"type": "two"}])  # ...and sends nothing to Redis for it any more
+
+        b.subscribe("t", listener(on_b))  # B listens now, and says so
+        until(lambda: "t" not in a._alone)
+        a.publish("t", [{"type": "three"}], all_but("nobody"))
+        until(lambda: on_b == [{"type": "three"}])
+        assert on_a == [{"type": "one"}, {"type": "two"}, {"type": "three"}]
+    finally:
+        a.stop()
+        b.stop()

@@ -9,6 +9,12 @@ local sessions. A reply to one local session never leaves the process.
 Pub/sub delivers at most once: after a lost connection to Redis, the listener
 subscribes again and calls ``on_resubscribe`` so that the live layer can send every local
 session a fresh snapshot (they may have missed changes meanwhile).
+
+Most topics are heard by one process only (a player's own game), so publishing every drag
+step to Redis for nobody would cost each event a round trip. ``PUBLISH`` answers how many
+subscribers heard it: once only this process did, the topic is *alone* and nothing more
+is sent for it, until another process subscribes to it and says so on ``P:bus:joined``
+(which every process hears, and which clears the mark at once).
 """
 
 from __future__ import annotations
@@ -25,6 +31,8 @@ from ..live.bus import EVERYONE, Audience, MemoryBus, Message, Subscriber
 log = logging.getLogger(__name__)
 
 RECONNECT_PAUSE = 0.5
+ALONE_KEPT = 100_000
+"""Topics remembered as heard by this process alone, at most."""
 """Seconds between attempts to subscribe again while Redis is away."""
 
 
@@ -49,10 +57,15 @@ class RedisBus:
         self.on_resubscribe: Callable[[], object] = lambda: None
         """Called after the listener subscribed again following a lost connection."""
         self._channels: set[str] = set()
+        self._alone: set[str] = set()
+        """Topics no other process listens to (see the module's docstring)."""
+        self._joined = f"{prefix}:bus:joined"
         self._lock = threading.Lock()
         self._pubsub = self.listener.pubsub(ignore_subscribe_messages=True)
+        self._pubsub.subscribe(self._joined)
         self._stopped = False
         self._thread: threading.Thread | None = None
+        self.start()
 
     def _channel(self, topic: str) -> str:
         return f"{self.prefix}:bus:{{{topic}}}"
@@ -66,15 +79,18 @@ class RedisBus:
         self.local.subscribe(topic, subscriber)
         channel = self._channel(topic)
         with self._lock:
-            if channel not in self._channels:
-                self._channels.add(channel)
-                self._pubsub.subscribe(channel)
+            if channel in self._channels:
+                return
+            self._channels.add(channel)
+            self._pubsub.subscribe(channel)
         self.start()
+        self._say_joined([topic])
 
     def unsubscribe(self, topic: str, subscriber: Subscriber) -> None:
         self.local.unsubscribe(topic, subscriber)
         if self.local.has(topic):
             return
+        self._alone.discard(topic)  # (whoever publishes on it next asks Redis afresh)
         channel = self._channel(topic)
         with self._lock:
             if channel in self._channels:
@@ -94,13 +110,27 @@ class RedisBus:
     ) -> None:
         messages = list(messages)
         self.local.publish(topic, messages, audience, origin, seq)
+        if topic in self._alone:
+            return  # nobody elsewhere listens
         if audience.session is not None and self.local.holds(topic, audience.session):
             return  # one local session's own: nobody elsewhere hears it
         envelope = json.dumps({"p": self.process, "a": _audience_doc(audience), "m": messages})
         try:
-            self.client.publish(self._channel(topic), envelope)
+            heard = self.client.publish(self._channel(topic), envelope)
         except Exception as exc:  # the others catch up with a snapshot when they resubscribe
             log.warning("could not publish on %s to other processes: %s", topic, exc)
+            return
+        if heard <= (1 if self.local.has(topic) else 0):
+            if len(self._alone) >= ALONE_KEPT:
+                self._alone.clear()  # a bound on memory: the next publish of each asks again
+            self._alone.add(topic)
+
+    def _say_joined(self, topics: list[str]) -> None:
+        """Tell the other processes that this one listens to ``topics`` now."""
+        try:
+            self.client.publish(self._joined, json.dumps({"p": self.process, "t": topics}))
+        except Exception as exc:  # until Redis is back nothing crosses anyway; resubscribing says it again
+            log.warning("could not tell other processes of a subscription: %s", exc)
 
     # -- the listener ----------------------------------------------------------------------
 
@@ -126,8 +156,20 @@ class RedisBus:
                 log.warning("lost the bus's connection to Redis (%s); subscribing again", exc)
                 self._resubscribe()
                 continue
-            if message is not None and message.get("type") == "message":
+            if message is None or message.get("type") != "message":
+                continue
+            if message["channel"] == self._joined:
+                self._heard_joined(message["data"])
+            else:
                 self._deliver(message["channel"], message["data"])
+
+    def _heard_joined(self, data: str) -> None:
+        try:
+            joined = json.loads(data)
+        except ValueError:
+            return
+        if joined.get("p") != self.process:
+            self._alone.difference_update(joined.get("t", ()))
 
     def _deliver(self, channel: str, data: str) -> None:
         try:
@@ -149,12 +191,13 @@ class RedisBus:
                 with self._lock:
                     self._pubsub.close()
                     self._pubsub = self.listener.pubsub(ignore_subscribe_messages=True)
-                    if self._channels:
-                        self._pubsub.subscribe(*self._channels)
+                    self._pubsub.subscribe(self._joined, *self._channels)
             except Exception as exc:
                 log.warning("Redis is still away (%s)", exc)
                 continue
             log.warning("the bus is back: subscribed again to %d topics; catching up", len(self._channels))
+            self._alone.clear()  # (who listens may have changed meanwhile)
+            self._say_joined([self._topic(channel) for channel in self._channels])
             try:
                 self.on_resubscribe()
             except Exception:
