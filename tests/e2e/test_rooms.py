@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, ViewportSize, expect
 
+from tests.deployment import Deployment
 from tests.e2e.conftest import free_port, watch_console
 from tests.e2e.test_resume import retry_now
 from tests.e2e.test_touch import finger_drag
@@ -38,8 +39,17 @@ ROOM_LINK = re.compile(r"/r/([2-9A-HJKMNP-Z]{6})$")
 
 
 @pytest.fixture
-def room_server(start_server: Callable[..., LiveServer]) -> LiveServer:
-    return start_server(env=ROOM_SERVER)
+def room_server(
+    request: pytest.FixtureRequest, start_server: Callable[..., LiveServer], tmp_path: Path
+) -> Iterator[LiveServer | Deployment]:
+    """One server process; or, asked for "behind nginx", two ``--redis`` processes behind nginx as
+    docs/deploy.md sets them up (each page's socket lands on either, a reload maybe on the other)."""
+    if getattr(request, "param", "one process") == "behind nginx":
+        site = Deployment(request.getfixturevalue("redis_url"), tmp_path, env=ROOM_SERVER)
+        yield site
+        site.stop()
+    else:
+        yield start_server(env=ROOM_SERVER)
 
 
 class RoomPage(WibblePage):
@@ -108,7 +118,9 @@ class RoomPage(WibblePage):
 
 
 @pytest.fixture
-def people(browser: Browser, room_server: LiveServer) -> Iterator[tuple[RoomPage, RoomPage, RoomPage]]:
+def people(
+    browser: Browser, room_server: LiveServer | Deployment
+) -> Iterator[tuple[RoomPage, RoomPage, RoomPage]]:
     """The host (desktop, with the clipboard allowed), the friend (a phone), and a watcher."""
     host = browser.new_context(viewport={"width": 1100, "height": 900})
     host.grant_permissions(["clipboard-read", "clipboard-write"], origin=room_server.url)
@@ -127,7 +139,7 @@ def people(browser: Browser, room_server: LiveServer) -> Iterator[tuple[RoomPage
         context.close()
 
 
-def make_a_room(host: RoomPage, server: LiveServer) -> str:
+def make_a_room(host: RoomPage, server: LiveServer | Deployment) -> str:
     """From the main page: Friends, a name, "Create a room"; the address bar becomes the room's link."""
     host.open(server.url)
     host.page.get_by_role("button", name="Friends").click()
@@ -146,8 +158,9 @@ def make_a_room(host: RoomPage, server: LiveServer) -> str:
     return code
 
 
+@pytest.mark.parametrize("room_server", ["one process", "behind nginx"], indirect=True)
 def test_friends_make_a_room_play_a_match_reload_and_rematch(
-    people: tuple[RoomPage, RoomPage, RoomPage], room_server: LiveServer, en_trie: Trie
+    people: tuple[RoomPage, RoomPage, RoomPage], room_server: LiveServer | Deployment, en_trie: Trie
 ) -> None:
     host, friend, watcher = people
     code = make_a_room(host, room_server)

@@ -8,8 +8,6 @@ processes, a process SIGKILLed mid-match, and Redis itself killed and restarted.
 from __future__ import annotations
 
 import json
-import os
-import re
 import signal
 import subprocess
 import sys
@@ -21,8 +19,9 @@ from typing import Any
 
 import pytest
 
+from tests.deployment import Deployment
 from tests.protocol.test_rooms import QUICK_BOTS, Clients, Seat, a_path, create, join, play, sit
-from tests.redis_server import RedisServer, find_nginx, free_port
+from tests.redis_server import RedisServer
 from tests.support import ROOT, Client, LiveServer
 
 Message = dict[str, Any]
@@ -46,7 +45,11 @@ def record(server: LiveServer, match_id: str) -> Message:
 
 
 def split_room(
-    one: LiveServer | Proxy, two: LiveServer | Proxy, clients: Clients, bot: str | None = None, **rules: Any
+    one: LiveServer | Deployment,
+    two: LiveServer | Deployment,
+    clients: Clients,
+    bot: str | None = None,
+    **rules: Any,
 ) -> tuple[Seat, Seat, str, str]:
     """Ann hosts a room on ``one`` (seat 0), Bo sits on ``two`` (seat 1), a bot of level ``bot`` in
     seat 2 if asked; the match started and both pages on it. Returns Ann, Bo, the code, the match."""
@@ -197,25 +200,6 @@ def outcome(who: Seat, seq: int | None = None) -> Message:
             return message
 
 
-NGINX_MAIN = """
-{user}
-worker_processes 1;
-daemon off;
-pid {folder}/nginx.pid;
-error_log {folder}/error.log warn;
-events {{ worker_connections 256; }}
-http {{
-    access_log off;
-    client_body_temp_path {folder}/body;
-    proxy_temp_path {folder}/proxy;
-    fastcgi_temp_path {folder}/fastcgi;
-    uwsgi_temp_path {folder}/uwsgi;
-    scgi_temp_path {folder}/scgi;
-    include {site};
-}}
-"""
-
-
 def health(server: LiveServer) -> Message:
     with urllib.request.urlopen(f"{server.url}/healthz", timeout=10) as response:
         return json.loads(response.read())  # type: ignore[no-any-return]
@@ -224,50 +208,15 @@ def health(server: LiveServer) -> Message:
 def test_a_room_plays_through_nginx_configured_as_the_deploy_guide_says(
     redis_url: str, tmp_path: Path, clients: Clients
 ) -> None:
-    behind = {"WIBBLE_TRUSTED_PROXIES": "127.0.0.1"}
-    one, two = serve(redis_url, **behind), serve(redis_url, **behind)
-    port = free_port()
-    site = (ROOT / "docs" / "deploy" / "nginx.conf").read_text()
-    ports = iter(server.url.rsplit(":", 1)[1] for server in (one, two))
-    site = re.sub(r"server 127\.0\.0\.1:800\d;", lambda _: f"server 127.0.0.1:{next(ports)};", site)
-    site = site.replace("listen 80;", f"listen 127.0.0.1:{port};")
-    (tmp_path / "site.conf").write_text(site)
-    user = "user root;" if os.geteuid() == 0 else ""
-    (tmp_path / "nginx.conf").write_text(
-        NGINX_MAIN.format(user=user, folder=tmp_path, site=tmp_path / "site.conf")
-    )
-    nginx = subprocess.Popen([find_nginx(), "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf")])
+    site = Deployment(redis_url, tmp_path)
     try:
-        proxy = Proxy(f"http://localhost:{port}")
-        proxy.wait_until_up(nginx)
-        ann, bo, code, match_id = split_room(proxy, proxy, clients)
+        ann, bo, code, match_id = split_room(site, site, clients)
         play(ann, (bo,))
         play(bo, (ann,))
+        one, two = site.servers
         assert [health(one)["rooms"], health(two)["rooms"]] == [1, 1], "nginx sent one player to each"
     finally:
-        nginx.terminate()
-        nginx.wait(10)
-        one.stop()
-        two.stop()
-
-
-class Proxy:
-    """nginx in front of the processes, as the helpers that open clients see a server."""
-
-    def __init__(self, url: str) -> None:
-        self.url = url
-        self.ws_url = url.replace("http://", "ws://") + "/ws"
-
-    def wait_until_up(self, nginx: subprocess.Popen[bytes]) -> None:
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                with urllib.request.urlopen(f"{self.url}/healthz", timeout=2):
-                    return
-            except OSError:
-                assert nginx.poll() is None, "nginx exited at start-up"
-                assert time.monotonic() < deadline, "nginx never answered"
-                time.sleep(0.05)  # polling a condition (nginx answers), not a fixed wait
+        site.stop()
 
 
 def reaches(who: Seat, version: int, seen: int) -> int:
