@@ -59,3 +59,17 @@ def test_a_commit_that_reaches_redis_after_its_writer_gave_up_changes_nothing(re
         store.commit("g1", step.expected, step.doc, step.move, T0 + 1)
     assert store.load("g1").doc == new_game(seed=4).to_doc()  # type: ignore[union-attr]
     assert store.moves("g1") == []
+
+
+def test_without_the_redis_package_the_host_is_told_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.util
+
+    from wibble.redis import open_engines
+    from wibble.store import StoreOpenError
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "redis" else real(name, *a)
+    )
+    with pytest.raises(StoreOpenError, match=r"pip install 'wibble\[redis\]'"):
+        open_engines("redis://127.0.0.1:1/0")

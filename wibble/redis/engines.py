@@ -72,10 +72,10 @@ class Engines:
 
 def open_engines(url: str, prefix: str = "wibble") -> Engines:
     """Connect to Redis at ``url`` (``StoreOpenError`` if it cannot) and open every engine on it."""
+    client = connect(url)  # first: it says so in one line if the redis package is missing
     from redis.backoff import NoBackoff
     from redis.retry import Retry
 
-    client = connect(url)
     # The bus listens on a client of its own that never retries by itself: redis-py would
     # reconnect and subscribe again silently, and the messages lost meanwhile would never be
     # caught up. A lost connection must reach the bus, which subscribes again and catches up.
