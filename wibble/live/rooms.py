@@ -406,24 +406,32 @@ class Rooms(Service):
             return live  # another greenlet loaded it meanwhile
         with live.lock:
             self._open_match(live)
-            # Nobody is connected to a room just loaded: each person whose seat is not held for them
-            # yet is held from now (one connected when the last process died), the others keep the
-            # deadline their document has; and the room is empty, since now if not before.
-            now = self.clock()
-
-            def nobody_here() -> None:
-                for seat in room.people():
-                    room.left(room.seats[seat].token or "", now + self.limits.grace)  # type: ignore[union-attr]
-                room.emptied(now)
-
-            self._note(live, nobody_here, "loaded")
-            self._schedule(live)
-            if live.match is not None and live.playing:
-                for seat, held in enumerate(room.seats):
-                    if held is not None and (held.gone or held.away):
-                        self.matches.set_stand_in(live.match, seat, room.rules.stand_in)
+            self._loaded(live)
         self._touch(live, force=True)  # open again: its empty time starts from now in the store too
         return live
+
+    def _loaded(self, live: LiveRoom) -> None:
+        """A room just loaded here: nobody is connected to it on this process (with several, some may
+        be on another). Each person connected nowhere whose seat is not held for them yet is held
+        from now (one connected when the last process died); the others keep the deadline their
+        document has; with nobody anywhere, the room is empty, since now if not before. Then its
+        timers follow its document, and the stand-ins its away seats need play."""
+        room, now, here = live.room, self.clock(), self._here(live)
+
+        def nobody_here() -> None:
+            for seat in room.people():
+                token = room.seats[seat].token or ""  # type: ignore[union-attr]
+                if token not in here:
+                    room.left(token, now + self.limits.grace)
+            if not self.presence.count(live.doc_id):
+                room.emptied(now)
+
+        self._note(live, nobody_here, "loaded")
+        self._schedule(live)
+        if live.match is not None and live.playing:
+            for seat, held in enumerate(room.seats):
+                if held is not None and (held.gone or held.away):
+                    self.matches.set_stand_in(live.match, seat, room.rules.stand_in)
 
     def _open_match(self, live: LiveRoom) -> None:
         """A room just loaded from the store: its match runs again, its seats held by the room's."""
