@@ -176,3 +176,17 @@ def test_a_bots_turn_held_by_both_stacks_is_dragged_by_one(wordlists: WordLists,
     path = plays[1]["path"]
     chains = [f for f in cy.frames[mark:] if f["type"] == "chain"]
     assert [len(f["chain"]) for f in chains] == list(range(1, len(path) + 1)), "one drag, tile by tile"
+
+
+def test_a_room_loaded_on_the_other_stack_holds_no_seat_of_someone_connected_on_this_one(
+    stacks: Stacks,
+) -> None:
+    from wibble.core.room import Room
+
+    ann = Person(stacks.a)
+    [room] = ann.send(type="create_room", name="Ann", rules={"wordlist": LIST})
+    on(stacks.b, code=room["code"], name="Cy")  # B loads the room from the store: Ann is on A
+    row = stacks.store.load(f"room:{room['code']}")
+    assert row is not None
+    stored = Room.from_doc(row.doc)
+    assert (stored.due(), stored.away(), stored.empty_since) == ({}, set(), None)
