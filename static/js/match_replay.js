@@ -3,6 +3,7 @@
 // back and forward and play. Reads /games/<id>/replay, which the server computes from the
 // match's record with its own rules; writes only this page's DOM. Its words are replay_steps.js's.
 
+import { Stepper } from "./replay_steps_player.js";
 import { BoardPanel } from "./view/board.js";
 import { LEVEL_LABELS, breakdownText, plural } from "./view/wording.js";
 import {
@@ -22,7 +23,8 @@ const $ = (testid) => document.querySelector(`[data-testid="${testid}"]`);
 const button = (action) => document.querySelector(`[data-action="${action}"]`);
 const STEP_MS = 1600;
 
-const state = { data: null, step: 0, timer: null, showBest: false };
+const state = { data: null, showBest: false };
+const stepper = new Stepper({ count: () => count(), render, stepMs: STEP_MS });
 const panel = new BoardPanel($("replay-board"), { focusable: false }); // to watch, not to play
 
 function make(tag, className, text) {
@@ -77,7 +79,8 @@ function renderEnd(data) {
 
 /** Step `n` shows the board just before move `n`, that move, and where the seats stood; the end shows the final board. */
 function render() {
-  const { data, step: index } = state;
+  const { data } = state;
+  const index = stepper.step;
   const atEnd = index >= count();
   const step = atEnd ? null : data.steps[index];
   const board = atEnd ? data.final.board : step.board;
@@ -127,32 +130,11 @@ function render() {
     if (current) item.setAttribute("aria-current", "step");
     else item.removeAttribute("aria-current");
   }
-  $("replay-play").textContent = state.timer ? "Pause" : "Play";
+  $("replay-play").textContent = stepper.playing ? "Pause" : "Play";
   button("back").disabled = index === 0;
   button("first").disabled = index === 0;
   button("next").disabled = atEnd;
   button("last").disabled = atEnd;
-}
-
-function go(index) {
-  state.step = Math.max(0, Math.min(index, count()));
-  if (state.step >= count()) pause();
-  render();
-}
-
-function pause() {
-  clearInterval(state.timer);
-  state.timer = null;
-}
-
-function togglePlay() {
-  if (state.timer) {
-    pause();
-  } else {
-    if (state.step >= count()) state.step = 0;
-    state.timer = setInterval(() => go(state.step + 1), STEP_MS);
-  }
-  render();
 }
 
 function showSteps(data) {
@@ -169,8 +151,8 @@ function showSteps(data) {
           const choose = make("button", "found-word replay-move", stepLabel(data, step));
           choose.type = "button";
           choose.addEventListener("click", () => {
-            pause();
-            go(index);
+            stepper.pause();
+            stepper.go(index);
           });
           entry.append(choose);
           return entry;
@@ -206,24 +188,11 @@ async function start() {
   $("replay-title").textContent = `${body.wordlist_title}: ${names}. ${plural(body.rounds, "round")}, seed ${body.seed}.`;
   showSteps(body);
   renderEnd(body);
-  button("first").addEventListener("click", () => (pause(), go(0)));
-  button("back").addEventListener("click", () => (pause(), go(state.step - 1)));
-  button("next").addEventListener("click", () => (pause(), go(state.step + 1)));
-  button("last").addEventListener("click", () => (pause(), go(Infinity)));
   button("show-best").addEventListener("click", () => {
     state.showBest = !state.showBest;
     render();
   });
-  $("replay-play").addEventListener("click", togglePlay);
-  document.addEventListener("keydown", (event) => {
-    if (event.altKey || event.ctrlKey || event.metaKey) return;
-    if (event.key === "ArrowRight") go(state.step + 1);
-    else if (event.key === "ArrowLeft") go(state.step - 1);
-    else return;
-    event.preventDefault();
-    pause();
-    render();
-  });
+  stepper.wire(button, $("replay-play"));
   render();
   document.body.dataset.ready = "true";
 }

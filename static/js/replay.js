@@ -1,6 +1,7 @@
 // The replay page: a saved game played back move by move, from the server's replay of its record.
 // Reads /games/<id>/replay (the board before every move, and the move); writes only this page's DOM.
 
+import { Stepper } from "./replay_steps_player.js";
 import { BoardPanel } from "./view/board.js";
 
 const config = JSON.parse(document.getElementById("wibble-config").textContent);
@@ -14,12 +15,14 @@ const RESULTS = {
   too_short: "Too short",
 };
 
-const state = { data: null, step: 0, timer: null };
+const state = { data: null };
+const stepper = new Stepper({ count: () => state.data.frames.length, render, stepMs: STEP_MS });
 const panel = new BoardPanel($("replay-board"), { focusable: false }); // to watch, not to play
 
 /** Step `n` shows the board before move `n` with its path; the last step shows the final board. */
 function render() {
-  const { data, step } = state;
+  const { data } = state;
+  const step = stepper.step;
   const frames = data.frames;
   const atEnd = step >= frames.length;
   const frame = atEnd ? null : frames[step];
@@ -44,32 +47,11 @@ function render() {
     if (index === step) item.setAttribute("aria-current", "step");
     else item.removeAttribute("aria-current");
   }
-  $("replay-play").textContent = state.timer ? "Pause" : "Play";
+  $("replay-play").textContent = stepper.playing ? "Pause" : "Play";
   document.querySelector('[data-action="back"]').disabled = step === 0;
   document.querySelector('[data-action="first"]').disabled = step === 0;
   document.querySelector('[data-action="next"]').disabled = atEnd;
   document.querySelector('[data-action="last"]').disabled = atEnd;
-}
-
-function go(step) {
-  state.step = Math.max(0, Math.min(step, state.data.frames.length));
-  if (state.step >= state.data.frames.length) pause();
-  render();
-}
-
-function pause() {
-  clearInterval(state.timer);
-  state.timer = null;
-}
-
-function togglePlay() {
-  if (state.timer) {
-    pause();
-  } else {
-    if (state.step >= state.data.frames.length) state.step = 0;
-    state.timer = setInterval(() => go(state.step + 1), STEP_MS);
-  }
-  render();
 }
 
 function showMoves(frames) {
@@ -83,8 +65,8 @@ function showMoves(frames) {
       const points = move.result === "scored" ? ` +${move.points}` : ` (${RESULTS[move.result] ?? move.result})`;
       button.textContent = `${move.word}${points}`;
       button.addEventListener("click", () => {
-        pause();
-        go(index);
+        stepper.pause();
+        stepper.go(index);
       });
       item.append(button);
       return item;
@@ -112,18 +94,7 @@ async function start() {
   state.data = body;
   $("replay-title").textContent = `${body.wordlist_title} · seed ${body.seed}`;
   showMoves(body.frames);
-  document.querySelector('[data-action="first"]').addEventListener("click", () => (pause(), go(0)));
-  document.querySelector('[data-action="back"]').addEventListener("click", () => (pause(), go(state.step - 1)));
-  document.querySelector('[data-action="next"]').addEventListener("click", () => (pause(), go(state.step + 1)));
-  document.querySelector('[data-action="last"]').addEventListener("click", () => (pause(), go(Infinity)));
-  $("replay-play").addEventListener("click", togglePlay);
-  document.addEventListener("keydown", (event) => {
-    if (event.key === "ArrowRight") go(state.step + 1);
-    else if (event.key === "ArrowLeft") go(state.step - 1);
-    else return;
-    pause();
-    render();
-  });
+  stepper.wire((action) => document.querySelector(`[data-action="${action}"]`), $("replay-play"));
   render();
   document.body.dataset.ready = "true";
 }
