@@ -10,11 +10,13 @@ import * as M from "./match.js";
 import * as P from "./protocol.js";
 import { idOf, isMatchEntry } from "./saved.js";
 
+const CATCH_UP_AGAIN_MS = 5000;
+
 export class MatchMoves {
   /** @param {Store} store the tab (store.js): its state, `emit`, `send`, `move`, messages */
   constructor(store) {
     this.store = store;
-    this.catchingUp = false; // a fresh match was asked for after a gap, and has not come yet
+    this.catchingUp = null; // when a fresh match was asked for after a gap (null: none awaited)
   }
 
   get state() {
@@ -24,7 +26,7 @@ export class MatchMoves {
   // -- the server says --------------------------------------------------------
 
   onMatch(message) {
-    this.catchingUp = false;
+    this.catchingUp = null;
     const store = this.store;
     if (typeof message.room === "string") return store.room.onRoomMatch(message);
     store.ref = { kind: "match", match_id: message.match_id, token: message.token };
@@ -52,14 +54,16 @@ export class MatchMoves {
   }
 
   /**
-   * Changes were missed (a gap in the versions): ask for the match as it stands, once, and
-   * drop what comes meanwhile. In a room the room is joined again (quietly: the server sends
+   * Changes were missed (a gap in the versions): ask for the match as it stands, once (again
+   * after five seconds without an answer), and drop what comes meanwhile. In a room the room is joined again (quietly: the server sends
    * this tab the room and its match); a match of our own is resumed.
    */
   catchUp() {
-    if (this.catchingUp) return;
-    this.catchingUp = true;
     const store = this.store;
+    const now = store.now();
+    // Once, not at every message of the gap; again if no answer came (a refused join, say).
+    if (this.catchingUp !== null && now - this.catchingUp < CATCH_UP_AGAIN_MS) return;
+    this.catchingUp = now;
     if (this.state.room) {
       store.room.rejoinRoom();
       return;

@@ -195,6 +195,7 @@ export class Store {
   /** A socket opened: pick the game or match back up, or start the game asked for. */
   onOpen() {
     this.fellBack = false;
+    this.match.catchingUp = null; // a new socket brings the match afresh anyway
     if (this.state.join.code) return this.room.rejoinRoom(); // a room's page: the room, never a game
     const ref = this.ref ?? (this.start ? null : this.storage.current());
     if (ref) {

@@ -127,3 +127,37 @@ def test_two_processes_buses_hear_each_other_and_a_topic_heard_by_one_costs_redi
     finally:
         a.stop()
         b.stop()
+
+
+def test_a_process_cut_off_past_its_liveness_comes_back_with_its_sessions(redis_url: str) -> None:
+    from wibble.redis import connect
+    from wibble.redis.presence import RedisPresence
+
+    a = RedisPresence(connect(redis_url), "A", ttl=0.3)
+    b = RedisPresence(connect(redis_url), "B", ttl=0.3)
+    b.join("room:ABCD", "s1.b", "bo-token")  # Bo is connected on B
+    until(lambda: a.members("room:ABCD") == {})  # B misses its beats: A counts Bo gone (and removes him)
+    b.beat()  # B is back, and Bo's socket never closed
+    assert a.members("room:ABCD") == {"s1.b": "bo-token"}
+    b.leave("room:ABCD", "s1.b")
+    assert a.members("room:ABCD") == {}
+
+
+def test_a_deadline_whose_handler_failed_is_tried_again() -> None:
+    from wibble.live.claims import MemoryClaims
+    from wibble.live.timers import RETRY_SECONDS, Timers
+
+    clock = FakeClock()
+    timers, calls = Timers(clock, MemoryClaims(clock)), []
+
+    def handler(key: object) -> None:
+        calls.append(key)
+        if len(calls) == 1:
+            raise ConnectionError("Redis went away while the deadline ran")
+
+    timers.route("grace", handler)
+    timers.set((("ABCD", "tok"), "grace"), clock())
+    timers.run_due()
+    clock.advance(RETRY_SECONDS)
+    timers.run_due()
+    assert len(calls) == 2

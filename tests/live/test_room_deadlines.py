@@ -75,3 +75,18 @@ def test_an_empty_rooms_end_is_in_its_document(start: Start, clock: FakeClock) -
     assert second.store.load(f"room:{code}") is not None
     tick(second, 1)
     assert second.store.load(f"room:{code}") is None
+
+
+def test_the_last_to_leave_marks_the_room_empty_even_after_another_process_changed_it(start: Start) -> None:
+    from tests.live.players import LIST, Person
+
+    live = start()
+    ann = Person(live.router)
+    [room] = ann.send(type="create_room", name="Ann", rules={"wordlist": LIST})
+    code = room["code"]
+    row = live.store.load(f"room:{code}")  # another process commits the room; its doorbell is late
+    assert row is not None
+    doc = {**row.doc, "version": row.doc["version"] + 1}
+    live.store.commit(f"room:{code}", row.doc["version"], doc, {"version": doc["version"]}, 1.0)
+    ann.leave()  # noting Ann left meets that commit; the room is taken from the store, then...
+    assert stored_room(live, code).empty_since is not None  # ...noted empty all the same

@@ -190,3 +190,15 @@ def test_a_room_loaded_on_the_other_stack_holds_no_seat_of_someone_connected_on_
     assert row is not None
     stored = Room.from_doc(row.doc)
     assert (stored.due(), stored.away(), stored.empty_since) == ({}, set(), None)
+
+
+def test_a_room_one_stack_deletes_leaves_the_others_memory_too(stacks: Stacks) -> None:
+    ann = Person(stacks.a)
+    [room] = ann.send(type="create_room", name="Ann", rules={"wordlist": LIST})
+    cy = on(stacks.b, code=room["code"], name="Cy")
+    ann.leave()
+    cy.leave()
+    stacks.tick(RoomLimits().empty)  # whichever stack claims the empty room's end deletes it
+    assert stacks.store.load(f"room:{room['code']}") is None
+    assert stacks.a.rooms.docs.get(f"room:{room['code']}") is None
+    assert stacks.b.rooms.docs.get(f"room:{room['code']}") is None

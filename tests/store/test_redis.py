@@ -73,3 +73,14 @@ def test_without_the_redis_package_the_host_is_told_what_to_install(monkeypatch:
     )
     with pytest.raises(StoreOpenError, match=r"pip install 'wibble\[redis\]'"):
         open_engines("redis://127.0.0.1:1/0")
+
+
+def test_a_retried_commit_that_had_applied_is_told_as_applied_however_late(redis_url: str) -> None:
+    # (From a second read: the first try applied, its reply was lost, redis-py's one retry came
+    # after the valid-until; the player was told "nothing changed" though the store had it.)
+    store = RedisStore(redis_url)
+    store.create("g1", "game", {"version": 0}, T0)
+    store.commit("g1", 0, {"version": 1}, {"version": 1}, T0 + 1)  # the first try: applied
+    store._patience = -5.0  # the identical retry reaches Redis after its valid-until
+    store.commit("g1", 0, {"version": 1}, {"version": 1}, T0 + 1)  # told: applied, as it was
+    assert store.moves("g1") == [{"version": 1}]

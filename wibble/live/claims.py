@@ -25,6 +25,10 @@ LEASE = 10.0
 """Seconds a claim holds without being renewed: how late a deadline of a dead process runs."""
 
 
+PRUNE_AT = 10_000
+"""Held claims past which the lapsed ones are let go (memory follows the live deadlines)."""
+
+
 class Claims(Protocol):
     def claim(self, key: str, holder: str, lease: float) -> bool:
         """Take or renew ``key`` for ``holder`` for ``lease`` seconds; False if another holds it."""
@@ -40,6 +44,8 @@ class MemoryClaims:
 
     def claim(self, key: str, holder: str, lease: float) -> bool:
         now = self.clock()
+        if len(self._held) >= PRUNE_AT:  # claims left by documents that went: let the lapsed ones go
+            self._held = {k: v for k, v in self._held.items() if v[1] > now}
         current = self._held.get(key)
         if current is not None and current[0] != holder and current[1] > now:
             return False

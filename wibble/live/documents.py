@@ -33,6 +33,9 @@ from .presence import Presence
 
 log = logging.getLogger(__name__)
 
+GONE = -1
+"""The version a doorbell rings for a document another stack deleted."""
+
 Doc = dict[str, Any]
 R = TypeVar("R")
 
@@ -98,6 +101,10 @@ class Documents(Generic[H]):
         """Whether a document nobody is connected to may leave memory (a room's match may not)."""
         self.on_drop: Callable[[H], None] = lambda held: None
         """Called as a document leaves memory (its deadlines go with it)."""
+        self.on_gone: Callable[[str], None] = lambda doc_id: None
+        """Called once this process deleted a document (``wire``: the other stacks let theirs go)."""
+        self.on_keep: Callable[[H], None] = lambda held: None
+        """Called as a document comes into memory (``wire``: the doorbell listens for its commits)."""
         self.on_commit: Callable[[H], None] | None = None
         """Called after every commit, under the document's lock (``wire`` sets the doorbell)."""
         self._held: dict[str, H] = {}
@@ -140,6 +147,7 @@ class Documents(Generic[H]):
                 return present
             self._make_room()
             self._held[held.doc_id] = held
+        self.on_keep(held)
         return held
 
     def drop(self, doc_id: str) -> None:
@@ -148,6 +156,13 @@ class Documents(Generic[H]):
             held = self._held.pop(doc_id, None)
         if held is not None:
             self.on_drop(held)
+
+    def delete(self, doc_id: str) -> None:
+        """Delete a document for good: from memory, from the store, and from every other stack's
+        memory (``on_gone``). Raises ``StorageError`` if the store could not (it stays)."""
+        self.drop(doc_id)
+        self.store.delete(doc_id)
+        self.on_gone(doc_id)
 
     def sweep(self) -> int:
         """Let go of documents nobody has been connected to for ``idle_timeout``; returns how many."""
@@ -241,7 +256,8 @@ class Documents(Generic[H]):
             log.warning("could not catch up %s %s: %s", self.kind.name, doc_id, exc.code)
             return False
         if row is None:
-            return False
+            self.drop(doc_id)  # deleted by another process meanwhile
+            return True
         with held.lock:
             stored = row.doc.get("version")
             if not (isinstance(stored, int) and stored > held.version):
@@ -251,10 +267,10 @@ class Documents(Generic[H]):
         return True
 
     def refresh(self, doc_id: str, version: int) -> None:
-        """Another process committed ``version`` of ``doc_id``: a copy held here that is older takes
-        the stored document."""
+        """Another process committed ``version`` of ``doc_id`` (``GONE``: deleted it): a copy held
+        here that is older takes the stored document; one the store no longer has leaves memory."""
         held = self._held.get(doc_id)
-        if held is None or held.version >= version:
+        if held is None or 0 <= version <= held.version:
             return
         try:
             row = self.store.load(doc_id)
@@ -262,6 +278,7 @@ class Documents(Generic[H]):
             log.warning("could not refresh %s %s: %s", self.kind.name, doc_id, exc.code)
             return
         if row is None:
+            self.drop(doc_id)  # deleted by another process (a room that stood empty)
             return
         with held.lock:
             stored = row.doc.get("version")

@@ -290,18 +290,20 @@ class Rooms(Service):
             self._local.get(live.code, {}).pop(session.id, None)
             session.room = None
             session.credentials.pop(topic, None)
-            now, room = self.clock(), live.room
+            now = self.clock()
             if seat is not None and not self._connected(live, seat):
-                held = room.seats[seat]
+                held = live.room.seats[seat]
                 if held is not None and held.token is not None:
                     token = held.token
-                    self._note(live, lambda: room.left(token, now + self.limits.grace), "left")
+                    self._note(live, lambda: live.room.left(token, now + self.limits.grace), "left")
                 self._publish(live, self._presence(live, seat))
             elif seat is None:
                 self._crowd(live)
             if not self.presence.count(topic):
                 self._local.pop(live.code, None)
-                self._note(live, lambda: room.emptied(now), "empty")
+                # (``live.room``, not a name for it: a note that met another process's commit
+                # put the stored room in its place)
+                self._note(live, lambda: live.room.emptied(now), "empty")
                 self._touch(live, force=True)
 
     # -- creating, joining -------------------------------------------------------------------
@@ -723,7 +725,7 @@ class Rooms(Service):
         self.timers.cancel((code, "room-empty"))
         self.timers.cancel((code, "room-crowd"))
         try:
-            self.store.delete(room_id(code))
+            self.docs.delete(room_id(code))  # (from other processes' memory too)
         except StorageError as exc:
             log.warning("could not delete empty room %s: %s", code, exc.reason)
 
@@ -756,6 +758,8 @@ class Rooms(Service):
                     continue
                 self._publish(live, self._presence(live, seat))
                 changed += 1
+            if not self.presence.count(live.doc_id) and live.room.empty_since is None:
+                changed += bool(self._note(live, partial(live.room.emptied, self.clock()), "empty", False))
         return changed
 
     def sweep(self, purge_batch: int = 500) -> int:

@@ -23,6 +23,9 @@ from .claims import LEASE, Claims, MemoryClaims
 
 log = logging.getLogger(__name__)
 
+RETRY_SECONDS = 1.0
+"""When a deadline whose handler failed (the store was away, say) falls due again."""
+
 
 class Timers:
     def __init__(
@@ -84,7 +87,7 @@ class Timers:
             claimed = self.claims.claim(name, self.holder, self.lease)
         except Exception as exc:  # the claims' engine is down: try again shortly, handle nothing now
             log.warning("could not claim a deadline (%r): %s", key, exc)
-            self._schedule.set(key, self.clock() + 1.0)
+            self._schedule.set(key, self.clock() + RETRY_SECONDS)
             return
         if not claimed:
             # Another process handles it; if that one dies, its lease runs out and this one looks again
@@ -94,7 +97,9 @@ class Timers:
         try:
             handler(key)
         except Exception:
-            log.exception("a deadline's handler failed (%r)", key)
+            log.exception("a deadline's handler failed (%r); trying it again in a second", key)
+            if self._schedule.when(key) is None:  # never lose a deadline to a passing failure
+                self._schedule.set(key, self.clock() + RETRY_SECONDS)
         if self._schedule.when(key) is None:  # nothing more due under this key here: let it go
             try:
                 self.claims.release(name, self.holder)

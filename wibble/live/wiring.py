@@ -12,7 +12,7 @@ from ..wordlists import WordLists
 from .budgets import Budgets, Limits, Meter
 from .bus import Bus, MemoryBus
 from .claims import LEASE, Claims
-from .documents import Documents
+from .documents import GONE, Documents
 from .doorbell import Doorbell
 from .games import Games
 from .matches import BotPace, Matches
@@ -97,7 +97,17 @@ def wire(
 
 
 def ring(doorbell: Doorbell, docs: Documents[Any]) -> None:
-    """Ring every commit of ``docs`` to the other stacks, and refresh from theirs."""
+    """Ring every commit of ``docs`` to the other stacks holding the document, and refresh from
+    theirs while a document is held here."""
     name = docs.kind.name
     docs.on_commit = lambda held: doorbell.ring(name, held.doc_id, held.version)
+    docs.on_keep = lambda held: doorbell.watch(held.doc_id)
+    docs.on_gone = lambda doc_id: doorbell.ring(name, doc_id, GONE)
+    dropped = docs.on_drop
+
+    def on_drop(held: Any) -> None:
+        doorbell.unwatch(held.doc_id)
+        dropped(held)
+
+    docs.on_drop = on_drop
     doorbell.on(name, docs.refresh)

@@ -60,6 +60,7 @@ class RedisBus:
         self._alone: set[str] = set()
         """Topics no other process listens to (see the module's docstring)."""
         self._joined = f"{prefix}:bus:joined"
+        self._joins_heard = 0
         self._lock = threading.Lock()
         self._pubsub = self.listener.pubsub(ignore_subscribe_messages=True)
         self._pubsub.subscribe(self._joined)
@@ -82,7 +83,10 @@ class RedisBus:
             if channel in self._channels:
                 return
             self._channels.add(channel)
-            self._pubsub.subscribe(channel)
+            try:
+                self._pubsub.subscribe(channel)
+            except Exception as exc:  # the listener finds the connection lost and subscribes again
+                log.warning("could not subscribe to %s yet (%s)", channel, exc)
         self.start()
         self._say_joined([topic])
 
@@ -115,12 +119,15 @@ class RedisBus:
         if audience.session is not None and self.local.holds(topic, audience.session):
             return  # one local session's own: nobody elsewhere hears it
         envelope = json.dumps({"p": self.process, "a": _audience_doc(audience), "m": messages})
+        joins = self._joins_heard
         try:
             heard = self.client.publish(self._channel(topic), envelope)
         except Exception as exc:  # the others catch up with a snapshot when they resubscribe
             log.warning("could not publish on %s to other processes: %s", topic, exc)
             return
-        if heard <= (1 if self.local.has(topic) else 0):
+        # Alone only if no process said it joined while the answer was on its way (it may have
+        # subscribed just after this PUBLISH, and its word been read here before the answer).
+        if heard <= (1 if self.local.has(topic) else 0) and self._joins_heard == joins:
             if len(self._alone) >= ALONE_KEPT:
                 self._alone.clear()  # a bound on memory: the next publish of each asks again
             self._alone.add(topic)
@@ -169,6 +176,7 @@ class RedisBus:
         except ValueError:
             return
         if joined.get("p") != self.process:
+            self._joins_heard += 1
             self._alone.difference_update(joined.get("t", ()))
 
     def _deliver(self, channel: str, data: str) -> None:

@@ -6,12 +6,21 @@
 - ``P:conns:{address}`` a hash: process → the connections it has open from the address.
   Only processes whose liveness key lives count (``RedisPresence``): a process that dies
   stops counting once its key expires, rather than leaking its connections for ever.
+
+While Redis is away the budgets let everything through (nothing can be played then
+anyway) rather than fail a connection: a budget protects the server, it is not a rule.
+Two processes checking the same address at the same moment may let it one connection
+past its cap (check, then count); the cap is a guard against floods, not an exact count.
 """
 
 from __future__ import annotations
 
+import logging
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
+
+log = logging.getLogger(__name__)
 
 BUCKET = """
 local now = redis.call('TIME')
@@ -41,6 +50,11 @@ class RedisMeter:
         self._alive_key = alive_key
         """process → the name of its liveness key (``RedisPresence``'s)."""
         self._bucket = client.register_script(BUCKET)
+        import redis
+
+        self._errors: tuple[type[BaseException], ...] = (redis.RedisError,)
+        self._uncounted: Counter[str] = Counter()
+        """Connections let through while Redis was away (never counted there)."""
 
     def _key(self, kind: str, address: str) -> str:
         return f"{self.prefix}:budget:{{{kind}:{address}}}"
@@ -49,21 +63,41 @@ class RedisMeter:
         return f"{self.prefix}:conns:{{{address}}}"
 
     def available(self, kind: str, address: str, per_minute: float) -> float:
-        return float(self._bucket(keys=[self._key(kind, address)], args=[per_minute, 0]))
+        try:
+            return float(self._bucket(keys=[self._key(kind, address)], args=[per_minute, 0]))
+        except self._errors as exc:
+            log.warning("budgets unreachable (%s): letting it through", exc)
+            return per_minute
 
     def take(self, kind: str, address: str, per_minute: float) -> bool:
-        return bool(self._bucket(keys=[self._key(kind, address)], args=[per_minute, 1]) == "1")
+        try:
+            return bool(self._bucket(keys=[self._key(kind, address)], args=[per_minute, 1]) == "1")
+        except self._errors as exc:
+            log.warning("budgets unreachable (%s): letting it through", exc)
+            return True
 
     def connect(self, address: str, limit: float) -> bool:
-        if self.connections(address) >= limit:
-            return False
-        self.client.hincrby(self._conns(address), self.process, 1)
+        try:
+            if self.connections(address) >= limit:
+                return False
+            self.client.hincrby(self._conns(address), self.process, 1)
+        except self._errors as exc:
+            log.warning("connection counts unreachable (%s): letting it through, uncounted", exc)
+            self._uncounted[address] += 1
         return True
 
     def disconnect(self, address: str) -> None:
+        if self._uncounted[address] > 0:
+            self._uncounted[address] -= 1
+            if not self._uncounted[address]:
+                del self._uncounted[address]
+            return
         key = self._conns(address)
-        if self.client.hincrby(key, self.process, -1) <= 0:
-            self.client.hdel(key, self.process)
+        try:
+            if self.client.hincrby(key, self.process, -1) <= 0:
+                self.client.hdel(key, self.process)
+        except self._errors as exc:  # it stops counting with this process's liveness, at the latest
+            log.warning("could not uncount a connection (%s)", exc)
 
     def connections(self, address: str) -> int:
         key = self._conns(address)

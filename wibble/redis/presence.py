@@ -6,13 +6,24 @@
 A member counts only while its process's key lives: a process that is SIGKILLed stops
 renewing, and once its key expires every session it had is gone (the first reader
 removes them). A session that leaves is removed at once.
+
+Each process also keeps its own sessions' entries here and writes them all again at
+every heartbeat: a process that was only cut off or paused past its key's expiry (its
+entries removed meanwhile by another) comes back whole, and a join or leave that failed
+while Redis was away is put right once it is back. A join or leave never raises for want
+of Redis; a question (``members``) raises ``StorageError``.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Iterable
 from typing import Any
+
+from ..store.base import StorageError
+
+log = logging.getLogger(__name__)
 
 ALIVE_SECONDS = 10.0
 """How long a process counts as alive after its last heartbeat (it beats every few seconds)."""
@@ -20,11 +31,18 @@ ALIVE_SECONDS = 10.0
 
 class RedisPresence:
     def __init__(self, client: Any, process: str, prefix: str = "wibble", ttl: float = ALIVE_SECONDS) -> None:
+        import redis
+
         self.client = client
         self.process = process
         self.prefix = prefix
         self.ttl = ttl
         self._alive = self.alive_key(process)
+        self._errors: tuple[type[BaseException], ...] = (redis.RedisError,)
+        self._mine: dict[tuple[str, str], str | None] = {}
+        """This process's sessions: (topic, session id) → the token hash each holds there."""
+        self._left: set[tuple[str, str]] = set()
+        """Leaves that could not reach Redis yet."""
         self.beat()
 
     def _topic(self, topic: str) -> str:
@@ -33,26 +51,58 @@ class RedisPresence:
     def alive_key(self, process: str) -> str:
         return f"{self.prefix}:alive:{process}"
 
+    def _entry(self, holder: str | None) -> str:
+        return json.dumps([holder, self.process])
+
     def beat(self) -> None:
-        """This process lives for ``ttl`` more seconds."""
-        self.client.set(self._alive, "1", px=int(self.ttl * 1000))
+        """This process lives for ``ttl`` more seconds, and its sessions' entries are written again
+        (raises ``redis.RedisError`` if Redis is away: the next beat tries again)."""
+        pipe = self.client.pipeline(transaction=False)
+        pipe.set(self._alive, "1", px=int(self.ttl * 1000))
+        for topic, session_id in self._left:
+            pipe.hdel(self._topic(topic), session_id)
+        mine, left = dict(self._mine), set(self._left)
+        for (topic, session_id), holder in mine.items():
+            pipe.hset(self._topic(topic), session_id, self._entry(holder))
+        pipe.execute()
+        self._left -= left
+        # A session that left while this was on its way may have been written back after its own
+        # removal: the next beat removes it again.
+        self._left |= mine.keys() - self._mine.keys()
 
     def join(self, topic: str, session_id: str, holder: str | None) -> None:
-        self.client.hset(self._topic(topic), session_id, json.dumps([holder, self.process]))
+        self._mine[topic, session_id] = holder
+        self._left.discard((topic, session_id))
+        try:
+            self.client.hset(self._topic(topic), session_id, self._entry(holder))
+        except self._errors as exc:  # the next heartbeat writes it
+            log.warning("could not note a session's presence (%s); the next heartbeat will", exc)
 
     def leave(self, topic: str, session_id: str) -> None:
-        self.client.hdel(self._topic(topic), session_id)
+        self._mine.pop((topic, session_id), None)
+        try:
+            self.client.hdel(self._topic(topic), session_id)
+        except self._errors as exc:  # the next heartbeat removes it
+            log.warning("could not note that a session left (%s); the next heartbeat will", exc)
+            self._left.add((topic, session_id))
 
     def heartbeat(self, session_ids: Iterable[str]) -> None:
         self.beat()  # a process's sessions live as long as the process does
 
     def members(self, topic: str) -> dict[str, str | None]:
+        try:
+            return self._members(topic)
+        except self._errors as exc:
+            raise StorageError(f"redis: {exc}") from None
+
+    def _members(self, topic: str) -> dict[str, str | None]:
         entries: dict[str, str] = self.client.hgetall(self._topic(topic))
         if not entries:
             return {}
         parsed = {sid: json.loads(text) for sid, text in entries.items()}
         processes = sorted({process for _, process in parsed.values()})
         alive = dict(zip(processes, self.client.mget([self.alive_key(p) for p in processes]), strict=True))
+        alive[self.process] = alive.get(self.process) or "1"  # (this one is alive: it is asking)
         gone = [sid for sid, (_, process) in parsed.items() if alive[process] is None]
         if gone:
             self.client.hdel(self._topic(topic), *gone)
@@ -63,4 +113,5 @@ class RedisPresence:
 
     def forget_process(self) -> None:
         """This process stops (cleanly): its sessions are gone at once, not when its key expires."""
+        self._mine.clear()
         self.client.delete(self._alive)

@@ -8,7 +8,8 @@ Keys, with ``P`` the prefix (``wibble``) and every key of one document under one
 
 A commit is one Lua script: it checks the version, writes the document and appends the
 move, or changes nothing. The same write arriving twice (a reply lost to a timeout, then
-retried) is recognised and succeeds once. ``P:touched`` is an index beside the
+retried) is recognised and succeeds once, however late the retry; a write that is not
+applied yet and arrives after its writer gave up on it changes nothing. ``P:touched`` is an index beside the
 documents, kept up in the same round trip but outside the script so that the script
 touches one slot (legal under Redis Cluster); a purge checks each document's own time.
 """
@@ -34,11 +35,11 @@ return 1
 """
 
 COMMIT = """
-local now = redis.call('TIME')
-if tonumber(now[1]) + tonumber(now[2]) / 1000000 > tonumber(ARGV[6]) then return -1 end
 local stored = redis.call('HMGET', KEYS[1], 'version', 'doc')
 if not stored[1] then return 0 end
 if tonumber(stored[1]) == tonumber(ARGV[2]) and stored[2] == ARGV[3] then return 1 end
+local now = redis.call('TIME')
+if tonumber(now[1]) + tonumber(now[2]) / 1000000 > tonumber(ARGV[6]) then return -1 end
 if tonumber(stored[1]) ~= tonumber(ARGV[1]) then return 0 end
 redis.call('HSET', KEYS[1], 'version', ARGV[2], 'doc', ARGV[3], 'updated', ARGV[5])
 redis.call('RPUSH', KEYS[2], ARGV[4])
@@ -143,6 +144,7 @@ class RedisStore:
 
         done = self._call(lambda: self._pipelined(write)[0])
         if done == -1:
+            self._offset = self._clock_offset()  # (a clock that stepped would refuse every write)
             raise StorageError("redis: the write reached Redis too late, and was not applied")
         if not done:
             raise VersionConflict(doc_id, expected)

@@ -333,9 +333,18 @@ def serve_connection(
         connections.discard(session)
         if counted:
             budgets.disconnect(address)
-        router.leave(session)
+        _leave(router, session)
         _finish(ws, sock, outbox, close_code)
         hang_up()
+
+
+def _leave(router: Router, session: Session) -> None:
+    """The session leaves what it was on; a failure here (the store or Redis away) must not keep
+    the socket from closing: housekeeping puts presence right once they are back."""
+    try:
+        router.leave(session)
+    except Exception:
+        log.exception("a connection's leaving was not all noted")
 
 
 def _receive_loop(
