@@ -37,7 +37,8 @@ def test_a_new_english_match_shows_spellcasts_scores(
     assert match["settings"]["values"] == "spellcast"
     assert {tile["score"] for tile in tiles(match) if tile["letter"] == "Q"} == {8}
     assert all(tile["score"] == SPELLCAST[tile["letter"].lower()] for tile in tiles(match))
-    assert match["letters"]["Q"]["score"] == 8 and match["letters"]["K"]["score"] == 6
+    assert match["letters"]["Q"]["score"] == 8
+    assert match["letters"]["K"]["score"] == 6
 
 
 def test_the_host_may_choose_the_lists_classic_values(
