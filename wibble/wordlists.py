@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import re
 import threading
 import tomllib
 from collections.abc import Callable
@@ -79,16 +80,40 @@ def load(path: Path, cache: TrieCache | None = None) -> WordList:
         trie = Trie(parse_words(text, str(path)))
         if cache is not None:
             cache.store(path.stem, key, trie)
-    return build_word_list(path.stem, trie, settings, str(path.with_suffix(".toml")), _digest(key, path))
+    source = str(path.with_suffix(".toml"))
+    return build_word_list(path.stem, trie, settings, source, _digest(key, path, settings))
 
 
-def _digest(words_key: bytes, path: Path) -> str:
-    """What a saved game names its list by: the words' and the settings' bytes, hashed together."""
+# A named value table's header, ``[values.NAME]``, with the comments and blank lines just above it.
+_TABLES = re.compile(rb"^(?:[ \t]*(?:#[^\n]*)?\r?\n)*[ \t]*\[[ \t]*values[ \t]*\.", re.MULTILINE)
+
+
+def _digest(words_key: bytes, path: Path, settings: dict[str, Any]) -> str:
+    """What a saved game names its list by: the words' and the settings' bytes, hashed together.
+
+    The named value tables at the end of the settings (``[values.NAME]``) are left out: adding
+    one leaves the list's digest, and every record made with the list's own values, as they
+    were. A table's scores go into the digest of the list with that table applied instead.
+    """
+    toml = path.with_suffix(".toml")
     try:
-        settings = path.with_suffix(".toml").read_bytes()
+        data = toml.read_bytes()
     except FileNotFoundError:
-        settings = b""
-    return hashlib.sha256(words_key + hashlib.sha256(settings).digest()).hexdigest()
+        data = b""
+    if isinstance(settings.get("values"), dict):
+        found = _TABLES.search(data)
+        head = data[: found.start()] if found else data
+        own = {key: value for key, value in settings.items() if key != "values"}
+        try:
+            same = found is not None and tomllib.loads(head.decode("utf-8-sig")) == own
+        except tomllib.TOMLDecodeError:
+            same = False
+        if not same:
+            raise WordListError(
+                str(toml), "write each value table as a [values.NAME] section after the list's other settings"
+            )
+        data = head
+    return hashlib.sha256(words_key + hashlib.sha256(data).digest()).hexdigest()
 
 
 def load_or_error(path: Path, cache: TrieCache | None = None) -> WordList | WordListError:

@@ -335,6 +335,7 @@ export function bindMatchControls(root, actions) {
     if (field.dataset.botLevel !== undefined) actions.setBotLevel(Number(field.dataset.botLevel), field.value);
     else if (field.name === "rounds") actions.setRounds(field.value);
     else if (field.name === "timed") actions.setTimed(field.checked);
+    else if (field.name === "classic") actions.setClassic(field.checked);
   });
   form.addEventListener("submit", (event) => {
     event.preventDefault();
@@ -375,7 +376,7 @@ function onPress(container, handler) {
  * names the intent), so the seats the view rebuilds need no new listeners.
  *
  * @param {object} actions enterName(text), goToRoom(code), takeSeat(i), leaveSeat(), setSeatBot(i, level),
- *   setSeatSpeed(i, speed), removeSeat(i), setRules({rounds|timed|wordlist|standIn}), startRoomMatch(),
+ *   setSeatSpeed(i, speed), removeSeat(i), setRules({rounds|timed|wordlist|standIn|classic}), startRoomMatch(),
  *   copyLink(), selectLink(), leaveRoom(), showLobby(on)
  */
 export function bindRoomControls(root, actions) {
@@ -409,6 +410,7 @@ export function bindRoomControls(root, actions) {
     else if (field.dataset.seatSpeed !== undefined) actions.setSeatSpeed(Number(field.dataset.seatSpeed), field.value);
     else if (field.name === "room-rounds") actions.setRules({ rounds: field.value });
     else if (field.name === "room-timed") actions.setRules({ timed: field.checked });
+    else if (field.name === "room-classic") actions.setRules({ classic: field.checked });
     else if (field.name === "room-wordlist") actions.setRules({ wordlist: field.value });
     else if (field.name === "room-stand-in") actions.setRules({ standIn: field.value });
   });

@@ -134,6 +134,7 @@ const actions = {
   setBotLevel: (index, level) => store.match.setBotLevel(index, level),
   setRounds: (rounds) => store.match.setRounds(rounds),
   setTimed: (timed) => store.match.setTimed(timed),
+  setClassic: (classic) => store.match.setClassic(classic),
   startMatch: () => thenBoard(store.match.startMatch()),
   // a room
   enterName: (text) => store.room.enterName(text),

@@ -269,13 +269,20 @@ export class MatchMoves {
     return true;
   }
 
-  /** Start a match with the settings chosen (or these: `bots` levels, `rounds`, `timed`). */
-  startMatch({ bots, rounds, timed } = this.state.draft) {
+  setClassic(classic) {
+    this.state.draft.classic = Boolean(classic);
+    this.store.emit({ type: "draft" });
+    return true;
+  }
+
+  /** Start a match with the settings chosen (or these: `bots` levels, `rounds`, `timed`, `classic`). */
+  startMatch({ bots, rounds, timed, classic } = this.state.draft) {
     const store = this.store;
     if (this.state.connection.state !== "open") return false;
     store.announce = "new";
     const wordlist = this.state.game?.wordlist ?? this.state.config.default_wordlist;
-    return store.send(P.newMatch({ bots, rounds, turnSeconds: timed ? P.TIMED_TURN_SECONDS : null, wordlist }));
+    const values = classic ? "classic" : null; // null: the server's default, Spellcast's
+    return store.send(P.newMatch({ bots, rounds, turnSeconds: timed ? P.TIMED_TURN_SECONDS : null, wordlist, values }));
   }
 
   /** Once a match is over: the same seats and settings on a new board (in a room, the host's). */

@@ -43,9 +43,9 @@ export const POWERS = Object.freeze(["shuffle", "swap", "hint", "extend"]);
 
 /**
  * `new_match`: `bots` a list of levels, `rounds` 1-20, `turnSeconds` null (untimed) or
- * 5-600; the rest optional.
+ * 5-600; the rest optional (`values`: "spellcast", the server's default, or "classic").
  */
-export function newMatch({ bots = [], rounds = DEFAULT_ROUNDS, turnSeconds = null, wordlist = null, seed = null, name = null } = {}) {
+export function newMatch({ bots = [], rounds = DEFAULT_ROUNDS, turnSeconds = null, wordlist = null, seed = null, name = null, values = null } = {}) {
   const message = {
     type: "new_match",
     bots: bots.map((level) => ({ level })),
@@ -55,6 +55,7 @@ export function newMatch({ bots = [], rounds = DEFAULT_ROUNDS, turnSeconds = nul
   if (wordlist) message.wordlist = wordlist;
   if (seed !== null && seed !== undefined) message.seed = seed;
   if (name) message.name = name;
+  if (values) message.values = values;
   return message;
 }
 
@@ -109,7 +110,7 @@ export function joinRoom(code, name, token = null) {
 export const takeSeat = (seat) => ({ type: "take_seat", seat });
 export const leaveSeat = () => ({ type: "leave_seat" });
 export const leaveRoom = () => ({ type: "leave_room" });
-/** `set_rules`: any of `rounds`, `turn_seconds`, `wordlist`, `stand_in` (host only). */
+/** `set_rules`: any of `rounds`, `turn_seconds`, `wordlist`, `stand_in`, `values` (host only). */
 export const setRules = (rules) => ({ type: "set_rules", ...rules });
 /** `set_seat`: `bot` (a level) and/or `speed` (1-4) for one seat (host only). */
 export const setSeat = (seat, { bot = null, speed = null } = {}) => {

@@ -49,6 +49,7 @@ function rulesOf(rules) {
     turnSeconds: Number.isFinite(given.turn_seconds) ? given.turn_seconds : null,
     wordlist: typeof given.wordlist === "string" ? given.wordlist : null,
     standIn: LEVELS.includes(given.stand_in) ? given.stand_in : "easy",
+    values: given.values === "classic" ? "classic" : "spellcast",
   };
 }
 

@@ -353,9 +353,10 @@ export class RoomMoves {
 
   /**
    * The host's rules, one at a time: `rounds` (1-20), `timed` (the page's 30-second turn),
-   * `wordlist`, `standIn` (the level of the bot that plays an away seat).
+   * `wordlist`, `standIn` (the level of the bot that plays an away seat), `classic` (the list's
+   * own letter values rather than Spellcast's).
    */
-  setRules({ rounds, timed, wordlist, standIn }) {
+  setRules({ rounds, timed, wordlist, standIn, classic }) {
     const room = this.state.room;
     const rules = {};
     if (rounds !== undefined) {
@@ -364,6 +365,7 @@ export class RoomMoves {
       rules.rounds = Math.min(P.MAX_ROUNDS, n);
     }
     if (timed !== undefined) rules.turn_seconds = timed ? P.TIMED_TURN_SECONDS : null;
+    if (classic !== undefined) rules.values = classic ? "classic" : "spellcast";
     if (wordlist !== undefined) {
       if (!this.state.config.wordlists.some((list) => list.name === wordlist)) return false;
       rules.wordlist = wordlist;

@@ -121,8 +121,9 @@ export class Store {
       // Type to spell: the letters typed, the paths that spell them (best first, spell.js) and
       // the one on the board. Only while the chain on the board is that path (see `emit`).
       spelling: null, // {typed, paths: [{path, points}], index}
-      // The match settings being chosen: a level per bot, rounds, and whether turns are timed.
-      draft: { bots: ["easy"], rounds: P.DEFAULT_ROUNDS, timed: false },
+      // The match settings being chosen: a level per bot, rounds, whether turns are timed, and
+      // whether the letters score the list's classic values rather than Spellcast's.
+      draft: { bots: ["easy"], rounds: P.DEFAULT_ROUNDS, timed: false, classic: false },
       message: null, // {kind, say, ...facts, id}: the view words it
       games: storage.list(), // "Your games": this browser's games and matches, newest first
       // Playing with friends (room.js, `this.room`): the room this tab is in, and how far

@@ -459,3 +459,19 @@ test("a gap in a match's versions asks for the match afresh, once, and late mess
   assert.strictEqual(result.turn, 0);
   assert.strictEqual(result.version, 3);
 });
+
+test("the match setup may choose the list's classic letter values instead of Spellcast's", async () => {
+  const result = await runMatch(async () => {
+    const made = make();
+    made.store.onOpen();
+    made.store.onMessage(snapshot());
+    const chosen = made.store.match.setClassic(true);
+    made.store.match.startMatch();
+    made.store.match.setClassic(false);
+    made.store.match.startMatch();
+    return { chosen, sent: made.sent.slice(1).map((m) => [m.type, "values" in m ? m.values : "(none)"]) };
+  });
+  assert.strictEqual(result.chosen, true);
+  // Unchosen, the message names no values: the server's default is Spellcast's.
+  assert.deepStrictEqual(result.sent, [["new_match", "classic"], ["new_match", "(none)"]]);
+});

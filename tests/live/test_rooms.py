@@ -213,6 +213,7 @@ def test_only_the_host_sets_the_rules_and_starts(start: Start) -> None:
         "turn_seconds": 30,
         "wordlist": LIST,
         "stand_in": "hard",
+        "values": "spellcast",
     }
     assert errors(ann.send(type="set_rules", wordlist="klingon")) == ["game/unknown_wordlist"]
 

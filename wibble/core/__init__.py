@@ -25,7 +25,7 @@ from .scoring import Score, Step, TileValue, score
 from .shuffle import permutation, shuffle
 from .solver import Found, count_words, solve
 from .turns import Turn, TurnOrder
-from .wordlist import WordList, build_word_list, parse_words
+from .wordlist import CLASSIC, WordList, build_word_list, parse_words
 
 __all__ = [
     "SIZE",
@@ -62,6 +62,7 @@ __all__ = [
     "Trie",
     "WibbleError",
     "WordJudged",
+    "CLASSIC",
     "WordList",
     "WordListError",
     "build_word_list",

@@ -29,7 +29,7 @@ from typing import Any
 
 from .errors import GameDataError, RuleError
 from .fields import count_of, field_of
-from .match import LEVELS, MAX_SEATS
+from .match import LEVELS, MAX_SEATS, SPELLCAST, VALUES
 
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 """No 0/O, no 1/I/L: a code read aloud or copied by hand comes out right."""
@@ -58,6 +58,8 @@ class Rules:
     """The word list's name; None: the server's default."""
     stand_in: str = "medium"
     """The level of the bot that plays a seat whose person is away or gone."""
+    values: str = SPELLCAST
+    """The letter values a match plays with: Spellcast's table where the list has one, or ``classic``."""
 
     def __post_init__(self) -> None:
         if not 1 <= self.rounds <= 20:
@@ -66,6 +68,8 @@ class Rules:
             raise ValueError("turn_seconds must be 5-600 or None")
         if self.stand_in not in LEVELS:
             raise ValueError("stand_in must be a bot level")
+        if self.values not in VALUES:
+            raise ValueError(f"values must be one of {', '.join(VALUES)}")
 
     def to_doc(self) -> dict[str, Any]:
         return {
@@ -73,6 +77,7 @@ class Rules:
             "turn_seconds": self.turn_seconds,
             "wordlist": self.wordlist,
             "stand_in": self.stand_in,
+            "values": self.values,
         }
 
 
@@ -406,7 +411,8 @@ def _rules(doc: Mapping[str, Any]) -> Rules:
             raise ValueError("a number is damaged")
         if not (wordlist is None or isinstance(wordlist, str)):
             raise ValueError("the word list is damaged")
-        return Rules(rounds, turn_seconds, wordlist, stand_in)
+        values = doc.get("values", SPELLCAST)  # saved before rooms chose: the default
+        return Rules(rounds, turn_seconds, wordlist, stand_in, values)
     except (KeyError, TypeError, ValueError) as exc:
         raise GameDataError(f"field 'rules' is damaged: {exc}") from None
 

@@ -6,11 +6,14 @@ whether the text came from ``words/`` or a test. ``wibble.wordlists`` does the I
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
+import re
 import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
 
@@ -21,6 +24,9 @@ from .letters import Letter, LetterTable, distinct_faces
 DEFAULT_MIN_LENGTH = 3
 MAX_WORD_LENGTH = 25  # a chain visits each of the 25 tiles at most once
 MAX_SCORE = 10
+CLASSIC = "classic"
+"""The name of a list's own scores (its ``[letters]``, or those derived); a named table replaces them."""
+TABLE_NAME = re.compile(r"[a-z][a-z0-9_-]{0,19}")
 
 
 def normalise(text: str) -> str:
@@ -58,7 +64,33 @@ class WordList:
     letters: LetterTable
     trie: Trie
     digest: str = ""
-    """SHA-256 (hex) of the list's words and settings as read; a saved game names the exact list it used."""
+    """SHA-256 (hex) of the list's words and settings as read; a saved game names the exact list it used.
+
+    With a named value table applied (``with_values``), the digest covers that table too."""
+    tables: Mapping[str, Mapping[str, int]] = field(default_factory=dict, compare=False, repr=False)
+    """Named value tables (``[values.NAME]``): each gives every tile a score in place of its own."""
+    values: str = CLASSIC
+    """Which scores the letters carry: ``classic`` (the list's own) or a name of ``tables``."""
+
+    def with_values(self, name: str) -> WordList:
+        """This list with the letters scored by table ``name`` (``classic``: the list's own scores).
+
+        Raises ``KeyError`` if the list has no such table. The result's digest names the
+        table and its scores, so a record is only replayed with the values it was played with.
+        """
+        if name == self.values:
+            return self
+        if self.values != CLASSIC:
+            raise ValueError(f"the list already plays with the {self.values!r} values")
+        scores = self.tables[name]
+        letters = LetterTable(replace(letter, score=scores[letter.symbol]) for letter in self.letters)
+        table = json.dumps(sorted(scores.items()), ensure_ascii=False)
+        digest = hashlib.sha256(f"{self.digest}\nvalues.{name}\n{table}".encode()).hexdigest()
+        return replace(self, letters=letters, digest=digest, values=name)
+
+    def values_for(self, name: str) -> str:
+        """``name`` if the list has that table, else ``classic``: a list without it plays its own values."""
+        return name if name == CLASSIC or name in self.tables else CLASSIC
 
 
 def letter_counts(words: Iterable[str]) -> Counter[str]:
@@ -135,11 +167,43 @@ def build_letters(counts: Mapping[str, int], settings: Mapping[str, Any], source
     return LetterTable(replace(letter, face=faces[letter.symbol]) for letter in letters)
 
 
+def build_tables(letters: LetterTable, settings: Mapping[str, Any], source: str) -> dict[str, dict[str, int]]:
+    """The settings' named value tables (``[values.NAME]``), each a score for every tile of ``letters``."""
+    tables = settings.get("values", {})
+    if not isinstance(tables, Mapping):
+        raise WordListError(source, "'values' must hold tables, each written [values.NAME]")
+    result: dict[str, dict[str, int]] = {}
+    for name, table in tables.items():
+        if name == CLASSIC or not TABLE_NAME.fullmatch(name):
+            raise WordListError(
+                source,
+                f"value table {name!r}: a name is 1-20 lower-case letters, digits, - or _, "
+                f"starting with a letter, and not {CLASSIC!r}",
+            )
+        if not isinstance(table, Mapping):
+            raise WordListError(source, f"value table {name!r} must be a table of letter = score")
+        scores: dict[str, int] = {}
+        for key, score in table.items():
+            symbol = normalise(str(key))
+            if symbol not in letters:
+                raise WordListError(source, f"value table {name!r}: {key!r} is not one of the list's tiles")
+            if symbol in scores:
+                raise WordListError(source, f"value table {name!r}: letter {key!r} is listed twice")
+            if isinstance(score, bool) or not isinstance(score, int) or not 0 <= score <= 100:
+                raise WordListError(source, f"value table {name!r}: {key!r} must score a whole number 0-100")
+            scores[symbol] = score
+        missing = [letter.face for letter in letters if letter.symbol not in scores]
+        if missing:
+            raise WordListError(source, f"value table {name!r} gives no score for {', '.join(missing)}")
+        result[name] = scores
+    return result
+
+
 def build_word_list(
     name: str, words: Trie | Iterable[str], settings: Mapping[str, Any], source: str, digest: str = ""
 ) -> WordList:
     """Check the settings and build the trie (unless given one); every error names ``source``."""
-    allowed = {"title", "language", "min_length", "letters"}
+    allowed = {"title", "language", "min_length", "letters", "values"}
     unknown = sorted(set(settings) - allowed)
     if unknown:
         raise WordListError(source, f"unknown setting {unknown[0]!r} (known: {sorted(allowed)})")
@@ -156,4 +220,5 @@ def build_word_list(
         raise WordListError(source, f"min_length must be a whole number 1-{MAX_WORD_LENGTH}")
     trie = words if isinstance(words, Trie) else Trie(words)
     letters = build_letters(trie.letter_counts, settings, source)
-    return WordList(name, title, language, min_length, letters, trie, digest)
+    tables = build_tables(letters, settings, source)
+    return WordList(name, title, language, min_length, letters, trie, digest, tables)

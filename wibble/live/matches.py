@@ -534,7 +534,10 @@ class Matches(Service):
         seats = [Seat(command.name, "human", speed=command.speed)]
         seats += [Seat(BOT_NAMES[i], "bot", bot.level, bot.speed) for i, bot in enumerate(command.bots)]
         settings = Settings(
-            rounds=command.rounds, turn_seconds=command.turn_seconds, round_pause=self.round_pause
+            rounds=command.rounds,
+            turn_seconds=command.turn_seconds,
+            round_pause=self.round_pause,
+            values=command.values,
         )
         return self._start(words, seats, settings, command.seed, None)
 

@@ -620,6 +620,7 @@ class Rooms(Service):
                 rules.turn_seconds if isinstance(patch.turn_seconds, protocol.Unset) else patch.turn_seconds,
                 patch.wordlist if patch.wordlist is not None else rules.wordlist,
                 patch.stand_in if patch.stand_in is not None else rules.stand_in,
+                patch.values if patch.values is not None else rules.values,
             )
         except ValueError as exc:  # pragma: no cover - the protocol checked every range
             raise RuleError("protocol/bad_field", str(exc)) from None
@@ -641,7 +642,10 @@ class Rooms(Service):
                 seats = [Seat(s.name, s.kind, s.level, s.speed) for s in room.seats if s is not None]
                 rules = room.rules
                 settings = Settings(
-                    rounds=rules.rounds, turn_seconds=rules.turn_seconds, round_pause=self.round_pause
+                    rounds=rules.rounds,
+                    turn_seconds=rules.turn_seconds,
+                    round_pause=self.round_pause,
+                    values=rules.values,
                 )
                 return self.matches.create_for_room(words, seats, settings, room.code, match_id)
 

@@ -75,6 +75,8 @@ class NewMatch(Request):
     bots: tuple[BotSpec, ...]
     name: str
     speed: int = 1
+    values: str = "spellcast"
+    """The letter values: ``spellcast`` (a list without that table plays its own) or ``classic``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,6 +140,7 @@ class RulesPatch:
     turn_seconds: int | None | Unset = UNSET
     wordlist: str | None = None
     stand_in: str | None = None
+    values: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -139,6 +139,7 @@ def match_snapshot(
             "turn_seconds": settings.turn_seconds,
             "extend_seconds": settings.extend_seconds,
             "scoring": list(settings.scoring),
+            "values": settings.values,
         },
         "version": match.version,
     }

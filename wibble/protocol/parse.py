@@ -8,6 +8,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..core import ProtocolError
+from ..core.match import VALUES
 from .commands import (
     MAX_ID,
     MAX_NAME,
@@ -132,6 +133,13 @@ def _bots(data: dict[str, Any]) -> tuple[BotSpec, ...]:
     return tuple(specs)
 
 
+def _values(data: dict[str, Any]) -> str | None:
+    values = data.get("values")
+    if values is not None and values not in VALUES:
+        raise ProtocolError("protocol/bad_field", "field 'values' must be spellcast or classic")
+    return values
+
+
 def _new_match(data: dict[str, Any]) -> NewMatch:
     rounds = int_field(data, "rounds", 1, 20, required=False)
     speed = int_field(data, "speed", 1, MAX_SPEED, required=False)
@@ -143,6 +151,7 @@ def _new_match(data: dict[str, Any]) -> NewMatch:
         _bots(data),
         _name(data),
         1 if speed is None else speed,
+        _values(data) or "spellcast",
     )
 
 
@@ -168,7 +177,8 @@ def _rules(data: dict[str, Any]) -> RulesPatch:
     stand_in = data.get("stand_in")
     if stand_in is not None and stand_in not in LEVELS:
         raise ProtocolError("protocol/bad_field", "field 'stand_in' must be easy, medium or hard")
-    return RulesPatch(rounds, turn_seconds, text_field(data, "wordlist", MAX_NAME, required=False), stand_in)
+    wordlist = text_field(data, "wordlist", MAX_NAME, required=False)
+    return RulesPatch(rounds, turn_seconds, wordlist, stand_in, _values(data))
 
 
 def _create_room(data: dict[str, Any]) -> CreateRoom:

@@ -63,6 +63,7 @@ export class MatchPanel {
       addBot: $('[data-action="add-bot"]'),
       rounds: $('[name="rounds"]'),
       timed: $('[name="timed"]'),
+      classic: $('[name="classic"]'),
       startMatch: $('[data-action="start-match"]'),
     };
     this.shown = {}; // what each list was last drawn from, to redraw only what changed
@@ -352,6 +353,7 @@ export class MatchPanel {
       this.el.rounds.value = String(draft.rounds);
     }
     this.el.timed.checked = draft.timed;
+    this.el.classic.checked = draft.classic;
     this.el.startMatch.disabled = state.connection.state !== "open";
   }
 

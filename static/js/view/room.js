@@ -13,6 +13,7 @@ import {
   fieldError,
   plural,
   turnsText,
+  valuesText,
   waitingText,
 } from "./wording.js";
 
@@ -52,6 +53,7 @@ export class RoomPanel {
       rulesSummary: $('[data-testid="room-rules"]'),
       rounds: $("#room-rounds"),
       timed: $("#room-timed"),
+      classic: $("#room-classic"),
       wordlist: $("#room-wordlist"),
       standIn: $("#room-stand-in"),
       start: $('[data-action="room-start"]'),
@@ -282,6 +284,7 @@ export class RoomPanel {
         el.rounds.value = String(rules.rounds);
       }
       el.timed.checked = rules.turnSeconds !== null;
+      el.classic.checked = rules.values === "classic";
       const wordlist = rules.wordlist ?? this.defaultWordlist; // null: the server's default list
       if (el.wordlist.value !== wordlist) el.wordlist.value = wordlist;
       if (el.standIn.value !== rules.standIn) el.standIn.value = rules.standIn;
@@ -293,6 +296,7 @@ export class RoomPanel {
       plural(rules.rounds, "round"),
       rules.turnSeconds === null ? "No turn timer" : `${plural(rules.turnSeconds, "second")} a turn`,
       `Word list: ${title}`,
+      valuesText(rules.values),
       `Stand-in for an away player: ${capital(rules.standIn)} bot`,
     ];
     const key = lines.join("|");

@@ -178,6 +178,9 @@ export function wordsLeftText(count) {
   return `${count} word${count === 1 ? "" : "s"} to find`;
 }
 
+/** Which letter values a match scores by (a room's rules, shown to those who do not edit them). */
+export const valuesText = (values) =>
+  values === "classic" ? "Letter values: the word list's own" : "Letter values: Spellcast's (where the list has them)";
 export const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 export const seatTag = (seat) => (seat.kind === "bot" ? `Bot · ${seat.level ?? "?"}` : "");
 export const wordAndPoints = (word) => (word ? `${word.word}${word.points === null ? "" : ` ${pts(word.points)}`}` : "");

@@ -11,7 +11,7 @@
 from .bots import BotMove, choose
 from .record import MatchMove, MatchRecord, match_differences, replay_match
 from .restore import restore
-from .settings import LEVELS, MAX_SEATS, TIMED_TURN_SECONDS, Costs, Settings
+from .settings import LEVELS, MAX_SEATS, SPELLCAST, TIMED_TURN_SECONDS, VALUES, Costs, Settings
 from .state import (
     BoardChanged,
     ChainMoved,
@@ -31,7 +31,9 @@ from .tiles import Specials
 __all__ = [
     "LEVELS",
     "MAX_SEATS",
+    "SPELLCAST",
     "TIMED_TURN_SECONDS",
+    "VALUES",
     "BoardChanged",
     "BotMove",
     "ChainMoved",

@@ -27,7 +27,7 @@ from typing import Any
 from ..board import Pos
 from ..errors import GameDataError, WibbleError
 from ..record import MAX_SIZE, RecordError
-from ..wordlist import WordList
+from ..wordlist import CLASSIC, WordList
 from .settings import MAX_SEATS, Settings
 from .state import Match, MatchEvent, Phase, Played, Seat
 
@@ -183,6 +183,15 @@ def replay_match(
             "record/in_progress",
             "this match is still being played: its record keeps the seed secret until it is over",
         )
+    try:
+        words = words.with_values(record.settings.values)
+    except (KeyError, ValueError):
+        raise RecordError(
+            "record/wordlist_changed",
+            f"the match was played with the {record.settings.values!r} values, "
+            f"which this version of the list {words.name!r} lacks; "
+            "replaying it would not reproduce the match",
+        ) from None
     if (record.wordlist, record.wordlist_digest) != (words.name, words.digest):
         raise RecordError(
             "record/wordlist_changed",
@@ -260,6 +269,9 @@ def match_differences(match: Match, final: Mapping[str, Any]) -> str | None:
     for name in COMPARED:
         if name not in final:
             return f"final {name}: missing from the record"
-        if doc[name] != final[name]:
-            return f"final {name}: recorded {final[name]!r}, replay gives {doc[name]!r}"
+        recorded = final[name]
+        if name == "settings" and isinstance(recorded, Mapping) and "values" not in recorded:
+            recorded = {**recorded, "values": CLASSIC}  # saved before a match named its values
+        if doc[name] != recorded:
+            return f"final {name}: recorded {recorded!r}, replay gives {doc[name]!r}"
     return None

@@ -39,8 +39,8 @@ def restore(doc: Mapping[str, Any], words: WordList) -> Match:
         raise GameDataError(str(exc)) from None
 
     match = Match.__new__(Match)
-    match.words = words
     match.settings = Settings.from_doc(doc.get("settings"))
+    match.words = words = _valued(words, match.settings.values)
     match.min_words = count_of(doc, "min_words")
     match.draws, match.bot_draws = draws, bot_draws
     match.board = board_of(doc, words)
@@ -75,6 +75,16 @@ def restore(doc: Mapping[str, Any], words: WordList) -> Match:
             raise GameDataError("field 'chain' is not a path on the board")
         match._chain.add(match.board, pos)
     return match
+
+
+def _valued(words: WordList, values: str) -> WordList:
+    """``words`` scored by the table the match was played with."""
+    try:
+        return words.with_values(values)
+    except (KeyError, ValueError):
+        raise GameDataError(
+            f"the match was played with the {values!r} values, which list {words.name!r} lacks"
+        ) from None
 
 
 def _pos(value: Any, size: int, name: str) -> Pos:

@@ -8,8 +8,13 @@ from typing import Any
 
 from ..errors import GameDataError
 from ..scoring import MATCH_ORDER, check_order
+from ..wordlist import CLASSIC, TABLE_NAME
 
 LEVELS = ("easy", "medium", "hard")
+SPELLCAST = "spellcast"
+"""The value table a match plays with unless its host chooses the list's classic values."""
+VALUES = (SPELLCAST, CLASSIC)
+"""What a host may choose from; a list without a Spellcast table plays its classic values either way."""
 MAX_SEATS = 6
 MAX_ROUNDS = 20
 TIMED_TURN_SECONDS = 30
@@ -43,9 +48,16 @@ class Settings:
     """The round from which the board has a 2x tile."""
     scoring: tuple[str, ...] = MATCH_ORDER
     costs: Costs = field(default_factory=Costs)
+    values: str = SPELLCAST
+    """The word list's value table the letters score by (``classic``: the list's own scores). A match
+    names the table it was played with; one the list lacks becomes ``classic`` when the match begins.
+    A document saved before matches named one has none: it was played with the classic values."""
 
     def __post_init__(self) -> None:
         check_order(self.scoring)
+        named = isinstance(self.values, str) and (self.values == CLASSIC or TABLE_NAME.fullmatch(self.values))
+        if not named:
+            raise ValueError("values must name a value table of the word list, or 'classic'")
         if not 1 <= self.rounds <= MAX_ROUNDS:
             raise ValueError(f"rounds must be 1-{MAX_ROUNDS}")
         if self.turn_seconds is not None and not 5 <= self.turn_seconds <= 600:
@@ -68,6 +80,7 @@ class Settings:
             raise GameDataError("field 'settings' is not an object")
         try:
             values = {f.name: doc[f.name] for f in fields(cls) if f.name in doc}
+            values.setdefault("values", CLASSIC)  # saved before a match named its table
             if "costs" in values:
                 values["costs"] = Costs(**values["costs"])
             if "scoring" in values:

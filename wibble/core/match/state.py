@@ -27,7 +27,7 @@ plays twice a round with no special case.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from hashlib import blake2b
 from typing import Any
@@ -180,8 +180,10 @@ class Match:
     ) -> None:
         if not 1 <= len(seats) <= MAX_SEATS:
             raise ValueError(f"a match has 1-{MAX_SEATS} seats")
-        self.words = words
-        self.settings = settings or Settings()
+        settings = settings or Settings()
+        # A list without the chosen table plays its own values, and the match says so.
+        self.settings = replace(settings, values=words.values_for(settings.values))
+        self.words = words = words.with_values(self.settings.values)
         self.min_words = min_words
         self.draws = Draws(seed)
         self.bot_draws = Draws(bot_seed(seed))
