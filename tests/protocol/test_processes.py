@@ -191,6 +191,14 @@ def hears_the_pass(who: Seat) -> None:
         assert message["type"] != "error", message
 
 
+def answer(who: Seat, seq: int) -> Message:
+    """The first message ``who`` hears that answers its request ``seq``."""
+    while True:
+        message = who.client.recv()
+        if message.get("seq") == seq:
+            return message
+
+
 def outcome(who: Seat, seq: int | None = None) -> Message:
     """The answer to a move: the next refusal or turn ``who`` hears (with ``seq``: the answer to the
     move that carried it, not someone else's turn heard meanwhile)."""
@@ -398,3 +406,29 @@ def test_a_process_paused_past_its_lease_is_taken_over_and_its_stale_work_refuse
             paused.process.send_signal(signal.SIGCONT)
         one.stop()
         two.stop()
+
+
+def test_one_seat_racing_the_same_word_from_two_processes_commits_it_once(
+    processes: tuple[LiveServer, LiveServer], clients: Clients
+) -> None:
+    one, two = processes
+    ann, bo, code, match_id = split_room(one, two, clients)
+    again = join(two, clients, code, "Ann", token=ann.token)  # Ann's second tab, on the other process
+    again.last("match")
+    (r, c), *rest = a_path(ann)
+    drags = [
+        [{"type": "press", "row": r, "col": c}, *({"type": "enter", "row": y, "col": x} for y, x in rest)]
+        for _ in (ann, again)
+    ]
+    for moves in zip(*drags, strict=True):  # both tabs drag the same word, step by step...
+        ann.send(moves[0])
+        again.send(moves[1])
+    ann.send({"type": "release", "seq": 901})  # ...and let go at once
+    again.send({"type": "release", "seq": 902})
+
+    answers = [answer(tab, seq) for tab, seq in ((ann, 901), (again, 902))]  # each tab's own answer
+    assert sorted(a["type"] for a in answers) == ["error", "played"], answers
+    bo.last("turn")  # the turn passed to Bo once, for the one word played
+    plays = [m for m in record(one, match_id)["moves"] if m["action"] == "play"]
+    assert len(plays) == 1, "one word, played once"
+    assert bo.turn["turn"] == 1

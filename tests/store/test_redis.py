@@ -7,7 +7,7 @@ import redis
 
 from tests.store.games import new_game, play
 from wibble.redis import RedisStore
-from wibble.store import StorageError
+from wibble.store import StorageError, VersionConflict
 
 T0 = 1_700_000_000.0
 
@@ -79,8 +79,20 @@ def test_a_retried_commit_that_had_applied_is_told_as_applied_however_late(redis
     # (From a second read: the first try applied, its reply was lost, redis-py's one retry came
     # after the valid-until; the player was told "nothing changed" though the store had it.)
     store = RedisStore(redis_url)
+    store._write_id = lambda: "one write"  # type: ignore[method-assign]  # (a retry resends the same)
     store.create("g1", "game", {"version": 0}, T0)
     store.commit("g1", 0, {"version": 1}, {"version": 1}, T0 + 1)  # the first try: applied
     store._patience = -5.0  # the identical retry reaches Redis after its valid-until
     store.commit("g1", 0, {"version": 1}, {"version": 1}, T0 + 1)  # told: applied, as it was
     assert store.moves("g1") == [{"version": 1}]
+
+
+def test_another_writers_identical_document_is_a_conflict_as_on_every_engine(redis_url: str) -> None:
+    # Two processes playing the same word for one seat build the very same document: one commits,
+    # the other must hear that it did not (before, both were told "played" and told everyone).
+    one, other = RedisStore(redis_url), RedisStore(redis_url)
+    one.create("g1", "game", {"version": 0}, T0)
+    one.commit("g1", 0, {"version": 1}, {"version": 1}, T0 + 1)
+    with pytest.raises(VersionConflict):
+        other.commit("g1", 0, {"version": 1}, {"version": 1}, T0 + 1)
+    assert one.moves("g1") == [{"version": 1}]

@@ -2,21 +2,26 @@
 
 Keys, with ``P`` the prefix (``wibble``) and every key of one document under one hash tag:
 
-- ``P:{id}`` a hash: ``kind``, ``version``, ``doc`` (JSON), ``created``, ``updated``;
+- ``P:{id}`` a hash: ``kind``, ``version``, ``doc`` (JSON), ``created``, ``updated``, and the
+  id of the write that made this version (``write``);
 - ``P:{id}:moves`` a list: the document's record, oldest first;
 - ``P:touched`` a sorted set of ids by when each was last touched (retention and counting).
 
 A commit is one Lua script: it checks the version, writes the document and appends the
 move, or changes nothing. The same write arriving twice (a reply lost to a timeout, then
-retried) is recognised and succeeds once, however late the retry; a write that is not
-applied yet and arrives after its writer gave up on it changes nothing. ``P:touched`` is an index beside the
-documents, kept up in the same round trip but outside the script so that the script
-touches one slot (legal under Redis Cluster); a purge checks each document's own time.
+retried) is recognised by its write id and succeeds once, however late the retry; another
+process's write of the very same document is a conflict, as on every engine; a write that
+is not applied yet and arrives after its writer gave up on it changes nothing.
+
+``P:touched`` is an index beside the documents, kept up in the same round trip but outside
+the script so that the script touches one slot (legal under Redis Cluster); a purge checks
+each document's own time.
 """
 
 from __future__ import annotations
 
 import json
+import secrets
 import time
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
@@ -35,13 +40,13 @@ return 1
 """
 
 COMMIT = """
-local stored = redis.call('HMGET', KEYS[1], 'version', 'doc')
+local stored = redis.call('HMGET', KEYS[1], 'version', 'write')
 if not stored[1] then return 0 end
-if tonumber(stored[1]) == tonumber(ARGV[2]) and stored[2] == ARGV[3] then return 1 end
+if tonumber(stored[1]) == tonumber(ARGV[2]) and stored[2] == ARGV[7] then return 1 end
 local now = redis.call('TIME')
 if tonumber(now[1]) + tonumber(now[2]) / 1000000 > tonumber(ARGV[6]) then return -1 end
 if tonumber(stored[1]) ~= tonumber(ARGV[1]) then return 0 end
-redis.call('HSET', KEYS[1], 'version', ARGV[2], 'doc', ARGV[3], 'updated', ARGV[5])
+redis.call('HSET', KEYS[1], 'version', ARGV[2], 'doc', ARGV[3], 'updated', ARGV[5], 'write', ARGV[7])
 redis.call('RPUSH', KEYS[2], ARGV[4])
 return 1
 """
@@ -136,9 +141,10 @@ class RedisStore:
         # not land: the player was told nothing changed. So it carries the last moment, on Redis's
         # own clock, at which it may still apply: when this process stops waiting for the answer.
         valid_until = time.time() + self._offset + self._patience
+        write_id = self._write_id()  # this write's own: a retry of it is told apart from another's
 
         def write(pipe: Any) -> None:
-            args = [expected, doc["version"], _dump(doc), _dump(move), now, valid_until]
+            args = [expected, doc["version"], _dump(doc), _dump(move), now, valid_until, write_id]
             pipe.evalsha(self._commit.sha, 2, *self._keys(doc_id), *args)
             pipe.zadd(self._touched, {doc_id: now}, xx=True)
 
@@ -222,6 +228,10 @@ class RedisStore:
             pass
 
     # -- helpers ----------------------------------------------------------------------
+
+    @staticmethod
+    def _write_id() -> str:
+        return secrets.token_hex(8)
 
     def _clock_offset(self) -> float:
         """Redis's clock minus this machine's, read as the middle of one round trip."""
