@@ -247,40 +247,35 @@ class Documents(Generic[H]):
     def catch_up_one(self, doc_id: str) -> bool:
         """If the copy of ``doc_id`` held here is older than the stored one, it takes the stored one
         and everyone on it is shown it (they may have missed how it got there). Whether it was."""
+        return self._take_stored(doc_id, show=True)
+
+    def refresh(self, doc_id: str, version: int) -> None:
+        """Another process committed ``version`` of ``doc_id`` (``GONE``: deleted it): a copy held
+        here that is older takes the stored document, silently (that process told everyone); one
+        the store no longer has leaves memory."""
+        held = self._held.get(doc_id)
+        if held is not None and not 0 <= version <= held.version:
+            self._take_stored(doc_id, show=False)
+
+    def _take_stored(self, doc_id: str, show: bool) -> bool:
+        """The copy of ``doc_id`` held here takes the stored document if that is newer (``show``:
+        and shows it to everyone), or leaves memory if the store has none. Whether it changed."""
         held = self._held.get(doc_id)
         if held is None:
             return False
         try:
             row = self.store.load(doc_id)
-        except WibbleError as exc:
-            log.warning("could not catch up %s %s: %s", self.kind.name, doc_id, exc.code)
+        except WibbleError as exc:  # the next command reloads it on a conflict instead
+            log.warning("could not bring %s %s up to date: %s", self.kind.name, doc_id, exc.code)
             return False
         if row is None:
-            self.drop(doc_id)  # deleted by another process meanwhile
+            self.drop(doc_id)  # deleted by another process (a room that stood empty)
             return True
         with held.lock:
             stored = row.doc.get("version")
             if not (isinstance(stored, int) and stored > held.version):
                 return False
-            self.kind.refresh(held, row.doc)  # what a doorbell would have done...
-            self.kind.reloaded(held, row.doc)  # ...and everyone here is shown it
+            self.kind.refresh(held, row.doc)  # its deadlines follow it...
+            if show:
+                self.kind.reloaded(held, row.doc)  # ...and everyone here is shown it
         return True
-
-    def refresh(self, doc_id: str, version: int) -> None:
-        """Another process committed ``version`` of ``doc_id`` (``GONE``: deleted it): a copy held
-        here that is older takes the stored document; one the store no longer has leaves memory."""
-        held = self._held.get(doc_id)
-        if held is None or 0 <= version <= held.version:
-            return
-        try:
-            row = self.store.load(doc_id)
-        except WibbleError as exc:  # the next command reloads it on a conflict instead
-            log.warning("could not refresh %s %s: %s", self.kind.name, doc_id, exc.code)
-            return
-        if row is None:
-            self.drop(doc_id)  # deleted by another process (a room that stood empty)
-            return
-        with held.lock:
-            stored = row.doc.get("version")
-            if isinstance(stored, int) and stored > held.version:
-                self.kind.refresh(held, row.doc)
