@@ -237,3 +237,13 @@ def test_every_document_and_its_record_copy_to_another_engine_and_back_exactly(s
     assert again.skipped == 1  # ...is left as it is
     assert store.load("g1").doc == new_game(seed=9).to_doc()  # type: ignore[union-attr]
     assert store.load("room:ABC") == originals[1][0]
+
+
+def test_a_documents_version_is_read_without_the_document(store: Store) -> None:
+    game = new_game(seed=6)
+    store.create("g1", "game", game.to_doc(), T0)
+    assert store.version("g1") == 0
+    [step] = play(game, 1)
+    store.commit("g1", step.expected, step.doc, step.move, T0 + 1)
+    assert store.version("g1") == step.doc["version"] == 1
+    assert store.version("nope") is None

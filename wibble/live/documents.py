@@ -246,7 +246,17 @@ class Documents(Generic[H]):
 
     def catch_up_one(self, doc_id: str) -> bool:
         """If the copy of ``doc_id`` held here is older than the stored one, it takes the stored one
-        and everyone on it is shown it (they may have missed how it got there). Whether it was."""
+        and everyone on it is shown it (they may have missed how it got there). Whether it was.
+        Asked on every refused command with several processes: the version is read first, and the
+        document only if this copy is behind."""
+        held = self._held.get(doc_id)
+        try:
+            stored = None if held is None else self.store.version(doc_id)
+        except WibbleError as exc:
+            log.warning("could not ask whether %s %s is current: %s", self.kind.name, doc_id, exc.code)
+            return False
+        if held is None or (stored is not None and stored <= held.version):
+            return False
         return self._take_stored(doc_id, show=True)
 
     def refresh(self, doc_id: str, version: int) -> None:

@@ -203,6 +203,10 @@ class RedisStore:
         self._call(lambda: self.client.zrem(self._touched, doc_id))
         return True
 
+    def version(self, doc_id: str) -> int | None:
+        stored = self._call(lambda: self.client.hget(self.key(doc_id), "version"))
+        return None if stored is None else int(stored)
+
     def count(self) -> int:
         return int(self._call(lambda: self.client.zcard(self._touched)))
 

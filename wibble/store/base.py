@@ -98,6 +98,10 @@ class Store(Protocol):
         """Delete up to ``limit`` documents whose id starts with ``prefix`` and that were last
         touched before ``before``; returns how many."""
 
+    def version(self, doc_id: str) -> int | None:
+        """The stored document's version (None: there is none), without reading the document: how a
+        process asks cheaply whether its copy is behind."""
+
     def count(self) -> int:
         """How many documents are stored."""
 

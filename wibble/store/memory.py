@@ -68,6 +68,10 @@ class MemoryStore:
             del self._docs[gid]
         return len(old)
 
+    def version(self, doc_id: str) -> int | None:
+        entry = self._docs.get(doc_id)
+        return None if entry is None else entry.version
+
     def count(self) -> int:
         return len(self._docs)
 

@@ -261,6 +261,12 @@ class SqliteStore:
 
         return self._write(delete)
 
+    def version(self, doc_id: str) -> int | None:
+        row = self._read(
+            lambda db: db.execute("SELECT version FROM documents WHERE id = ?", (doc_id,)).fetchone()
+        )
+        return None if row is None else int(row[0])
+
     def count(self) -> int:
         return int(self._read(lambda db: db.execute("SELECT count(*) FROM documents").fetchone()[0]))
 
