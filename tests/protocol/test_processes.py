@@ -432,3 +432,37 @@ def test_one_seat_racing_the_same_word_from_two_processes_commits_it_once(
     plays = [m for m in record(one, match_id)["moves"] if m["action"] == "play"]
     assert len(plays) == 1, "one word, played once"
     assert bo.turn["turn"] == 1
+
+
+def test_a_room_everyone_left_closes_on_time_though_its_process_was_killed_and_no_other_held_it(
+    redis_url: str, clients: Clients
+) -> None:
+    import redis
+
+    quick = {"WIBBLE_ROOM_GRACE_SECONDS": "1", "WIBBLE_ROOM_EMPTY_SECONDS": "4"}
+    one, two = serve(redis_url, **quick), serve(redis_url, **quick)
+    try:
+        ann, code = create(one, clients)
+        bo = join(one, clients, code, "Bo")
+        sit(bo, 1)
+        ann.client.close()
+        bo.client.close()
+        key = f"wibble:{{room:{code}}}"
+        with redis.Redis.from_url(redis_url, decode_responses=True) as admin:
+            for _ in range(100):  # the last to leave marks the room empty, in its document
+                doc = json.loads(admin.hget(key, "doc") or "{}")
+                if doc.get("empty_since") is not None:
+                    break
+                time.sleep(0.05)
+            emptied = doc["empty_since"]
+            one.kill()  # the only process that held the room; nobody opens it again
+
+            while admin.exists(key) and time.time() < emptied + 30:
+                time.sleep(0.1)
+            closed = time.time()
+        assert not admin.exists(key), "the room was never closed"
+        assert closed >= emptied + 4  # at its time, not before...
+        assert closed < emptied + 4 + 10  # ...and soon after (the other process looks every 2 s)
+    finally:
+        one.stop()
+        two.stop()

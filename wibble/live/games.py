@@ -125,6 +125,9 @@ class Games(Service):
             live.game.cancel()
         self._publish_snapshot(live, EVERYONE)
 
+    def due(self, live: LiveGame) -> float | None:
+        return None  # an endless game has no deadline
+
     def refresh(self, live: LiveGame, doc: dict[str, Any]) -> None:
         owner = live.game.owner
         live.game = Game.from_doc(doc, live.game.words)

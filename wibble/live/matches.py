@@ -192,6 +192,12 @@ class Matches(Service):
         live.dragger = None
         self._schedule(live)
 
+    def due(self, live: LiveMatch) -> None:
+        """None: a match nobody is connected to stands still (its turn's end is in its document,
+        and runs when someone opens it again), so no process takes it on. One with somebody
+        connected is held by their process; a room's match runs while its room is held."""
+        return None
+
     # -- commands ------------------------------------------------------------------------
 
     def create(self, command: NewMatch, address: str) -> tuple[LiveMatch, str]:

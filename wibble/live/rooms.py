@@ -159,6 +159,7 @@ class Rooms(Service):
         self._local: dict[str, dict[str, Session]] = {}
         """This process's sessions in each room: the ones it moves onto the room's next match."""
         matches.on_over = self._match_over
+        self.docs.adopt = lambda doc_id: self._open(doc_id.removeprefix("room:"))
         timers.route("grace", self._grace_due)
         timers.route("room-empty", self._empty_due)
         timers.route("room-over", self._over_due)
@@ -184,6 +185,14 @@ class Rooms(Service):
     def reloaded(self, live: LiveRoom, doc: dict[str, Any]) -> None:
         self._take(live, doc)
         self._tell_all(live)
+
+    def due(self, live: LiveRoom) -> float | None:
+        """The first grace period to run out, or when the room, standing empty, closes."""
+        room = live.room
+        times = list(room.due().values())
+        if room.empty_since is not None:
+            times.append(room.empty_since + self.limits.empty)
+        return min(times, default=None)
 
     def refresh(self, live: LiveRoom, doc: dict[str, Any]) -> None:
         self._take(live, doc)

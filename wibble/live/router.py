@@ -7,6 +7,8 @@ or ``join_room`` leaves it where it was.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..core import RuleError
 from ..protocol import (
     Command,
@@ -22,12 +24,18 @@ from ..protocol import (
 from ..store import Store
 from .budgets import Budgets
 from .bus import Bus
+from .documents import Documents
 from .games import Games, LiveGame
 from .matches import LiveMatch, Matches
 from .presence import Presence
 from .rooms import LiveRoom, Rooms
 from .sessions import Session
 from .timers import Timers
+
+PICK_UP_SLACK = 2.0
+"""Seconds a deadline may be late before any process takes it on: the process holding the
+document runs it on time, unless that process is gone."""
+PICK_UP_BATCH = 100
 
 
 class Router:
@@ -115,6 +123,23 @@ class Router:
         meanwhile is shown afresh to everyone on it. Returns how many moved."""
         services: tuple[Games | Matches | Rooms, ...] = (self.games, self.matches, self.rooms)
         return sum(service.docs.catch_up() for service in services)
+
+    def pick_up(self, slack: float = PICK_UP_SLACK, limit: int = PICK_UP_BATCH) -> int:
+        """Hold here the documents whose deadline fell due more than ``slack`` ago with nobody
+        handling it (the process that held them died, or this one restarted), so that this
+        process's timers run them (claimed first, as every deadline). Returns how many were due.
+        The server calls it every few seconds."""
+        services: dict[str, Documents[Any]] = {
+            "game": self.games.docs,
+            "match": self.matches.docs,
+            "room": self.rooms.docs,
+        }
+        overdue = self.store.overdue(self.timers.clock() - slack, limit)
+        for doc_id, kind in overdue:
+            docs = services.get(kind)
+            if docs is not None:
+                docs.pick_up(doc_id)
+        return len(overdue)
 
     def leave(self, session: Session) -> None:
         """``session`` leaves its game, match or room (on disconnect)."""
