@@ -477,8 +477,7 @@ def test_rematch_keeps_the_room_its_seats_and_host(start: Start) -> None:
     play_a_word(live, code, ann)
     play_a_word(live, code, bo)
     assert "match_over" in types(bo.frames)
-    tick(live, 0)  # the room hears that its match is over
-    assert last(bo, "room")["match"]["phase"] == "over"
+    assert last(bo, "room")["match"]["phase"] == "over"  # at once, with no timer in between
     first = last(bo, "match")["match_id"]
     assert errors(bo.send(type="rematch")) == ["room/not_host"]
     frames = ann.send(type="rematch")
@@ -514,3 +513,21 @@ def test_a_name_of_markup_is_kept_as_text(start: Start) -> None:
     live = start()
     _, room = create(live, name="<b>x</b>")
     assert room["seats"][0]["name"] == "<b>x</b>"
+
+
+def test_a_match_ended_by_a_skipped_turn_of_a_person_gone_tells_the_room_at_once(
+    start: Start, clock: FakeClock
+) -> None:
+    live = start()
+    ann, room = create(live, rounds=1)
+    code = room["code"]
+    bo = join(live, code, "Bo")
+    sit(bo, 1)
+    ann.send(type="start_match")
+    play_a_word(live, code, ann)
+    bo.leave()  # Bo's is the last turn of the match; he is gone for good
+    watcher = join(live, code, "Di")
+    tick(live, GRACE)  # his grace period ends (the room's own deadline, under its lock): the turn passes
+    assert match_of(live, code).match.phase.name == "OVER"
+    assert last(watcher, "room")["match"]["phase"] == "over"
+    assert not live.router.timers.when((code, "room-over"))  # no timer was set to hand it on

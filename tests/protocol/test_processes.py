@@ -466,3 +466,36 @@ def test_a_room_everyone_left_closes_on_time_though_its_process_was_killed_and_n
     finally:
         one.stop()
         two.stop()
+
+
+def test_people_whose_process_was_killed_are_held_for_by_another_that_never_held_their_room(
+    redis_url: str, clients: Clients
+) -> None:
+    import redis
+
+    quick = {"WIBBLE_ROOM_GRACE_SECONDS": "2", "WIBBLE_ROOM_EMPTY_SECONDS": "4"}
+    one, two = serve(redis_url, **quick), serve(redis_url, **quick)
+    try:
+        ann, code = create(one, clients)
+        bo = join(one, clients, code, "Bo")
+        sit(bo, 1)
+        key = f"wibble:{{room:{code}}}"
+        with redis.Redis.from_url(redis_url, decode_responses=True) as admin:
+
+            def room() -> Message:
+                return json.loads(admin.hget(key, "doc") or "{}")
+
+            one.kill()  # with Ann and Bo connected to it; neither comes back
+            killed = time.time()
+            while room() and not all(s and s.get("grace_until") for s in room()["seats"][:2]):
+                time.sleep(0.1)
+                assert time.time() < killed + 30, "nobody started their grace periods"
+            held = time.time()
+            while admin.exists(key):  # then the room stands empty, and closes
+                time.sleep(0.1)
+                assert time.time() < held + 30, "the room was never closed"
+        # Not before the dead process's liveness ran out (10 s), nor long after.
+        assert killed + 9 < held < killed + 10 + 6
+    finally:
+        one.stop()
+        two.stop()

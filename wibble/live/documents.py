@@ -25,6 +25,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
 from typing import Any, Generic, Protocol, TypeVar
 
 from ..core import RuleError, WibbleError
@@ -43,7 +44,9 @@ R = TypeVar("R")
 class Held(Protocol):
     """A document in memory, with its lock; ``last_active`` counts people only, never timers."""
 
-    lock: threading.Lock
+    @property
+    def lock(self) -> AbstractContextManager[Any]: ...
+
     last_active: float
 
     @property

@@ -141,6 +141,25 @@ class Router:
                 docs.pick_up(doc_id)
         return len(overdue)
 
+    def notice_departed(self) -> int:
+        """Other processes that died: one survivor (a claim decides which) holds every room they
+        had people in, so that those people's grace periods start now; and every room held here
+        checks who is still connected (some were on a dead process). Returns how many processes
+        died. With several processes, each heartbeat calls it; alone, nothing ever departs."""
+        departed = self.presence.departed()
+        if not departed:
+            return 0
+        claims, holder = self.timers.claims, self.timers.holder
+        for process, topics in departed.items():
+            if not claims.claim(f"departed:{process}", holder, self.timers.lease):
+                continue  # another survivor sees to it (and if it dies too, its claim runs out)
+            for topic in topics:
+                if topic.startswith("room:"):
+                    self.rooms.docs.pick_up(topic)  # loaded here: whoever is connected nowhere is held for
+            self.presence.forget(process)
+        self.rooms.notice_absent()
+        return len(departed)
+
     def leave(self, session: Session) -> None:
         """``session`` leaves its game, match or room (on disconnect)."""
         self.rooms.leave(session)
