@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from contextlib import AbstractContextManager
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -265,10 +265,20 @@ class Documents(Generic[H]):
             except WibbleError as exc:  # damaged, full, the store away: the next look tries again
                 log.warning("could not pick up %s %s: %s", self.kind.name, doc_id, exc.code)
 
-    def catch_up(self) -> int:
-        """Every copy held here takes the stored document if it is newer, and shows it to everyone
-        (after the bus lost messages: its doorbell too may have missed commits). Returns how many."""
-        return sum(self.catch_up_one(held.doc_id) for held in self)
+    def catch_up(self, missed: Collection[str] = ()) -> int:
+        """After the bus lost messages (and so may its doorbell have): every copy held here takes
+        the stored document if it is newer, and shows it to everyone; one in ``missed`` (whose
+        sessions missed messages that could not be replayed) is shown to everyone even if it was
+        current. Returns how many were shown."""
+        shown = 0
+        for held in self:
+            if self.catch_up_one(held.doc_id):
+                shown += 1
+            elif held.doc_id in missed:
+                with held.lock:
+                    self.kind.reloaded(held, self.kind.dump(held))
+                shown += 1
+        return shown
 
     def catch_up_one(self, doc_id: str) -> bool:
         """If the copy of ``doc_id`` held here is older than the stored one, it takes the stored one

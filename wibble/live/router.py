@@ -7,6 +7,7 @@ or ``join_room`` leaves it where it was.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from ..core import RuleError
@@ -118,11 +119,12 @@ class Router:
         else:
             self.games.move(session, command)
 
-    def catch_up(self) -> int:
-        """After the bus was cut off (Redis lost and back): every document held here that moved
-        meanwhile is shown afresh to everyone on it. Returns how many moved."""
+    def catch_up(self, missed: Collection[str] = ()) -> int:
+        """After the bus was cut off (Redis lost and back) and replayed what it could: every
+        document held here that moved meanwhile, or whose topic in ``missed`` could not be
+        replayed, is shown afresh to everyone on it. Returns how many were."""
         services: tuple[Games | Matches | Rooms, ...] = (self.games, self.matches, self.rooms)
-        return sum(service.docs.catch_up() for service in services)
+        return sum(service.docs.catch_up(set(missed)) for service in services)
 
     def pick_up(self, slack: float = PICK_UP_SLACK, limit: int = PICK_UP_BATCH) -> int:
         """Hold here the documents whose deadline fell due more than ``slack`` ago with nobody
