@@ -4,7 +4,7 @@ changes nothing."""
 
 from __future__ import annotations
 
-from tests.live.players import EMPTY, GRACE, FakeClock, Start, tick
+from tests.live.players import EMPTY, GRACE, FakeClock, Live, Start, tick
 from tests.live.test_rooms import create, join, last, match_of, play_a_word, sit, table
 from wibble.core.room import Room
 from wibble.live.router import PICK_UP_SLACK
@@ -14,6 +14,16 @@ def stored_room(live: object, code: str) -> Room:
     row = live.store.load(f"room:{code}")  # type: ignore[attr-defined]
     assert row is not None
     return Room.from_doc(row.doc)
+
+
+def deserted(live: Live) -> str:
+    """A room of two seated people, Ann (the host) and Bo, who have both left it; its code."""
+    ann, room = create(live)
+    bo = join(live, room["code"], "Bo")
+    sit(bo, 1)
+    for who in (ann, bo):
+        who.leave()
+    return str(room["code"])
 
 
 def test_a_grace_period_is_in_the_rooms_document_and_a_restart_does_not_start_it_again(
@@ -60,12 +70,7 @@ def test_a_grace_deadline_handled_twice_marks_the_seat_away_once(start: Start, c
 
 def test_an_empty_rooms_end_is_in_its_document(start: Start, clock: FakeClock) -> None:
     first = start()
-    ann, room = create(first)
-    code = room["code"]
-    bo = join(first, code, "Bo")
-    sit(bo, 1)
-    for who in (ann, bo):
-        who.leave()
+    code = deserted(first)
     assert stored_room(first, code).empty_since == clock()
     clock.advance(EMPTY / 2)
     second = start(first.store)  # a restart: the room is loaded by a watcher's visit...
@@ -100,12 +105,7 @@ def test_a_room_everyone_left_closes_on_time_after_a_restart_though_nobody_opens
     start: Start, clock: FakeClock
 ) -> None:
     first = start()
-    ann, room = create(first)
-    code = room["code"]
-    bo = join(first, code, "Bo")
-    sit(bo, 1)
-    for who in (ann, bo):
-        who.leave()
+    code = deserted(first)
     emptied = clock()
     second = start(first.store)  # the first process is gone; nobody visits the room again
 
