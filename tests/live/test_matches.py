@@ -499,9 +499,12 @@ def test_after_a_restart_a_bots_turn_goes_on_where_it_was(start: Start) -> None:
 
     assert (back["turn"], back["turn_no"], back["version"], back["board"]) == (1, 2, 1, board)
     assert back["seats"][1]["connected"] is True  # a bot is always there
+    assert stored(again, mid)["bot"] == {"turn_no": 2, "at": live.clock.now + THINK / 2}
     mark = len(me.frames)
-    assert tick(again, THINK - STEP) == 0  # it thinks again, in the new process
+    assert tick(again, THINK / 2 - 0.01) == 0  # it is done thinking when its document says...
     assert me.since(mark) == []
+    assert tick(again, 0.01) == 1  # ...not a whole new think later
+    assert types(me.since(mark)) == ["chain"]
     for _ in range(40):
         tick(again, STEP)
         if "turn" in types(me.since(mark)):

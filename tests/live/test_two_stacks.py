@@ -178,6 +178,29 @@ def test_a_bots_turn_held_by_both_stacks_is_dragged_by_one(wordlists: WordLists,
     assert [len(f["chain"]) for f in chains] == list(range(1, len(path) + 1)), "one drag, tile by tile"
 
 
+def test_a_bots_turn_begins_when_its_document_says_on_whichever_stack_runs_it(
+    wordlists: WordLists, clock: FakeClock
+) -> None:
+    stacks = Stacks(wordlists, clock, pace=BotPace(think=(0.5, 3.0), step=0.25))
+    ann = Person(stacks.a)
+    [room] = ann.send(type="create_room", name="Ann", rules={"wordlist": LIST, "rounds": 1})
+    ann.send(type="set_seat", seat=1, bot="medium")
+    cy = on(stacks.b, code=room["code"], name="Cy")
+    mid = ann.send(type="start_match")[-1]["match_id"]
+    play(ann, words(stacks, mid)[-1])  # on A: the commit that gives the bot its turn plans it
+
+    plan = stacks.store.load(mid).doc["bot"]  # type: ignore[union-attr]
+    plans = [stack.matches.get(mid).bot for stack in (stacks.a, stacks.b)]  # type: ignore[union-attr]
+    assert [bot.at for bot in plans] == [plan["at"]] * 2  # type: ignore[union-attr]  # one think, not one a stack
+    mark = len(cy.frames)
+    clock.advance(plan["at"] - clock() - 0.01)
+    stacks.b.timers.run_due()  # A is gone: B alone runs the bot, at the planned time
+    assert cy.frames[mark:] == []
+    clock.advance(0.01)
+    stacks.b.timers.run_due()
+    assert [f["type"] for f in cy.frames[mark:]] == ["chain"]
+
+
 def test_a_room_loaded_on_the_other_stack_holds_no_seat_of_someone_connected_on_this_one(
     stacks: Stacks,
 ) -> None:

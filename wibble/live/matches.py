@@ -1,6 +1,6 @@
 """Matches in play: create and resume them, apply each seat's commands, run bots and timers.
 
-The same shape as the endless game's ``Authority``: a command goes through the
+The same shape as an endless game's: a command goes through the
 match's own checklist (``wibble.core.match``: over? your turn? can you pay? legal?);
 what changed the match for good (its ``version`` grew) is committed to the store
 with a compare-and-set before anyone hears of it; a drag is only broadcast. A
@@ -15,9 +15,10 @@ due the match is asked again under its lock, so a timer that fires just as the
 turn ends changes nothing.
 
 A match is stored like a game (same store, same table): its document is the
-match's ``to_doc`` plus the seats' token hashes. It survives a restart, its turn
-timer included (the deadline is in the document); its bots and timers are
-scheduled again when someone resumes it.
+match's ``to_doc`` plus the seats' token hashes, and, on a bot's turn, when the bot
+is done thinking (planned in the commit that gave it the turn). It survives a
+restart, its turn timer and its bot's plan included; its bots and timers are
+scheduled again when someone resumes it, or on another process that holds it.
 """
 
 from __future__ import annotations
@@ -61,7 +62,7 @@ from ..protocol import (
     Shuffle,
     Swap,
 )
-from ..store import StorageError
+from ..store import StorageError, VersionConflict
 from .bus import EVERYONE, Audience, all_but, holders_of, only
 from .credentials import holder_of, new_token
 from .documents import Documents
@@ -80,9 +81,14 @@ RETRY_SECONDS = 1.0
 
 @dataclass(slots=True)
 class BotTurn:
-    """A bot's turn in progress: which turn, whether it shuffled, and the path it is dragging."""
+    """A bot's turn in progress: which turn, when it begins its word, whether it shuffled, and the
+    path it is dragging. Which turn and when are saved in the match's document with the commit
+    that gave the bot its turn, so a process that takes the match over (or this one, restarted)
+    goes on at that time; the drag itself is this process's own, begun again by another."""
 
     turn_no: int
+    at: float = 0.0
+    """When the bot is done thinking (wall-clock)."""
     shuffled: bool = False
     path: tuple[Pos, ...] = ()
     step: int = 0
@@ -177,22 +183,28 @@ class Matches(Service):
     name = "match"
 
     def dump(self, live: LiveMatch) -> dict[str, Any]:
+        doc = live.match.to_doc()
+        bot = live.bot
+        if bot is not None and bot.turn_no == live.match.turn_no and live.match.phase is Phase.PLAYING:
+            doc["bot"] = {"turn_no": bot.turn_no, "at": bot.at}
         if live.room is not None:  # its seats are the room's: their tokens are kept there
-            return {**live.match.to_doc(), "tokens": [None] * len(live.holders), "room": live.room}
-        return {**live.match.to_doc(), "tokens": list(live.holders)}
+            return {**doc, "tokens": [None] * len(live.holders), "room": live.room}
+        return {**doc, "tokens": list(live.holders)}
 
     def restore(self, live: LiveMatch, doc: dict[str, Any]) -> None:
-        live.match = restore_match(doc, live.match.words)
+        live.match = restore_match(doc, live.match.words)  # (its bot's turn: see ``_commit``)
 
     def reloaded(self, live: LiveMatch, doc: dict[str, Any]) -> None:
         live.match = restore_match(doc, live.match.words)
-        live.bot = None
+        live.bot = _bot_of(doc, live.match, None)
         self._send_snapshot(live, EVERYONE)
         self._schedule(live)
 
     def refresh(self, live: LiveMatch, doc: dict[str, Any]) -> None:
         live.match = restore_match(doc, live.match.words)
-        live.bot = None  # the turn moved on elsewhere: a bot here starts afresh, if it is its turn
+        # The turn moved on elsewhere: a bot's turn goes on at the time its document says (a
+        # drag under way here, in the same turn, goes on).
+        live.bot = _bot_of(doc, live.match, live.bot)
         live.dragger = None
         self._schedule(live)
 
@@ -274,6 +286,7 @@ class Matches(Service):
         seed = self._entropy.randrange(protocol.MAX_SEED + 1)
         match = Match(words, seed, seats, self.clock(), settings, min_words=self.min_words)
         live = LiveMatch(match_id, [None] * len(seats), match, self.clock(), room=code)
+        self._plan_bot(live)
         self.docs.save_new(live)
         return live
 
@@ -435,7 +448,20 @@ class Matches(Service):
 
         A failed save puts the match back exactly as it was, chain and all.
         """
-        return self.docs.commit(live, apply, lambda events: _move_doc(live.match, seat, action, events))
+
+        def applied() -> list[MatchEvent]:
+            events = apply()
+            self._plan_bot(live)  # a turn this gives a bot is planned in the very same document
+            return events
+
+        bot = live.bot
+        try:
+            return self.docs.commit(live, applied, lambda events: _move_doc(live.match, seat, action, events))
+        except VersionConflict:
+            raise  # (the match is as another process left it, its bot's turn with it)
+        except WibbleError:
+            live.bot = bot  # nothing changed: a bot's drag under way goes on (its release is retried)
+            raise
 
     # -- deadlines and bots ----------------------------------------------------------------
 
@@ -446,15 +472,24 @@ class Matches(Service):
             self.timers.set((mid, "clock"), match.deadline)
         else:
             self.timers.cancel((mid, "clock"))
+        if not self._plan_bot(live) or live.bot is None:
+            self.timers.cancel((mid, "bot"))
+        elif self.timers.when((mid, "bot")) is None:  # (not while its drag is under way)
+            self.timers.set((mid, "bot"), live.bot.at)
+
+    def _plan_bot(self, live: LiveMatch) -> bool:
+        """Whether a bot (or a stand-in) plays this turn; if so, and it has no plan for this turn
+        yet, it gets one: when it is done thinking. Called as a commit gives it the turn, so that
+        its document says when."""
+        match = live.match
         bot_turn = match.phase is Phase.PLAYING and (
             match.seats[match.turn].kind == "bot" or match.turn in live.stand_ins
         )
         if not bot_turn:
             live.bot = None
-            self.timers.cancel((mid, "bot"))
         elif live.bot is None or live.bot.turn_no != match.turn_no:
-            live.bot = BotTurn(match.turn_no)
-            self.timers.set((mid, "bot"), self.clock() + self._think(match))
+            live.bot = BotTurn(match.turn_no, self.clock() + self._think(match))
+        return bot_turn
 
     def _think(self, match: Match) -> float:
         """How long a bot thinks: the pace's range, but never so long its drag would miss the turn's end."""
@@ -516,9 +551,9 @@ class Matches(Service):
         if not bot.path:
             move: BotMove = choose(match, seat, bot.shuffled, level=live.stand_ins.get(seat))
             if move.kind == "shuffle":
-                bot.shuffled = True
+                bot.shuffled, bot.at = True, now + self._think(match) / 2  # (saved with the shuffle)
                 self._publish(live, self._commit(live, lambda: match.shuffle(seat), seat, "shuffle"))
-                self.timers.set((live.match_id, "bot"), now + self._think(match) / 2)
+                self.timers.set((live.match_id, "bot"), bot.at)
                 return
             if move.kind == "pass":
                 self._publish(live, self._commit(live, lambda: match.pass_turn(seat, now), seat, "pass"))
@@ -532,7 +567,8 @@ class Matches(Service):
             self.timers.set((live.match_id, "bot"), now + self._step(match))
             return
         events = self._commit(live, lambda: match.release(seat, now), seat, "play")
-        live.bot = None  # only now: if the commit failed, the retry releases the same chain again
+        if live.bot is bot:  # only now: if the commit failed, the retry releases the same chain again
+            live.bot = None  # (and unless the commit planned the next bot's turn)
         self._publish(live, events)
 
     # -- creating, opening, attaching ------------------------------------------------------
@@ -567,6 +603,7 @@ class Matches(Service):
             tokens = [holder_of(token) if seat.kind == "human" else None for seat in seats]
         mid = new_token(12)
         live = LiveMatch(mid, tokens, match, self.clock())
+        self._plan_bot(live)
         return self.docs.create(live), token
 
     def _open(self, match_id: str, token: str) -> LiveMatch:
@@ -595,6 +632,7 @@ class Matches(Service):
             except (KeyError, WordListError):
                 raise GameDataError(f"its word list {name!r} cannot be loaded here") from None
             match = restore_match(row.doc, words)
+            bot = _bot_of(row.doc, match, None)
             tokens = row.doc.get("tokens", [])
             if len(tokens) != len(match.seats) or not all(h is None or bytes.fromhex(h) for h in tokens):
                 raise GameDataError("its seats' tokens are damaged")
@@ -604,7 +642,7 @@ class Matches(Service):
         except (GameDataError, ValueError, TypeError) as exc:
             log.warning("stored match %s cannot be played: %s", match_id, exc)
             raise RuleError("game/unavailable", "this saved match cannot be loaded on this server") from None
-        return LiveMatch(match_id, tokens, match, self.clock(), room=room)
+        return LiveMatch(match_id, tokens, match, self.clock(), room=room, bot=bot)
 
     def attach(self, session: Session, live: LiveMatch, token: str) -> None:
         """``session`` plays the seat ``token`` holds in ``live`` (the router made it leave what it had)."""
@@ -734,3 +772,19 @@ def _move_doc(match: Match, seat: int | None, action: str, events: list[MatchEve
         row, col = swapped.changed[0]["row"], swapped.changed[0]["col"]
         doc.update(row=row, col=col, letter=match.board[Pos(row, col)].symbol)
     return doc
+
+
+def _bot_of(doc: dict[str, Any], match: Match, current: BotTurn | None) -> BotTurn | None:
+    """The bot's turn a match's document plans for its turn now (None: none), unless this process
+    has one for that very turn already (its drag may be under way)."""
+    if current is not None and current.turn_no == match.turn_no:
+        return current
+    plan = doc.get("bot")
+    if not isinstance(plan, dict) or plan.get("turn_no") != match.turn_no:
+        return None
+    at = plan.get("at")
+    return (
+        BotTurn(match.turn_no, float(at))
+        if isinstance(at, int | float) and not isinstance(at, bool)
+        else None
+    )
