@@ -91,7 +91,7 @@ class Router:
         elif isinstance(command, RoomCommand):
             self.rooms.handle(session, command)
         elif isinstance(command, NewGame):
-            game, token = self.games.create(command.wordlist, command.seed, session.address)
+            game, token = self.games.create(command.wordlist, command.seed, session.address, command.sprint)
             self._enter_game(session, game, token)
         elif isinstance(command, Resume):
             game_id, token = command.game_id, command.token

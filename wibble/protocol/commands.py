@@ -31,6 +31,8 @@ class Request:
 class NewGame(Request):
     wordlist: str | None
     seed: int | None
+    sprint: int | None = None
+    """A sprint's clock in seconds (one of ``SPRINT_SECONDS``); None: untimed Endless."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from ..core import ProtocolError
+from ..core import SPRINT_SECONDS, ProtocolError
 from ..core.match import VALUES
 from .commands import (
     MAX_ID,
@@ -100,9 +100,13 @@ def request_name(command: Command) -> str:
 
 
 def _new_game(data: dict[str, Any]) -> NewGame:
+    sprint = int_field(data, "sprint", 1, max(SPRINT_SECONDS), required=False)
+    if sprint is not None and sprint not in SPRINT_SECONDS:
+        raise ProtocolError("protocol/bad_field", "field 'sprint' must be 60, 180 or 300 (seconds)")
     return NewGame(
         text_field(data, "wordlist", MAX_NAME, required=False),
         int_field(data, "seed", 0, MAX_SEED, required=False),
+        sprint,
     )
 
 
