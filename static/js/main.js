@@ -103,7 +103,11 @@ const actions = {
   cancel: () => store.cancel(),
   undo: () => store.undo(),
   activate: (row, col, submit) => store.activate(row, col, submit),
-  newGame: (wordlist, { play = false } = {}) => (play ? thenBoard(store.newGame(wordlist)) : store.newGame(wordlist)),
+  newGame: (wordlist, { play = false } = {}) => {
+    const started = store.newGame(wordlist, view.sprint.chosen());
+    return play ? thenBoard(started) : started;
+  },
+  showMissed: (index) => store.showMissed(index),
   openGame: (id) => store.openGame(id),
   wordlist: () => store.state.game?.wordlist ?? null,
   showWordlist: (name) => view.endless.showWordlist(name),

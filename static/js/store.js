@@ -16,6 +16,7 @@ import { MatchMoves } from "./match_moves.js";
 import { joinStateOf, ROOM_MESSAGES, RoomMoves } from "./room_moves.js";
 import { idOf, isMatchEntry, savedRooms } from "./saved.js";
 import { findPaths, fold } from "./spell.js";
+import { endedSprint, sprintOf } from "./sprint.js";
 
 export { GAMES_KEY, MAX_SAVED_GAMES, ROOMS_KEY, savedGames, savedRooms } from "./saved.js";
 
@@ -131,6 +132,7 @@ export class Store {
       room: null,
       join: joinStateOf(roomCode, rooms, { gone: roomCode !== null && config.room_gone === true }),
       lobby: false, // after a room's match: the seats and rules shown instead of the end screen
+      shownPath: null, // a missed word's path lit on a sprint's final board: {word, path}
     };
     this.ref = null; // {game_id, token} or {kind: "match", match_id, token}: what this tab plays
     this.opening = null; // the entry of "Your games" being resumed, until the server answers
@@ -218,6 +220,7 @@ export class Store {
       return this.room.onRoomMessage(message);
     }
     if (message.type === "game") return this.onGame(message);
+    if (message.type === "over") return this.onOver(message);
     if (message.type === "match") return this.match.onMatch(message);
     if (message.type === "rematch") return this.match.onRematch(message);
     const reply = this.moves.settle(message, this.state.chain);
@@ -262,7 +265,9 @@ export class Store {
       language: message.language,
       minLength: message.min_length,
       size: message.size,
+      sprint: sprintOf(message, this.now()), // null: untimed
     };
+    state.shownPath = null;
     state.mode = "endless";
     state.setup = false;
     state.match = null;
@@ -286,6 +291,39 @@ export class Store {
     }
     this.announce = null;
     this.emit({ type: "game", fresh, fromUrl, saved });
+  }
+
+  /** A sprint's time is up: the final score and words, and the best words that were missed. */
+  onOver(message) {
+    const state = this.state;
+    if (!state.game?.sprint) return;
+    this.moves.giveUp(); // the server dropped whatever chain was being dragged
+    state.confirmed = EMPTY_CHAIN;
+    state.chain = [];
+    state.mine = false;
+    state.spelling = null;
+    state.refilling = null;
+    state.game = { ...state.game, sprint: endedSprint(state.game.sprint, message) };
+    state.total = message.total;
+    state.found = message.found.map(({ word, points }) => ({ word, points }));
+    this.remember({ ...this.ref, wordlist: state.game.wordlist, title: state.game.title, total: message.total, words: state.found.length });
+    this.setMessage("info", "time_up", { total: message.total, words: state.found.length });
+    this.emit({ type: "over" });
+  }
+
+  /** A sprint that is over: nothing more can be played on its board. */
+  get over() {
+    return this.state.mode === "endless" && this.state.game?.sprint?.over === true;
+  }
+
+  /** Light a missed word's path on the final board (again: put it out). */
+  showMissed(index) {
+    const state = this.state;
+    const entry = state.game?.sprint?.missed?.[index];
+    if (!this.over || !entry) return false;
+    state.shownPath = state.shownPath?.word === entry.word ? null : { word: entry.word, path: entry.path };
+    this.emit({ type: "missed" });
+    return true;
   }
 
   /** Our chain is answered, or nothing of ours is in flight: show the server's chain. */
@@ -435,7 +473,7 @@ export class Store {
    */
   press(row, col) {
     const state = this.state;
-    if (!this.canPlay || !state.board[row]?.[col]) return false;
+    if (!this.canPlay || this.over || !state.board[row]?.[col]) return false;
     if (state.swap) {
       this.match.pickSwapTile(row, col);
       return false;
@@ -546,7 +584,7 @@ export class Store {
   /** Letters that may be typed now: a chain of ours, or none, on our turn. */
   mayType() {
     const state = this.state;
-    if (!this.canPlay) return false;
+    if (!this.canPlay || this.over) return false;
     if (!this.match.myTurn()) return false;
     if (!state.mine && (state.chain.length > 0 || (state.confirmed.chain.length > 0 && !this.moves.waiting))) {
       this.setMessage("info", state.match ? "other_seat_chain" : "other_tab_chain");
@@ -676,11 +714,12 @@ export class Store {
     return true;
   }
 
-  /** Start a new game with this word list (the one on screen stays in "Your games"). */
-  newGame(wordlist) {
+  /** Start a new game with this word list, untimed or a sprint of `sprint` seconds (the one on
+   * screen stays in "Your games"). */
+  newGame(wordlist, sprint = null) {
     if (this.state.connection.state !== "open") return false;
     this.announce = "new";
-    return this.send(P.newGame({ wordlist }));
+    return this.send(P.newGame({ wordlist, sprint }));
   }
 
   /** Go back to one of "Your games" (a game or a match). */

@@ -14,6 +14,7 @@ import { MatchPanel, matchOnScreen } from "./view/match.js";
 import { MessagesPanel } from "./view/messages.js";
 import { animate, dropIn } from "./view/motion.js";
 import { RoomPanel } from "./view/room.js";
+import { SprintPanel } from "./view/sprint.js";
 import { WordPanel, isOthers, statusOf } from "./view/word.js";
 
 /**
@@ -51,6 +52,7 @@ export class View {
     this.match = new MatchPanel(root, { board: this.board, now });
     this.room = new RoomPanel(root, config, { announce: (text) => this.messages.announce(text) });
     this.games = new GamesPanel(root);
+    this.sprint = new SprintPanel(root, now);
     this.board.build(5);
   }
 
@@ -79,8 +81,11 @@ export class View {
     this.show(screen, state);
 
     const current = currentChain(state);
-    this.renderBoard(state, event, { match, current, canPlay, language });
-    this.word.render(state, event, { current, match, canPlay, language });
+    // A sprint that is over keeps its final board on screen, to look at, not to play on.
+    const playable = canPlay && !(screen === "endless" && state.game?.sprint?.over);
+    this.renderBoard(state, event, { match, current, canPlay: playable, language });
+    this.word.render(state, event, { current, match, canPlay: playable, language });
+    this.sprint.render(state, event, { screen });
     this.endless.render(state, event, { language });
     this.match.render(state, event, { screen, canPlay });
     this.messages.render(state, current);
@@ -91,7 +96,7 @@ export class View {
   /** Show the parts of the page that belong to the screen, hide the rest. */
   show(screen, state) {
     this.boardWrap.hidden = !(screen === "endless" || screen === "match");
-    for (const panel of [this.word, this.endless, this.match, this.room, this.games]) panel.show(screen, state);
+    for (const panel of [this.word, this.endless, this.match, this.room, this.games, this.sprint]) panel.show(screen, state);
     for (const button of this.modes) button.setAttribute("aria-pressed", String(button.dataset.mode === state.mode));
   }
 
@@ -102,7 +107,7 @@ export class View {
       board: state.board,
       chain: current.chain,
       marks: Boolean(match),
-      hint: match?.hint?.path ?? [],
+      hint: match?.hint?.path ?? (match ? [] : state.shownPath?.path ?? []),
       swapTile: state.swap?.tile ?? null,
       refilling: (r, c) => isRefilling(state, r, c),
     });

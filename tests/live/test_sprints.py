@@ -33,11 +33,15 @@ def test_the_clock_ends_the_sprint_and_everyone_on_it_is_told_what_was_missed(li
     assert tick(live, 59.0) == 0
     assert tick(live, 2.0) == 1
     over = [frame for frame in watcher.frames if frame["type"] == "over"]
-    assert len(over) == 1 and player.frames[-1] == over[0]
-    assert over[0]["total"] == total and len(over[0]["found"]) == 1
-    assert over[0]["missed"] and all(m["word"] != over[0]["found"][0]["word"] for m in over[0]["missed"])
+    assert len(over) == 1
+    assert player.frames[-1] == over[0]
+    assert over[0]["total"] == total
+    assert len(over[0]["found"]) == 1
+    assert over[0]["missed"]
+    assert all(m["word"] != over[0]["found"][0]["word"] for m in over[0]["missed"])
     row = live.store.load(str(snapshot["game_id"]))
-    assert row is not None and row.doc["phase"] == "over"
+    assert row is not None
+    assert row.doc["phase"] == "over"
     assert live.store.moves(str(snapshot["game_id"]))[-1] == {"version": 2, "time_up": True, "total": total}
 
 
@@ -50,7 +54,8 @@ def test_a_move_after_the_deadline_is_refused_even_before_the_timer_runs(live: L
 
     frames = player.send(type="enter", row=path[2].row, col=path[2].col)
 
-    assert types(frames) == ["over", "error"] and errors(frames) == ["game/over"]
+    assert types(frames) == ["over", "error"]
+    assert errors(frames) == ["game/over"]
     assert player.game.found.in_order == []
     assert live.router.timers.run_due() == 0  # the timer is gone with the game's end
     version = player.game.version
@@ -81,13 +86,16 @@ def test_the_sprint_ends_on_time_after_a_restart(make_live: LiveFactory) -> None
     second = make_live(store=first.store)
     player = second.player()
     [again] = player.resume(gid, token)
-    assert again["remaining"] == 40.0 and again["phase"] == "idle"
+    assert again["remaining"] == 40.0
+    assert again["phase"] == "idle"
     assert tick(second, 41.0) == 1
     assert player.frames[-1]["type"] == "over"
     assert player.game.phase is Phase.OVER
 
 
-def test_a_sprint_whose_time_ran_out_while_nobody_had_it_open_is_over_when_opened(make_live: LiveFactory) -> None:
+def test_a_sprint_whose_time_ran_out_while_nobody_had_it_open_is_over_when_opened(
+    make_live: LiveFactory,
+) -> None:
     first = make_live()
     snapshot = sprint(first.player())
     first.clock.advance(300.0)
@@ -96,7 +104,8 @@ def test_a_sprint_whose_time_ran_out_while_nobody_had_it_open_is_over_when_opene
     frames = second.player().resume(str(snapshot["game_id"]), str(snapshot["token"]))
 
     assert types(frames) == ["game"]  # ended as it was opened: the snapshot says so
-    assert frames[-1]["phase"] == "over" and frames[-1]["missed"]
+    assert frames[-1]["phase"] == "over"
+    assert frames[-1]["missed"]
 
 
 def test_a_sprint_of_another_length_is_refused(live: Live) -> None:

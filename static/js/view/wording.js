@@ -33,6 +33,8 @@ export const SAY = {
   other_seat_chain: () => "Someone else is playing a word — wait for it to finish.",
   press_enter: () => "Press Enter to submit the word.",
   pick_touching: () => "Pick a tile that touches the last one, and not one already used.",
+  // a sprint
+  time_up: ({ total, words }) => `Time's up! ${plural(total, "point")} from ${plural(words, "word")}.`,
   // a match
   match_new: ({ name }) => `New match — ${name} plays first.`,
   match_new_you_first: () => "New match — you play first. Drag a word!",
@@ -69,6 +71,14 @@ export const SAY = {
     count > 1 ? `Path ${index + 1} of ${count} (Tab for the next, Shift+Tab back).` : "Only one path spells this.",
   link_not_copied: () => "Could not copy: select the link and copy it.",
 };
+
+/** A sprint's end: its heading, and the line under it. */
+export const sprintOverText = (total) => `Time's up: ${plural(total, "point")}`;
+export const sprintResultText = ({ total, words, seconds }) =>
+  words === 0
+    ? `No words in ${minutesText(seconds)}. The best ones the board held are below.`
+    : `You found ${plural(words, "word")} for ${plural(total, "point")} in ${minutesText(seconds)}.`;
+export const minutesText = (seconds) => (seconds % 60 === 0 ? plural(seconds / 60, "minute") : plural(seconds, "second"));
 
 /** What the room forms say under a field (`state.join.error`). */
 export const FIELD_ERRORS = {
