@@ -431,3 +431,18 @@ export function bindRoomControls(root, actions) {
   }
   root.querySelector('[data-action="room-lobby"]').addEventListener("click", () => actions.showLobby(true));
 }
+
+/**
+ * The daily board's form and buttons: play under a name, share a result, play the day again.
+ *
+ * @param {object} actions playDaily(name), shareDaily(), replayDaily()
+ */
+export function bindDailyControls(root, actions) {
+  const form = root.querySelector('[data-testid="daily-form"]');
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    actions.playDaily(form.elements.name.value);
+  });
+  root.querySelector('[data-action="share-daily"]').addEventListener("click", () => actions.shareDaily());
+  root.querySelector('[data-action="replay-daily"]').addEventListener("click", () => actions.replayDaily());
+}

@@ -29,6 +29,10 @@ export function newGame({ wordlist = null, seed = null, sprint = null } = {}) {
 }
 
 export const resume = (gameId, token) => ({ type: "resume", game_id: gameId, token });
+/** Today's daily board: `player` the browser's own id, `name` the leaderboard's. */
+export const newDaily = (player, name) => ({ type: "new_daily", player, name });
+/** Today's leaderboard (and yesterday's board); with `player`, one's own rank too. */
+export const leaderboard = (player) => (player ? { type: "leaderboard", player } : { type: "leaderboard" });
 export const press = (row, col) => ({ type: "press", row, col });
 export const enter = (row, col) => ({ type: "enter", row, col });
 export const release = () => ({ type: "release" });
@@ -142,7 +146,7 @@ export function parseSeed(text) {
 // -- server -> client -------------------------------------------------------------
 
 const KNOWN = new Set([
-  "game", "chain", "word", "board", "error",
+  "game", "chain", "word", "board", "error", "over", "leaderboard",
   "match", "played", "turn", "gems", "presence", "hint", "match_over", "rematch",
   "room", "spectators", "removed",
 ]);

@@ -66,6 +66,9 @@ class LiveGame:
     game: Game
     last_active: float
     lock: threading.Lock = field(default_factory=threading.Lock)
+    daily: dict[str, Any] | None = None
+    """A daily board's game: its ``date``, ``day``, ``player`` (the hash of the player's id) and
+    whether it is ``scored`` (the player's one attempt of the day) or a replay; None otherwise."""
 
     @property
     def doc_id(self) -> str:
@@ -131,7 +134,10 @@ class Games(Service):
 
     def dump(self, live: LiveGame) -> dict[str, Any]:
         # The token's hash is kept with the game, as a match keeps its seats'.
-        return {**live.game.to_doc(), "tokens": [live.token_hash.hex()]}
+        doc = {**live.game.to_doc(), "tokens": [live.token_hash.hex()]}
+        if live.daily is not None:
+            doc["daily"] = live.daily
+        return doc
 
     def restore(self, live: LiveGame, doc: dict[str, Any]) -> None:
         live.game = Game.from_doc(doc, live.game.words)
@@ -151,12 +157,18 @@ class Games(Service):
         self._schedule(live)
 
     def create(
-        self, wordlist: str | None, seed: int | None, address: str, sprint: int | None = None
+        self,
+        wordlist: str | None,
+        seed: int | None,
+        address: str,
+        sprint: int | None = None,
+        daily: dict[str, Any] | None = None,
     ) -> tuple[LiveGame, str]:
         """A new game, saved before anyone sees it; returns it and its secret token.
 
-        ``sprint``: seconds on its clock, from now (None: untimed). Everything that can
-        refuse it is asked before ``address``'s budget is spent on it."""
+        ``sprint``: seconds on its clock, from now (None: untimed); ``daily``: what makes it a
+        daily board's game (see ``LiveGame.daily``). Everything that can refuse it is asked
+        before ``address``'s budget is spent on it."""
         words = self.wordlists.for_player(wordlist)
         self.sweep()
         self.docs.make_room()
@@ -173,7 +185,7 @@ class Games(Service):
             deadline=deadline,
         )
         game_id, token = new_token(12), new_token(24)
-        live = self.docs.create(LiveGame(game_id, token_hash(token), game, self.clock()))
+        live = self.docs.create(LiveGame(game_id, token_hash(token), game, self.clock(), daily=daily))
         self._schedule(live)
         return live, token
 
@@ -238,7 +250,7 @@ class Games(Service):
             # A deadline that has passed is applied first, even if its timer has not run yet:
             # the game is then over, and the core refuses the move (game/over).
             if live.game.is_due(self.wall_clock()):
-                self._publish(live, self._time_up(live))
+                self._finish(live)
             game = live.game
             # The session is the actor: the core checks that only the one that pressed goes on.
             if isinstance(command, Press):
@@ -284,14 +296,20 @@ class Games(Service):
         events = self.docs.commit(live, lambda: game.time_up(now), record)
         if events:
             self._schedule(live)  # the deadline is spent: its timer goes
-            self.on_over(live)
         return events
+
+    def _finish(self, live: LiveGame) -> None:
+        """End a sprint whose deadline has passed, tell everyone on it, then whoever else must know."""
+        events = self._time_up(live)
+        self._publish(live, events)
+        if events:
+            self.on_over(live)
 
     def _end_if_due(self, live: LiveGame) -> None:
         """End a sprint whose deadline passed while nobody had it open; a failure is left to the timer."""
         try:
             if live.game.is_due(self.wall_clock()):
-                self._publish(live, self._time_up(live))
+                self._finish(live)
         except WibbleError as exc:
             log.warning("game %s: could not end its sprint yet (%s)", live.game_id, exc.code)
 
@@ -312,7 +330,7 @@ class Games(Service):
             return  # left memory: whoever opens it next finds it over
         with live.lock:
             try:
-                self._publish(live, self._time_up(live))
+                self._finish(live)
             except StorageError as exc:
                 log.warning(
                     "game %s: its sprint's end could not be saved (%s); trying again",
@@ -341,6 +359,8 @@ class Games(Service):
 
     def _publish_snapshot(self, live: LiveGame, audience: Audience) -> None:
         snapshot = protocol.snapshot(live.game, live.game_id, "", self.wall_clock())
+        if live.daily is not None:  # which day, and whether it counts (never whose it is)
+            snapshot["daily"] = {key: live.daily.get(key) for key in ("day", "date", "scored")}
         self.bus.publish(live.game_id, [protocol.personal(snapshot, [live.token_hash.hex()])], audience)
 
     # -- memory --------------------------------------------------------------------------
@@ -372,5 +392,8 @@ class Games(Service):
             raise RuleError(
                 "game/unavailable", "this saved game cannot be loaded on this server; start a new one"
             ) from None
+        daily = row.doc.get("daily")
         self.sweep()
-        return self.docs.keep(LiveGame(game_id, hashed, game, self.clock()))
+        return self.docs.keep(
+            LiveGame(game_id, hashed, game, self.clock(), daily=daily if isinstance(daily, dict) else None)
+        )

@@ -36,6 +36,26 @@ class NewGame(Request):
 
 
 @dataclass(frozen=True, slots=True)
+class NewDaily(Request):
+    """Today's daily board: ``player`` is the browser's own secret id (one scored attempt a day
+    each), ``name`` what the leaderboard shows."""
+
+    player: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Leaderboard(Request):
+    """Today's leaderboard (and yesterday's board); ``player`` to be told one's own rank."""
+
+    player: str | None = None
+
+
+MIN_PLAYER_ID = 16
+"""A player id shorter than this is refused: the page makes 32 random characters."""
+
+
+@dataclass(frozen=True, slots=True)
 class Resume(Request):
     game_id: str
     token: str
@@ -198,6 +218,8 @@ class StartMatch(Request):
 
 Command = (
     NewGame
+    | NewDaily
+    | Leaderboard
     | Resume
     | Press
     | Enter

@@ -15,6 +15,7 @@ from .commands import (
     MAX_ROOM_SEATS,
     MAX_SEED,
     MAX_SEQ,
+    MIN_PLAYER_ID,
     UNSET,
     BotSpec,
     Cancel,
@@ -24,8 +25,10 @@ from .commands import (
     Extend,
     Hint,
     JoinRoom,
+    Leaderboard,
     LeaveRoom,
     LeaveSeat,
+    NewDaily,
     NewGame,
     NewMatch,
     Pass,
@@ -108,6 +111,21 @@ def _new_game(data: dict[str, Any]) -> NewGame:
         int_field(data, "seed", 0, MAX_SEED, required=False),
         sprint,
     )
+
+
+def _player(data: dict[str, Any], required: bool = True) -> str | None:
+    player = text_field(data, "player", MAX_ID, required=required)
+    if player is not None and len(player) < MIN_PLAYER_ID:
+        raise ProtocolError(
+            "protocol/bad_field", f"field 'player' must be {MIN_PLAYER_ID}-{MAX_ID} characters"
+        )
+    return player
+
+
+def _new_daily(data: dict[str, Any]) -> NewDaily:
+    player = _player(data)
+    assert player is not None
+    return NewDaily(player, display_name(data))
 
 
 def _resume(data: dict[str, Any]) -> Resume | ResumeMatch:
@@ -217,6 +235,8 @@ def _set_seat(data: dict[str, Any]) -> SetSeat:
 
 _PARSERS: dict[str, Callable[[dict[str, Any]], Command]] = {
     "new_game": _new_game,
+    "new_daily": _new_daily,
+    "leaderboard": lambda data: Leaderboard(_player(data, required=False)),
     "resume": _resume,
     "press": lambda data: Press(pos_field(data)),
     "enter": lambda data: Enter(pos_field(data)),
@@ -242,6 +262,8 @@ _PARSERS: dict[str, Callable[[dict[str, Any]], Command]] = {
 
 _NAMES: dict[type, str] = {
     NewGame: "new_game",
+    NewDaily: "new_daily",
+    Leaderboard: "leaderboard",
     Resume: "resume",
     ResumeMatch: "resume",
     Press: "press",

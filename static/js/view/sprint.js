@@ -34,13 +34,13 @@ export class SprintPanel {
   }
 
   show(screen, state) {
-    const sprint = screen === "endless" ? state.game?.sprint ?? null : null;
+    const sprint = screen === "endless" || screen === "daily" ? state.game?.sprint ?? null : null;
     this.over.hidden = !sprint?.over;
     if (!sprint || sprint.over) this.stop();
   }
 
   render(state, event, { screen }) {
-    const sprint = screen === "endless" ? state.game?.sprint ?? null : null;
+    const sprint = screen === "endless" || screen === "daily" ? state.game?.sprint ?? null : null;
     if (sprint && !sprint.over) this.run(sprint);
     if (!sprint?.over) {
       this.shownFor = null;
@@ -50,7 +50,7 @@ export class SprintPanel {
     if (this.shownFor !== id) {
       this.shownFor = id;
       setText(this.title, sprintOverText(state.total));
-      setText(this.result, sprintResultText({ total: state.total, words: state.found.length, seconds: sprint.seconds }));
+      setText(this.result, sprintResultText({ total: state.total, words: state.found.length }));
       this.missed.replaceChildren(...sprint.missed.map((entry, index) => this.missedItem(entry, index)));
       this.none.hidden = sprint.missed.length > 0;
       // The end took the board away from under the player: the focus goes to what replaced it.

@@ -74,11 +74,37 @@ export const SAY = {
 
 /** A sprint's end: its heading, and the line under it. */
 export const sprintOverText = (total) => `Time's up: ${plural(total, "point")}`;
-export const sprintResultText = ({ total, words, seconds }) =>
+export const sprintResultText = ({ total, words }) =>
   words === 0
-    ? `No words in ${minutesText(seconds)}. The best ones the board held are below.`
-    : `You found ${plural(words, "word")} for ${plural(total, "point")} in ${minutesText(seconds)}.`;
-export const minutesText = (seconds) => (seconds % 60 === 0 ? plural(seconds / 60, "minute") : plural(seconds, "second"));
+    ? "No words this time. The best ones the board held are below."
+    : `You found ${plural(words, "word")} for ${plural(total, "point")}.`;
+
+/** The daily board's sentences. */
+export const DAILY = {
+  title: (day) => `Daily board #${day}`,
+  share: (day, total, words) => `Wibble daily #${day}: ${plural(total, "point")}, ${plural(words, "word")}`,
+  shared: { copied: "Copied: paste it to your friends.", shared: "Shared.", failed: "Could not copy here: this browser keeps the clipboard closed." },
+  scoredOrNot: (scored) => (scored ? "This try counts on today's leaderboard." : "A replay: it does not count on the leaderboard."),
+  rank: ({ you, players, played }) =>
+    you
+      ? `You are ${ordinal(you.rank)} of ${plural(players, "player")} today.`
+      : played
+        ? "Your try is being played; your rank comes when it ends."
+        : players === 0
+          ? "Nobody has finished today's board yet."
+          : `${plural(players, "player")} so far today.`,
+  top: ({ name, score, words }) => `${name}: ${plural(score, "point")} (${plural(words, "word")})`,
+  streak: (streak, played) =>
+    played === 0 ? "No daily boards played in this browser yet." : `Streak: ${plural(streak, "day")} in a row. Days played here: ${played}.`,
+  best: ({ day, date, score }) => `#${day} (${date}): ${plural(score, "point")}`,
+  yesterday: (day) => `Yesterday's board (#${day}) and its best words`,
+  yesterdayBoard: (rows) => `Yesterday's board, row by row: ${rows.map((row) => row.join(" ")).join("; ")}`,
+};
+export const ordinal = (n) => {
+  const tens = n % 100;
+  const suffix = tens >= 11 && tens <= 13 ? "th" : { 1: "st", 2: "nd", 3: "rd" }[n % 10] ?? "th";
+  return `${n}${suffix}`;
+};
 
 /** What the room forms say under a field (`state.join.error`). */
 export const FIELD_ERRORS = {
