@@ -294,7 +294,7 @@ def test_no_axe_violations_on_the_daily_board(
     expect(page.get_by_test_id("daily-rank")).not_to_be_empty()
     page.get_by_test_id("yesterday").locator("summary").click()
     audit(page, "daily, before playing")
-    page.get_by_label("Your name on the leaderboard").fill("Ann")
+    page.get_by_label("Name on the leaderboard").fill("Ann")
     page.get_by_role("button", name="Play today's board").click()
     screen(page, "daily")
     idle(page)

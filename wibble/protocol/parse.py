@@ -76,9 +76,10 @@ def parse(frame: str | bytes) -> Command:
         raise ProtocolError("protocol/bad_field", "field 'type' must be a string")
     parser = _PARSERS.get(kind)
     if parser is None:
+        # The type is echoed cut short: the whole message stays a line a person can read.
         known = ", ".join(sorted(_PARSERS))
         raise ProtocolError(
-            "protocol/unknown_type", f"unknown message type {kind[:40]!r} (known: {known})"
+            "protocol/unknown_type", f"unknown message type {kind[:24]!r} (known: {known})"
         ).about(kind[:40])
     try:
         command = parser(data)
