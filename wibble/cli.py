@@ -169,7 +169,7 @@ def _serve(args: argparse.Namespace) -> int:
     from .store import StoreOpenError
     from .web import ConfigError, create_app
     from .web.app import trust_listening_name
-    from .web.server import make_server, run_housekeeping, stop_gracefully
+    from .web.server import make_server, run_housekeeping, run_pick_up, stop_gracefully
 
     overrides = _overrides(args)
     try:
@@ -225,11 +225,13 @@ def _serve(args: argparse.Namespace) -> int:
     for signum in (signal.SIGINT, signal.SIGTERM):
         gevent.signal_handler(signum, stop.set)
     housekeeping = gevent.spawn(run_housekeeping, app)
+    pick_up = gevent.spawn(run_pick_up, app)
     timers = app.extensions["wibble.live"].timers
     timers.start()  # turn timers, bots, pauses between rounds (the websocket route starts it too)
     stop.wait()
     print("Stopping: telling players the server is restarting…", flush=True)
     housekeeping.kill()
+    pick_up.kill()
     timers.stop()
     stop_gracefully(server, app)
     if engines is not None:

@@ -18,7 +18,7 @@ from wibble import protocol
 from wibble.core import Game, Pos, WibbleError
 from wibble.live import Router, Session
 from wibble.live.matches import BotPace
-from wibble.store import MemoryStore, StorageError, Store
+from wibble.store import KEEP, Due, MemoryStore, StorageError, Store
 from wibble.web.connection import Outbox, _handle
 
 LIST = "en-easy"  # a real list that loads in a fraction of a second
@@ -46,17 +46,23 @@ class FlakyStore(MemoryStore):
         super().__init__()
         self.failing = False
 
-    def create(self, doc_id: str, kind: str, doc: Doc, now: float) -> None:
+    def create(self, doc_id: str, kind: str, doc: Doc, now: float, due: float | None = None) -> None:
         if self.failing:
             raise StorageError("disk full (injected)")
-        super().create(doc_id, kind, doc, now)
+        super().create(doc_id, kind, doc, now, due)
 
     def commit(
-        self, game_id: str, expected: int, doc: dict[str, Any], move: dict[str, Any], now: float
+        self,
+        game_id: str,
+        expected: int,
+        doc: dict[str, Any],
+        move: dict[str, Any],
+        now: float,
+        due: Due = KEEP,
     ) -> None:
         if self.failing:
             raise StorageError("disk full (injected)")
-        super().commit(game_id, expected, doc, move, now)
+        super().commit(game_id, expected, doc, move, now, due)
 
 
 class Player:

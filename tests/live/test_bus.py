@@ -161,3 +161,82 @@ def test_a_deadline_whose_handler_failed_is_tried_again() -> None:
     clock.advance(RETRY_SECONDS)
     timers.run_due()
     assert len(calls) == 2
+
+
+def buses(redis_url: str) -> tuple[Any, Any]:
+    """Two processes' buses, each listening on a connection of its own that does not retry by
+    itself (as ``open_engines`` makes them): a lost one reaches the bus."""
+    from redis.backoff import NoBackoff
+    from redis.retry import Retry
+
+    from wibble.redis import bus
+    from wibble.redis.client import connect
+    from wibble.redis.presence import RedisPresence
+
+    made = []
+    for process in ("A", "B"):
+        alive = RedisPresence(connect(redis_url), process).alive_key  # (alive while the test runs)
+        listener = connect(redis_url, retry=Retry(NoBackoff(), 0))
+        made.append(bus.RedisBus(connect(redis_url), process, listener=listener, alive_key=alive))
+    return made[0], made[1]
+
+
+def test_messages_published_while_a_process_was_cut_off_reach_it_in_order_and_once(redis_url: str) -> None:
+    import redis
+
+    a, b = buses(redis_url)
+    missed: list[set[str]] = []
+    b.on_resubscribe = missed.append
+    try:
+        on_a, on_b = [], []
+        a.subscribe("room:ABCD", listener(on_a))
+        b.subscribe("room:ABCD", listener(on_b))
+        until(lambda: "room:ABCD" not in a._alone)
+        a.publish("room:ABCD", [{"type": "played", "n": 1}], all_but("nobody"))
+        until(lambda: len(on_b) == 1)
+
+        with redis.Redis.from_url(redis_url) as admin:
+            admin.client_kill_filter(_type="pubsub")  # B (and A) lose their subscriptions
+            for n in (2, 3, 4):  # published while B is not listening
+                a.publish("room:ABCD", [{"type": "played", "n": n}], all_but("nobody"))
+            assert "room:ABCD" not in a._alone  # B still listens, though cut off: it is kept for B
+        until(lambda: bool(missed))
+        a.publish("room:ABCD", [{"type": "played", "n": 5}], all_but("nobody"))
+        until(lambda: len(on_b) >= 5)
+
+        assert [m["n"] for m in on_b] == [1, 2, 3, 4, 5]
+        assert missed == [set()]  # everything was replayed: no snapshot needed
+    finally:
+        a.stop()
+        b.stop()
+
+
+def test_a_topic_whose_history_no_longer_reaches_back_is_named_for_a_snapshot(
+    redis_url: str, monkeypatch: Any
+) -> None:
+    import redis
+
+    from wibble.redis import bus as redis_bus
+
+    monkeypatch.setattr(redis_bus, "HISTORY", 1)
+    a, b = buses(redis_url)
+    missed: list[set[str]] = []
+    b.on_resubscribe = missed.append
+    try:
+        on_b: list[dict[str, Any]] = []
+        a.subscribe("g1", listener([]))
+        b.subscribe("g1", listener(on_b))
+        b.subscribe("g2", listener([]))  # nothing ever heard on it: a snapshot too
+        until(lambda: "g1" not in a._alone)
+        a.publish("g1", [{"type": "n", "n": 1}], all_but("nobody"))
+        until(lambda: len(on_b) == 1)
+        with redis.Redis.from_url(redis_url) as admin:
+            admin.client_kill_filter(_type="pubsub")
+            for n in range(2, 400):  # far more than the history keeps
+                a.publish("g1", [{"type": "n", "n": n}], all_but("nobody"))
+        until(lambda: bool(missed))
+        assert missed == [{"g1", "g2"}]
+        assert [m["n"] for m in on_b] == sorted(m["n"] for m in on_b)  # what came came in order
+    finally:
+        a.stop()
+        b.stop()

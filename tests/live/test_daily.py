@@ -9,6 +9,7 @@ import pytest
 
 from tests.live.players import FakeClock, Live, LiveFactory, Player, errors, tick
 from wibble.core.daily import DAILY_SECONDS, day_number, doc_id
+from wibble.live.router import PICK_UP_SLACK
 
 NOON = 1_795_176_000.0  # 2026-11-20 12:00 UTC
 DAY = date(2026, 11, 20)
@@ -146,3 +147,25 @@ def test_yesterdays_board_comes_with_its_best_words(daily: Live) -> None:
     best = yesterday["best"]  # type: ignore[index]
     assert best
     assert best == sorted(best, key=lambda w: -w["points"])
+
+
+def test_a_daily_sprint_nobody_reopened_after_a_restart_is_still_scored_on_time(
+    make_live: LiveFactory, clock: FakeClock
+) -> None:
+    clock.now = NOON
+    first = make_live()
+    ann = first.player()
+    start(ann)
+    ann.drag(ann.a_word())
+    ann.send(type="release")
+    total = ann.game.total
+    second = make_live(store=first.store)  # the first process is gone, and Ann with it
+
+    assert second.router.pick_up() == 0  # her sprint has time left
+    clock.advance(DAILY_SECONDS + PICK_UP_SLACK + 0.5)
+    assert second.router.pick_up() == 1  # it has not: this process takes her game on
+    tick(second, 0)
+
+    board = leaderboard(second.player(), ANN)
+    assert board["you"] == {"rank": 1, "name": "Ann", "score": total, "words": 1}
+    assert second.router.pick_up() == 0  # over: nothing more to take on

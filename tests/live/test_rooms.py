@@ -90,6 +90,19 @@ def table(live: Live) -> tuple[str, Person, Person, Person, Person]:
     return code, ann, bo, cy, di
 
 
+def bo_gone_on_his_turn(live: Live, **rules: Any) -> tuple[str, Person]:
+    """Ann hosts and Bo sits; Ann plays the first turn and Bo leaves as his begins. The room's
+    code, and Ann."""
+    ann, room = create(live, **rules)
+    code = room["code"]
+    bo = join(live, code, "Bo")
+    sit(bo, 1)
+    ann.send(type="start_match")
+    play_a_word(live, code, ann)
+    bo.leave()
+    return code, ann
+
+
 def play_a_word(live: Live, code: str, who: Person) -> Message:
     found = match_of(live, code).match.solve()
     who.drag_path(found[-1].path)
@@ -331,13 +344,7 @@ def test_an_untimed_turn_passes_when_the_grace_period_ends_and_a_stand_in_plays_
 
 def test_a_timed_turn_of_an_away_seat_times_out_as_usual(start: Start) -> None:
     live = start()
-    ann, room = create(live, turn_seconds=30)
-    code = room["code"]
-    bo = join(live, code, "Bo")
-    sit(bo, 1)
-    ann.send(type="start_match")
-    play_a_word(live, code, ann)
-    bo.leave()
+    code, ann = bo_gone_on_his_turn(live, turn_seconds=30)
     tick(live, 30)
     assert last(ann, "turn")["passed"] == "timeout"
     assert match_of(live, code).match.turn == 0
@@ -477,8 +484,7 @@ def test_rematch_keeps_the_room_its_seats_and_host(start: Start) -> None:
     play_a_word(live, code, ann)
     play_a_word(live, code, bo)
     assert "match_over" in types(bo.frames)
-    tick(live, 0)  # the room hears that its match is over
-    assert last(bo, "room")["match"]["phase"] == "over"
+    assert last(bo, "room")["match"]["phase"] == "over"  # at once, with no timer in between
     first = last(bo, "match")["match_id"]
     assert errors(bo.send(type="rematch")) == ["room/not_host"]
     frames = ann.send(type="rematch")
@@ -514,3 +520,15 @@ def test_a_name_of_markup_is_kept_as_text(start: Start) -> None:
     live = start()
     _, room = create(live, name="<b>x</b>")
     assert room["seats"][0]["name"] == "<b>x</b>"
+
+
+def test_a_match_ended_by_a_skipped_turn_of_a_person_gone_tells_the_room_at_once(
+    start: Start, clock: FakeClock
+) -> None:
+    live = start()
+    code, ann = bo_gone_on_his_turn(live, rounds=1)  # his is the match's last turn
+    watcher = join(live, code, "Di")
+    tick(live, GRACE)  # his grace period ends (the room's own deadline, under its lock): the turn passes
+    assert match_of(live, code).match.phase.name == "OVER"
+    assert last(watcher, "room")["match"]["phase"] == "over"
+    assert not live.router.timers.when((code, "room-over"))  # no timer was set to hand it on

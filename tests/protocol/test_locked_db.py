@@ -116,9 +116,13 @@ def test_a_database_locked_by_another_process_stalls_only_those_who_write(
         holder.close()
 
     baseline = statistics.median(quiet)
-    assert max(during) < QUIET_LIMIT, (
-        f"a drag took {max(during):.3f} s during the lock (median {statistics.median(during):.4f} s, "
-        f"{len(during)} drags; quiet median {baseline:.4f} s, max {max(quiet):.4f} s)"
+    # Hardly any drag is slow: a loop that waited inside SQLite for the lock would stall every
+    # drag behind each writer's tries, not one in a hundred (a loaded machine may stall one).
+    slow = [d for d in during if d >= QUIET_LIMIT]
+    assert len(slow) <= len(during) / 100, (
+        f"{len(slow)} drags took {QUIET_LIMIT} s or more during the lock (slowest {max(during):.3f} s, "
+        f"median {statistics.median(during):.4f} s, {len(during)} drags; quiet median {baseline:.4f} s, "
+        f"max {max(quiet):.4f} s)"
     )
     # The typical drag is as quick as before the lock (the slowest may meet a busy machine).
     assert statistics.median(during) < baseline + 0.02, (statistics.median(during), baseline)

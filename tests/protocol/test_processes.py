@@ -14,6 +14,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -432,3 +433,67 @@ def test_one_seat_racing_the_same_word_from_two_processes_commits_it_once(
     plays = [m for m in record(one, match_id)["moves"] if m["action"] == "play"]
     assert len(plays) == 1, "one word, played once"
     assert bo.turn["turn"] == 1
+
+
+@contextmanager
+def room_on_one_of_two(
+    redis_url: str, clients: Clients, grace: str, empty: str
+) -> Iterator[tuple[LiveServer, Seat, Seat, str, Any]]:
+    """Two processes with short room times; Ann (host) and Bo seated in a room on the first.
+    Yields the first process, Ann, Bo, the room's key in Redis and a Redis client."""
+    import redis
+
+    quick = {"WIBBLE_ROOM_GRACE_SECONDS": grace, "WIBBLE_ROOM_EMPTY_SECONDS": empty}
+    one, two = serve(redis_url, **quick), serve(redis_url, **quick)
+    try:
+        ann, code = create(one, clients)
+        bo = join(one, clients, code, "Bo")
+        sit(bo, 1)
+        with redis.Redis.from_url(redis_url, decode_responses=True) as admin:
+            yield one, ann, bo, f"wibble:{{room:{code}}}", admin
+    finally:
+        one.stop()
+        two.stop()
+
+
+def test_a_room_everyone_left_closes_on_time_though_its_process_was_killed_and_no_other_held_it(
+    redis_url: str, clients: Clients
+) -> None:
+    with room_on_one_of_two(redis_url, clients, grace="1", empty="4") as (one, ann, bo, key, admin):
+        ann.client.close()
+        bo.client.close()
+        for _ in range(100):  # the last to leave marks the room empty, in its document
+            doc = json.loads(admin.hget(key, "doc") or "{}")
+            if doc.get("empty_since") is not None:
+                break
+            time.sleep(0.05)
+        emptied = doc["empty_since"]
+        one.kill()  # the only process that held the room; nobody opens it again
+
+        while admin.exists(key) and time.time() < emptied + 30:
+            time.sleep(0.1)
+        closed = time.time()
+        assert not admin.exists(key), "the room was never closed"
+    assert closed >= emptied + 4  # at its time, not before...
+    assert closed < emptied + 4 + 10  # ...and soon after (the other process looks every 2 s)
+
+
+def test_people_whose_process_was_killed_are_held_for_by_another_that_never_held_their_room(
+    redis_url: str, clients: Clients
+) -> None:
+    with room_on_one_of_two(redis_url, clients, grace="2", empty="4") as (one, ann, bo, key, admin):
+
+        def seats() -> list[Any]:
+            return list(json.loads(admin.hget(key, "doc") or '{"seats": []}')["seats"][:2])
+
+        one.kill()  # with Ann and Bo connected to it; neither comes back
+        killed = time.time()
+        while seats() and not all(s and s.get("grace_until") for s in seats()):
+            time.sleep(0.1)
+            assert time.time() < killed + 30, "nobody started their grace periods"
+        held = time.time()
+        while admin.exists(key):  # then the room stands empty, and closes
+            time.sleep(0.1)
+            assert time.time() < held + 30, "the room was never closed"
+    # Not before the dead process's liveness ran out (10 s), nor long after.
+    assert killed + 9 < held < killed + 10 + 6

@@ -8,7 +8,7 @@ import pytest
 from tests.store.conftest import Opener
 from tests.store.games import AB, new_game, play
 from wibble.core import Game
-from wibble.store import KINDS, AlreadyExists, Store, VersionConflict
+from wibble.store import KINDS, AlreadyExists, MemoryStore, Store, VersionConflict
 
 T0 = 1_700_000_000.0
 
@@ -247,3 +247,55 @@ def test_a_documents_version_is_read_without_the_document(store: Store) -> None:
     store.commit("g1", step.expected, step.doc, step.move, T0 + 1)
     assert store.version("g1") == step.doc["version"] == 1
     assert store.version("nope") is None
+
+
+# -- each document's next deadline, and the index of those nobody handled --------------------
+
+
+def test_documents_whose_deadline_has_passed_are_found_earliest_first(store: Store) -> None:
+    store.create("m-late", "match", {"version": 0}, T0, due=T0 + 30)
+    store.create("room:ABCD", "room", {"version": 0}, T0, due=T0 + 10)
+    store.create("g-none", "game", {"version": 0}, T0)
+
+    assert store.overdue(T0 + 5, 10) == []
+    assert store.overdue(T0 + 20, 10) == [("room:ABCD", "room")]
+    assert store.overdue(T0 + 40, 10) == [("room:ABCD", "room"), ("m-late", "match")]
+    assert store.overdue(T0 + 40, 1) == [("room:ABCD", "room")]
+    assert store.load("m-late").due == T0 + 30  # type: ignore[union-attr]
+
+
+def test_a_commit_moves_keeps_or_clears_the_next_deadline(store: Store) -> None:
+    store.create("m1", "match", {"version": 0}, T0, due=T0 + 10)
+
+    store.commit("m1", 0, {"version": 1}, {"n": 1}, T0 + 1, due=T0 + 100)  # the next turn's end
+    assert store.overdue(T0 + 50, 10) == []
+    store.commit("m1", 1, {"version": 2}, {"n": 2}, T0 + 2)  # a word that left the clock alone
+    assert store.overdue(T0 + 150, 10) == [("m1", "match")]
+    store.commit("m1", 2, {"version": 3}, {"n": 3}, T0 + 3, due=None)  # the match is over
+    assert store.overdue(T0 + 1_000, 10) == []
+    assert store.load("m1").due is None  # type: ignore[union-attr]
+
+
+def test_a_refused_commit_leaves_the_deadline_as_it_was(store: Store) -> None:
+    store.create("m1", "match", {"version": 0}, T0, due=T0 + 10)
+    with pytest.raises(VersionConflict):
+        store.commit("m1", 5, {"version": 6}, {"n": 6}, T0 + 1, due=None)
+    assert store.overdue(T0 + 20, 10) == [("m1", "match")]
+
+
+def test_a_deleted_or_purged_document_has_no_deadline_left(store: Store) -> None:
+    store.create("room:AAAA", "room", {"version": 0}, T0, due=T0 + 10)
+    store.create("room:BBBB", "room", {"version": 0}, T0, due=T0 + 10)
+    store.delete("room:AAAA")
+    store.purge(T0 + 1, 10, prefix="room:")
+    assert store.overdue(T0 + 20, 10) == []
+
+
+def test_a_copied_document_keeps_its_deadline(store: Store) -> None:
+    source, back = MemoryStore(), MemoryStore()
+    source.create("m1", "match", {"version": 0}, T0, due=T0 + 10)
+    for row, moves in source.export():
+        store.import_row(row, moves)
+    for row, moves in store.export():
+        back.import_row(row, moves)
+    assert store.overdue(T0 + 20, 10) == back.overdue(T0 + 20, 10) == [("m1", "match")]

@@ -96,3 +96,46 @@ def test_another_writers_identical_document_is_a_conflict_as_on_every_engine(red
     with pytest.raises(VersionConflict):
         other.commit("g1", 0, {"version": 1}, {"version": 1}, T0 + 1)
     assert one.moves("g1") == [{"version": 1}]
+
+
+def test_a_commit_that_moves_a_deadline_indexes_it_in_one_more_round_trip_and_one_that_keeps_it_in_none(
+    redis_url: str,
+) -> None:
+    store = RedisStore(redis_url)
+    store.create("m1", "match", {"version": 0}, T0, due=T0 + 10)
+    with redis.Redis.from_url(redis_url, decode_responses=True) as admin:
+        admin.config_resetstat()
+        store.commit("m1", 0, {"version": 1}, {"n": 1}, T0 + 1)  # KEEP: the clock did not move
+        kept = {name: int(entry["calls"]) for name, entry in admin.info("commandstats").items()}
+        admin.config_resetstat()
+        store.commit("m1", 1, {"version": 2}, {"n": 2}, T0 + 2, due=T0 + 60)
+        moved = {name: int(entry["calls"]) for name, entry in admin.info("commandstats").items()}
+    assert kept["cmdstat_evalsha"] == 1
+    assert moved["cmdstat_evalsha"] == 2  # the commit, then the index's own script
+    assert store.overdue(T0 + 30, 10) == []
+    assert store.overdue(T0 + 90, 10) == [("m1", "match")]
+
+
+def test_an_index_entry_left_early_is_mended_and_one_for_a_newer_version_is_never_undone(
+    redis_url: str,
+) -> None:
+    store = RedisStore(redis_url)
+    store.create("m1", "match", {"version": 0}, T0, due=T0 + 10)
+    store.commit("m1", 0, {"version": 1}, {"n": 1}, T0 + 1, due=T0 + 100)
+    # As if the commit's index write had been lost: the entry still says the old, earlier time.
+    store.client.zadd(f"{store.prefix}:{{due}}:at", {"m1": T0 + 10})
+
+    assert store.overdue(T0 + 50, 10) == []  # checked against the document, and mended
+    assert store.client.zscore(f"{store.prefix}:{{due}}:at", "m1") == T0 + 100
+
+    # An index write for an older version, arriving late, changes nothing.
+    store._index_due(keys=store._index, args=["m1", 0, repr(T0 + 5)])
+    assert store.client.zscore(f"{store.prefix}:{{due}}:at", "m1") == T0 + 100
+
+
+def test_a_deleted_documents_entry_left_behind_is_dropped(redis_url: str) -> None:
+    store = RedisStore(redis_url)
+    store.create("room:ABCD", "room", {"version": 0}, T0, due=T0 + 10)
+    store.client.delete(store.key("room:ABCD"))  # deleted, its index entry left behind
+    assert store.overdue(T0 + 20, 10) == []
+    assert store.client.zscore(f"{store.prefix}:{{due}}:at", "room:ABCD") is None

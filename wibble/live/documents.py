@@ -24,11 +24,12 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
+from contextlib import AbstractContextManager
 from typing import Any, Generic, Protocol, TypeVar
 
 from ..core import RuleError, WibbleError
-from ..store import StorageError, Store, VersionConflict
+from ..store import KEEP, Due, StorageError, Store, VersionConflict
 from .presence import Presence
 
 log = logging.getLogger(__name__)
@@ -43,7 +44,9 @@ R = TypeVar("R")
 class Held(Protocol):
     """A document in memory, with its lock; ``last_active`` counts people only, never timers."""
 
-    lock: threading.Lock
+    @property
+    def lock(self) -> AbstractContextManager[Any]: ...
+
     last_active: float
 
     @property
@@ -73,6 +76,11 @@ class Kind(Protocol[K]):
     def refresh(self, held: K, doc: Doc) -> None:
         """Another process committed ``doc``, a newer version, and told everyone: ``held`` takes it
         without a word (its deadlines follow it)."""
+
+    def due(self, held: K) -> float | None:
+        """When the document's next deadline falls (wall-clock) that must run even if nobody is
+        connected to it (a room's grace period, its end once empty), if any: what the store
+        indexes, so that some process takes it on if the one holding it died."""
 
 
 class Documents(Generic[H]):
@@ -107,6 +115,9 @@ class Documents(Generic[H]):
         """Called as a document comes into memory (``wire``: the doorbell listens for its commits)."""
         self.on_commit: Callable[[H], None] | None = None
         """Called after every commit, under the document's lock (``wire`` sets the doorbell)."""
+        self.adopt: Callable[[str], object] = lambda doc_id: None
+        """Load a stored document into memory, its deadlines set from it (each service's own
+        loader): ``pick_up`` calls it for documents whose deadline nobody handled."""
         self._held: dict[str, H] = {}
         self._lock = threading.Lock()
 
@@ -131,7 +142,8 @@ class Documents(Generic[H]):
         """Save a new document without keeping it yet (``AlreadyExists`` if its id is taken). Room
         is made first: a document refused for want of memory leaves nothing in the store."""
         self.make_room()
-        self.store.create(held.doc_id, self.kind.name, self.kind.dump(held), self.wall_clock())
+        kind = self.kind
+        self.store.create(held.doc_id, kind.name, kind.dump(held), self.wall_clock(), kind.due(held))
 
     def make_room(self) -> None:
         """Make room for one more document now, or ``server/full``: asked before anything is spent
@@ -213,12 +225,16 @@ class Documents(Generic[H]):
         A failed save, or a change refused after it began, leaves ``held`` as it was.
         """
         kind = self.kind
-        before, version = kind.dump(held), held.version
+        before, version, due = kind.dump(held), held.version, kind.due(held)
         try:
             result = apply()
             if held.version == version:
                 return result  # refused as a word, or nothing to do: nothing to save
-            self.store.commit(held.doc_id, version, kind.dump(held), record(result), self.wall_clock())
+            after = kind.due(held)
+            next_due: Due = KEEP if after == due else after  # (the index is written only on a change)
+            self.store.commit(
+                held.doc_id, version, kind.dump(held), record(result), self.wall_clock(), next_due
+            )
         except VersionConflict:
             log.warning("%s %s changed in the store under us; reloading it", kind.name, held.doc_id)
             try:
@@ -239,10 +255,30 @@ class Documents(Generic[H]):
             self.on_commit(held)
         return result
 
-    def catch_up(self) -> int:
-        """Every copy held here takes the stored document if it is newer, and shows it to everyone
-        (after the bus lost messages: its doorbell too may have missed commits). Returns how many."""
-        return sum(self.catch_up_one(held.doc_id) for held in self)
+    def pick_up(self, doc_id: str) -> None:
+        """A deadline of ``doc_id`` fell due and nobody handled it (its process died, or this one
+        restarted): hold the document here, so its deadlines are set in this process's timers,
+        which claim each before running it. One held here already has them."""
+        if doc_id not in self._held:
+            try:
+                self.adopt(doc_id)
+            except WibbleError as exc:  # damaged, full, the store away: the next look tries again
+                log.warning("could not pick up %s %s: %s", self.kind.name, doc_id, exc.code)
+
+    def catch_up(self, missed: Collection[str] = ()) -> int:
+        """After the bus lost messages (and so may its doorbell have): every copy held here takes
+        the stored document if it is newer, and shows it to everyone; one in ``missed`` (whose
+        sessions missed messages that could not be replayed) is shown to everyone even if it was
+        current. Returns how many were shown."""
+        shown = 0
+        for held in self:
+            if self.catch_up_one(held.doc_id):
+                shown += 1
+            elif held.doc_id in missed:
+                with held.lock:
+                    self.kind.reloaded(held, self.kind.dump(held))
+                shown += 1
+        return shown
 
     def catch_up_one(self, doc_id: str) -> bool:
         """If the copy of ``doc_id`` held here is older than the stored one, it takes the stored one

@@ -116,6 +116,7 @@ class Games(Service):
         self._last_sweep = clock()
         self._logged_unavailable: set[str] = set()
         self.docs.on_drop = lambda live: self.timers.cancel((live.game_id, "sprint"))
+        self.docs.adopt = self._adopt
         self.on_over: Callable[[LiveGame], None] = lambda live: None
         """Called (under the game's lock) once this process committed a sprint's end (the daily
         board records its score)."""
@@ -148,6 +149,13 @@ class Games(Service):
             live.game.cancel()
         self._publish_snapshot(live, EVERYONE)
         self._schedule(live)
+
+    def due(self, live: LiveGame) -> float | None:
+        """A sprint's end, until it is over (an untimed game has no deadline). Indexed by the store
+        so that a sprint whose process died, or that nobody reopened after a restart, still ends
+        on time, taken on by any process (``adopt``): a daily board's score is entered then."""
+        game = live.game
+        return game.deadline if game.phase is not Phase.OVER else None
 
     def refresh(self, live: LiveGame, doc: dict[str, Any]) -> None:
         owner = live.game.owner
@@ -312,6 +320,12 @@ class Games(Service):
                 self._finish(live)
         except WibbleError as exc:
             log.warning("game %s: could not end its sprint yet (%s)", live.game_id, exc.code)
+
+    def _adopt(self, game_id: str) -> None:
+        """Hold a sprint whose deadline nobody handled, so that this process's timer ends it."""
+        live = self.docs.get(game_id) or self._load(game_id)
+        with live.lock:
+            self._schedule(live)
 
     def _schedule(self, live: LiveGame) -> None:
         """Set this game's sprint deadline in the timers, or drop it (untimed, or over)."""

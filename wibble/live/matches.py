@@ -25,7 +25,8 @@ from __future__ import annotations
 import logging
 import random
 import threading
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -96,6 +97,8 @@ class LiveMatch:
     match: Match
     last_active: float
     lock: threading.Lock = field(default_factory=threading.Lock)
+    ended: bool = False
+    """The match ended under its lock: its room is told once the lock is let go."""
     bot: BotTurn | None = None
     room: str | None = None
     """The code of the room this match is played in (its seats act through the room, not tokens)."""
@@ -157,7 +160,8 @@ class Matches(Service):
         self.docs.on_drop = self._forget_deadlines
         timers = parts.timers
         self.on_over: Callable[[LiveMatch], None] = lambda live: None
-        """Called (under the match's lock) once a room's match is over: the room shows it."""
+        """Called once a room's match is over, just after its lock is let go: the room shows it
+        (under the room's lock, which is taken before a match's, never after)."""
         timers.route("clock", self._due)
         timers.route("bot", self._due)
 
@@ -192,6 +196,12 @@ class Matches(Service):
         live.dragger = None
         self._schedule(live)
 
+    def due(self, live: LiveMatch) -> None:
+        """None: a match nobody is connected to stands still (its turn's end is in its document,
+        and runs when someone opens it again), so no process takes it on. One with somebody
+        connected is held by their process; a room's match runs while its room is held."""
+        return None
+
     # -- commands ------------------------------------------------------------------------
 
     def create(self, command: NewMatch, address: str) -> tuple[LiveMatch, str]:
@@ -218,7 +228,7 @@ class Matches(Service):
             return
         live, seat = detached
         mid = live.match_id
-        with live.lock:
+        with self._holding(live):
             if seat is not None and not self._seat_connected(live, seat):
                 self.bus.publish(mid, [protocol.presence(seat, False)])
             abandoned = live.room is None and not self.presence.count(mid)
@@ -270,7 +280,7 @@ class Matches(Service):
     def adopt(self, live: LiveMatch) -> LiveMatch:
         """Run a room's match: keep it in memory and set its deadlines."""
         live = self.docs.keep(live)
-        with live.lock:
+        with self._holding(live):
             self._schedule(live)
         return live
 
@@ -294,7 +304,7 @@ class Matches(Service):
         for session in sessions:
             if session.match is not None and session.match != live.match_id:
                 self.unwatch(session)
-        with live.lock:
+        with self._holding(live):
             for session in sessions:
                 self._subscribe(session, live)
                 if live.dragger not in (None, session.id):  # the seat's new tab plays now
@@ -320,7 +330,7 @@ class Matches(Service):
         self._unsubscribe(session, mid)
         if live is None:
             return None
-        with live.lock:
+        with self._holding(live):
             live.last_active = self.clock()
             self._drop_chain(live, seat, session.id)
         return live, seat
@@ -328,7 +338,7 @@ class Matches(Service):
     def set_holders(self, live: LiveMatch, seats: list[str | None], tell: Audience | None = None) -> None:
         """A room's seats changed hands: who acts as each seat of its match from now on. ``tell``: the
         sessions whose seat changed get the match again, as they now read it."""
-        with live.lock:
+        with self._holding(live):
             live.holders = list(seats[: len(live.match.seats)])
             if tell is not None:
                 self._send_snapshot(live, tell)
@@ -340,7 +350,7 @@ class Matches(Service):
     def set_stand_in(self, live: LiveMatch, seat: int, level: str | None) -> None:
         """A bot of ``level`` plays ``seat`` from now on (None: its person is back, and the bot
         stops at once, dropping a chain it was dragging for them)."""
-        with live.lock:
+        with self._holding(live):
             match = live.match
             if level is not None:
                 live.stand_ins[seat] = level
@@ -354,7 +364,7 @@ class Matches(Service):
 
     def skip_turn(self, live: LiveMatch, seat: int) -> None:
         """``seat``'s person is away past the grace period: the turn they hold now passes."""
-        with live.lock:
+        with self._holding(live):
             match, now = live.match, self.clock()
             if match.phase is Phase.PLAYING and match.turn == seat:
                 if match.chain:
@@ -367,7 +377,7 @@ class Matches(Service):
         seat = None if live is None else self.seat_of(session, live)
         if live is None or seat is None:
             raise RuleError("match/none", "no match yet: send new_match or resume one first")
-        with live.lock:
+        with self._holding(live):
             now = self.clock()
             # A deadline that has passed is applied first, even if its timer has not run yet:
             # a turn that is over can be neither played nor extended. (At the very instant of
@@ -469,7 +479,7 @@ class Matches(Service):
         live = self.docs.get(mid)
         if live is None:
             return
-        with live.lock:
+        with self._holding(live):
             now = self.clock()
             try:
                 if kind == "clock":
@@ -570,7 +580,7 @@ class Matches(Service):
             raise RuleError("game/bad_token", "that token does not open this match")
         if loaded:
             live = self.docs.keep(live)
-            with live.lock:
+            with self._holding(live):
                 self._schedule(live)  # its timer and its bot go on where they were
         return live
 
@@ -606,7 +616,7 @@ class Matches(Service):
             session.match != live.match_id or session.holder(live.match_id) != holder
         ):
             self.leave(session)  # its old seat may now have nobody connected: the others hear so
-        with live.lock:
+        with self._holding(live):
             was_connected = self._seat_connected(live, seat)
             if live.dragger != session.id:
                 # The same person, back from elsewhere (a phone that changed network leaves its old
@@ -629,7 +639,7 @@ class Matches(Service):
         token = None if live is None else session.credential(live.match_id).token
         if live is None or token is None or self.seat_of(session, live) is None:
             raise RuleError("match/none", "no match to play again")
-        with live.lock:  # held throughout: two tabs asking at once get one rematch, not two
+        with self._holding(live):  # held throughout: two tabs asking at once get one rematch, not two
             old = live.match
             if old.phase is not Phase.OVER:
                 raise RuleError("match/not_over", "the match is still being played")
@@ -674,7 +684,16 @@ class Matches(Service):
             else:
                 self.bus.publish(live.match_id, [message], EVERYONE, origin, seq)
             if isinstance(event, MatchOver) and live.room is not None:
-                self.on_over(live)
+                live.ended = True  # told to the room by ``_holding``, once the match's lock is let go
+
+    @contextmanager
+    def _holding(self, live: LiveMatch) -> Iterator[None]:
+        """The match's lock, for the block; then, if the match ended meanwhile, its room is told."""
+        with live.lock:
+            yield
+        if live.ended:
+            live.ended = False
+            self.on_over(live)
 
     def sweep(self) -> None:
         """Let matches nobody has been on for ``idle_timeout`` leave memory (they stay in the store).

@@ -33,6 +33,13 @@ class Presence(Protocol):
 
     def count(self, topic: str) -> int: ...
 
+    def departed(self) -> dict[str, set[str]]:
+        """Other processes that died (their liveness ran out), each with the topics it had
+        sessions on: what a survivor checks for people whose connection died with them."""
+
+    def forget(self, process: str) -> None:
+        """A departed process has been seen to: it is no longer listed by ``departed``."""
+
 
 @dataclass(slots=True)
 class _Entry:
@@ -85,6 +92,12 @@ class MemoryPresence:
 
     def count(self, topic: str) -> int:
         return len(self.members(topic))
+
+    def departed(self) -> dict[str, set[str]]:
+        return {}  # one process: none other to die
+
+    def forget(self, process: str) -> None:
+        pass
 
 
 def holders(presence: Presence, topic: str) -> set[str]:

@@ -20,8 +20,8 @@ store after a restart. Every deadline is an entry in the process's ``Timers``:
   their turns, and a host hands the room on;
 - ``(code, "room-empty")``: nobody is connected; when it falls due the room is
   deleted (its matches stay, with their records);
-- ``(code, "room-over")``: the room's match ended; everyone gets the room as it now
-  stands (a gone person's seat is free again).
+When a room's match ends, everyone gets the room as it now stands (its rematch), told
+as the match's lock is let go (``Matches.on_over``).
 
 Locks: a room's lock is taken before its match's, never after.
 """
@@ -88,7 +88,8 @@ def room_id(code: str) -> str:
 @dataclass(eq=False)
 class LiveRoom:
     room: Room
-    lock: threading.Lock = field(default_factory=threading.Lock)
+    lock: threading.RLock = field(default_factory=threading.RLock)
+    """Re-entrant: a room's command may end its match, whose end the room then tells under it."""
     match: LiveMatch | None = None
     graced: set[str] = field(default_factory=set)
     """The token hashes whose grace deadline is set in this process's timers (an index of the
@@ -159,9 +160,9 @@ class Rooms(Service):
         self._local: dict[str, dict[str, Session]] = {}
         """This process's sessions in each room: the ones it moves onto the room's next match."""
         matches.on_over = self._match_over
+        self.docs.adopt = lambda doc_id: self._open(doc_id.removeprefix("room:"))
         timers.route("grace", self._grace_due)
         timers.route("room-empty", self._empty_due)
-        timers.route("room-over", self._over_due)
         timers.route("room-crowd", self._crowd_due)
 
     def __len__(self) -> int:
@@ -184,6 +185,14 @@ class Rooms(Service):
     def reloaded(self, live: LiveRoom, doc: dict[str, Any]) -> None:
         self._take(live, doc)
         self._tell_all(live)
+
+    def due(self, live: LiveRoom) -> float | None:
+        """The first grace period to run out, or when the room, standing empty, closes."""
+        room = live.room
+        times = list(room.due().values())
+        if room.empty_since is not None:
+            times.append(room.empty_since + self.limits.empty)
+        return min(times, default=None)
 
     def refresh(self, live: LiveRoom, doc: dict[str, Any]) -> None:
         self._take(live, doc)
@@ -662,12 +671,10 @@ class Rooms(Service):
             self.matches.watch(live.match, *self._local.get(live.code, {}).values())
 
     def _match_over(self, match: LiveMatch) -> None:
-        # Called under the match's lock: the room is told from the timers' loop, under its own.
-        if match.room is not None:
-            self.timers.set((match.room, "room-over"), self.clock())
-
-    def _over_due(self, key: Hashable) -> None:
-        live = self.docs.get(room_id(str(key[0]))) if isinstance(key, tuple) else None
+        """The room's match ended: everyone gets the room as it now stands (its rematch button).
+        Called once the match's lock is let go; the room's may be held already, by the room's own
+        command that ended the match (a skipped turn): it is taken again, not waited for."""
+        live = self.docs.get(room_id(match.room)) if match.room is not None else None
         if live is not None:
             with live.lock:
                 self._tell_all(live)
@@ -740,8 +747,8 @@ class Rooms(Service):
 
         A person who leaves starts their own grace period, on the process they left. One whose
         process died never leaves: their presence runs out with that process, and this (run
-        every few seconds with several processes, and at every housekeeping pass) is where their
-        grace period starts."""
+        once another process is seen to have died, ``Router.notice_departed``, and at every
+        housekeeping pass) is where their grace period starts."""
         return sum(self._reconcile(live) for live in self.docs)
 
     def _reconcile(self, live: LiveRoom) -> int:

@@ -7,6 +7,9 @@ or ``join_room`` leaves it where it was.
 
 from __future__ import annotations
 
+from collections.abc import Collection
+from typing import Any
+
 from ..core import RuleError
 from ..protocol import (
     Command,
@@ -25,12 +28,18 @@ from ..store import Store
 from .budgets import Budgets
 from .bus import Bus
 from .daily import Dailies
+from .documents import Documents
 from .games import Games, LiveGame
 from .matches import LiveMatch, Matches
 from .presence import Presence
 from .rooms import LiveRoom, Rooms
 from .sessions import Session
 from .timers import Timers
+
+PICK_UP_SLACK = 2.0
+"""Seconds a deadline may be late before any process takes it on: the process holding the
+document runs it on time, unless that process is gone."""
+PICK_UP_BATCH = 100
 
 
 class Router:
@@ -120,11 +129,48 @@ class Router:
         else:
             self.games.move(session, command)
 
-    def catch_up(self) -> int:
-        """After the bus was cut off (Redis lost and back): every document held here that moved
-        meanwhile is shown afresh to everyone on it. Returns how many moved."""
+    def catch_up(self, missed: Collection[str] = ()) -> int:
+        """After the bus was cut off (Redis lost and back) and replayed what it could: every
+        document held here that moved meanwhile, or whose topic in ``missed`` could not be
+        replayed, is shown afresh to everyone on it. Returns how many were."""
         services: tuple[Games | Matches | Rooms, ...] = (self.games, self.matches, self.rooms)
-        return sum(service.docs.catch_up() for service in services)
+        return sum(service.docs.catch_up(set(missed)) for service in services)
+
+    def pick_up(self, slack: float = PICK_UP_SLACK, limit: int = PICK_UP_BATCH) -> int:
+        """Hold here the documents whose deadline fell due more than ``slack`` ago with nobody
+        handling it (the process that held them died, or this one restarted), so that this
+        process's timers run them (claimed first, as every deadline). Returns how many were due.
+        The server calls it every few seconds."""
+        services: dict[str, Documents[Any]] = {
+            "game": self.games.docs,
+            "match": self.matches.docs,
+            "room": self.rooms.docs,
+        }
+        overdue = self.store.overdue(self.timers.clock() - slack, limit)
+        for doc_id, kind in overdue:
+            docs = services.get(kind)
+            if docs is not None:
+                docs.pick_up(doc_id)
+        return len(overdue)
+
+    def notice_departed(self) -> int:
+        """Other processes that died: one survivor (a claim decides which) holds every room they
+        had people in, so that those people's grace periods start now; and every room held here
+        checks who is still connected (some were on a dead process). Returns how many processes
+        died. With several processes, each heartbeat calls it; alone, nothing ever departs."""
+        departed = self.presence.departed()
+        if not departed:
+            return 0
+        claims, holder = self.timers.claims, self.timers.holder
+        for process, topics in departed.items():
+            if not claims.claim(f"departed:{process}", holder, self.timers.lease):
+                continue  # another survivor sees to it (and if it dies too, its claim runs out)
+            for topic in topics:
+                if topic.startswith("room:"):
+                    self.rooms.docs.pick_up(topic)  # loaded here: whoever is connected nowhere is held for
+            self.presence.forget(process)
+        self.rooms.notice_absent()
+        return len(departed)
 
     def leave(self, session: Session) -> None:
         """``session`` leaves its game, match or room (on disconnect)."""

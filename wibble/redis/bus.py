@@ -6,13 +6,21 @@ on the topic's channel, ``P:bus:{topic}``; a process subscribes to a channel whi
 its sessions is on the topic, and its listener hands what other processes publish to its
 local sessions. A reply to one local session never leaves the process.
 
-Pub/sub delivers at most once: after a lost connection to Redis, the listener
-subscribes again and calls ``on_resubscribe`` so that the live layer can send every local
-session a fresh snapshot (they may have missed changes meanwhile).
+Pub/sub delivers at most once, so each topic heard by other processes also keeps a short
+history: a publish appends its envelope to the stream ``P:bus:{topic}:history`` (capped
+at about ``HISTORY`` entries, gone ``HISTORY_SECONDS`` after the topic's last publish) and
+publishes it with the entry's id, in one script. Each process remembers the last id it
+heard on each topic. After a lost connection to Redis, the listener subscribes again,
+replays from each topic's history what it missed, in order and once, and calls
+``on_resubscribe`` with the topics whose history no longer reaches back that far (or that
+it never heard from): the live layer sends those a fresh snapshot instead, and catches up
+every document that moved.
 
 Most topics are heard by one process only (a player's own game), so publishing every drag
 step to Redis for nobody would cost each event a round trip. ``PUBLISH`` answers how many
-subscribers heard it: once only this process did, the topic is *alone* and nothing more
+subscribers heard it: once only this process did, and no other live process is listed as
+listening in ``P:bus:{topic}:listeners`` (one cut off from Redis for a moment still is:
+what it misses meanwhile must go into the history), the topic is *alone* and nothing more
 is sent for it, until another process subscribes to it and says so on ``P:bus:joined``
 (which every process hears, and which clears the mark at once).
 """
@@ -31,9 +39,26 @@ from ..live.bus import EVERYONE, Audience, MemoryBus, Message, Subscriber
 log = logging.getLogger(__name__)
 
 RECONNECT_PAUSE = 0.5
+"""Seconds between attempts to subscribe again while Redis is away."""
 ALONE_KEPT = 100_000
 """Topics remembered as heard by this process alone, at most."""
-"""Seconds between attempts to subscribe again while Redis is away."""
+HISTORY = 200
+"""Envelopes kept in a topic's history (about: Redis trims whole blocks): a few seconds of a
+busy room's drags, enough for a resubscription after a short outage."""
+HISTORY_SECONDS = 600
+"""A topic's history goes this long after its last publish."""
+
+PUBLISH = """
+local id = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[3], '*', 'e', ARGV[2])
+redis.call('EXPIRE', KEYS[1], ARGV[4])
+return redis.call('PUBLISH', ARGV[1], id .. ' ' .. ARGV[2])
+"""
+
+
+def _id(entry_id: str) -> tuple[int, int]:
+    """A stream entry's id in the order Redis gives them ("1700000000000-3")."""
+    ms, _, n = entry_id.partition("-")
+    return int(ms), int(n or 0)
 
 
 def _audience_doc(audience: Audience) -> list[Any]:
@@ -47,15 +72,28 @@ def _audience(doc: list[Any]) -> Audience:
 
 
 class RedisBus:
-    def __init__(self, client: Any, process: str, prefix: str = "wibble", listener: Any = None) -> None:
+    def __init__(
+        self,
+        client: Any,
+        process: str,
+        prefix: str = "wibble",
+        listener: Any = None,
+        alive_key: Callable[[str], str] | None = None,
+    ) -> None:
         self.client = client
         self.listener = listener if listener is not None else client
         """The client whose connection the subscriptions use."""
         self.process = process
         self.prefix = prefix
         self.local = MemoryBus()
-        self.on_resubscribe: Callable[[], object] = lambda: None
-        """Called after the listener subscribed again following a lost connection."""
+        self.on_resubscribe: Callable[[set[str]], object] = lambda gaps: None
+        """Called after the listener subscribed again following a lost connection and replayed
+        what it could, with the topics it could not replay (see the module's docstring)."""
+        self._heard: dict[str, str] = {}
+        """Each topic subscribed here: the id of the last envelope heard on it."""
+        self._publish = client.register_script(PUBLISH)
+        self._alive_key = alive_key or (lambda process: f"{prefix}:alive:{process}")
+        """The key that lives while a process does (``RedisPresence.alive_key``)."""
         self._channels: set[str] = set()
         self._alone: set[str] = set()
         """Topics no other process listens to (see the module's docstring)."""
@@ -74,6 +112,12 @@ class RedisBus:
     def _topic(self, channel: str) -> str:
         return channel[len(self.prefix) + 6 : -1]
 
+    def _history(self, topic: str) -> str:
+        return f"{self._channel(topic)}:history"
+
+    def _listeners(self, topic: str) -> str:
+        return f"{self._channel(topic)}:listeners"
+
     # -- the Bus interface -----------------------------------------------------------------
 
     def subscribe(self, topic: str, subscriber: Subscriber) -> None:
@@ -90,6 +134,27 @@ class RedisBus:
         self.start()
         self._say_joined([topic])
 
+    def _listed(self, topic: str, listening: bool) -> None:
+        """List this process as listening to ``topic`` (or no longer), for ``_others_listen``."""
+        try:
+            pipe = self.client.pipeline(transaction=False)
+            if listening:
+                pipe.sadd(self._listeners(topic), self.process)
+                pipe.expire(self._listeners(topic), HISTORY_SECONDS)
+            else:
+                pipe.srem(self._listeners(topic), self.process)
+            pipe.execute()
+        except Exception as exc:  # (a process listed that does not listen costs others a look)
+            log.warning("could not note that this process listens to %s: %s", topic, exc)
+
+    def _others_listen(self, topic: str) -> bool:
+        """Whether another live process is listed as listening to ``topic`` (it may be cut off
+        from Redis for a moment, and hear nothing: the history keeps what it misses)."""
+        others = sorted(set(self.client.smembers(self._listeners(topic))) - {self.process})
+        if not others:
+            return False
+        return any(key is not None for key in self.client.mget([self._alive_key(p) for p in others]))
+
     def unsubscribe(self, topic: str, subscriber: Subscriber) -> None:
         self.local.unsubscribe(topic, subscriber)
         if self.local.has(topic):
@@ -99,10 +164,12 @@ class RedisBus:
         with self._lock:
             if channel in self._channels:
                 self._channels.discard(channel)
+                self._heard.pop(topic, None)
                 try:
                     self._pubsub.unsubscribe(channel)
                 except Exception as exc:  # the listener subscribes afresh to what is left
                     log.warning("could not unsubscribe from %s: %s", channel, exc)
+        self._listed(topic, False)
 
     def publish(
         self,
@@ -121,19 +188,29 @@ class RedisBus:
         envelope = json.dumps({"p": self.process, "a": _audience_doc(audience), "m": messages})
         joins = self._joins_heard
         try:
-            heard = self.client.publish(self._channel(topic), envelope)
+            args = [self._channel(topic), envelope, HISTORY, HISTORY_SECONDS]
+            heard = self._publish(keys=[self._history(topic)], args=args)
         except Exception as exc:  # the others catch up with a snapshot when they resubscribe
             log.warning("could not publish on %s to other processes: %s", topic, exc)
             return
         # Alone only if no process said it joined while the answer was on its way (it may have
-        # subscribed just after this PUBLISH, and its word been read here before the answer).
+        # subscribed just after this PUBLISH, and its word been read here before the answer),
+        # and none listed as listening is only cut off for a moment.
         if heard <= (1 if self.local.has(topic) else 0) and self._joins_heard == joins:
+            try:
+                if self._others_listen(topic):
+                    return
+            except Exception as exc:
+                log.warning("could not ask who listens to %s: %s", topic, exc)
+                return
             if len(self._alone) >= ALONE_KEPT:
                 self._alone.clear()  # a bound on memory: the next publish of each asks again
             self._alone.add(topic)
 
     def _say_joined(self, topics: list[str]) -> None:
-        """Tell the other processes that this one listens to ``topics`` now."""
+        """Tell the other processes that this one listens to ``topics`` now (and list it so)."""
+        for topic in topics:
+            self._listed(topic, True)
         try:
             self.client.publish(self._joined, json.dumps({"p": self.process, "t": topics}))
         except Exception as exc:  # until Redis is back nothing crosses anyway; resubscribing says it again
@@ -180,17 +257,45 @@ class RedisBus:
             self._alone.difference_update(joined.get("t", ()))
 
     def _deliver(self, channel: str, data: str) -> None:
+        entry_id, _, text = data.partition(" ")
+        self._hand_on(self._topic(channel), entry_id, text)
+
+    def _hand_on(self, topic: str, entry_id: str, text: str) -> None:
+        """Deliver one envelope heard on ``topic`` to the sessions here, unless it was heard
+        already (a replay and the live channel may both bring it) or came from here."""
         try:
-            envelope = json.loads(data)
+            order = _id(entry_id)
+            envelope = json.loads(text)
         except ValueError:
-            log.warning("a bus message on %s is not JSON; dropped", channel)
+            log.warning("a bus message on %s is damaged; dropped", topic)
             return
+        last = self._heard.get(topic)
+        if last is not None and order <= _id(last):
+            return
+        self._heard[topic] = entry_id
         if envelope.get("p") == self.process:
             return  # this process delivered it already
         try:
-            self.local.publish(self._topic(channel), envelope["m"], _audience(envelope["a"]))
+            self.local.publish(topic, envelope["m"], _audience(envelope["a"]))
         except Exception:
-            log.exception("delivering a bus message on %s failed", channel)
+            log.exception("delivering a bus message on %s failed", topic)
+
+    def _replay(self) -> set[str]:
+        """Deliver what each topic's history holds after the last envelope heard on it; returns
+        the topics it could not (their history no longer reaches back, or nothing was heard)."""
+        gaps = set()
+        for channel in list(self._channels):
+            topic = self._topic(channel)
+            last = self._heard.get(topic)
+            if last is None:
+                gaps.add(topic)
+                continue
+            entries = self.client.xrange(self._history(topic), min=last)
+            if not entries or entries[0][0] != last:
+                gaps.add(topic)  # trimmed past it: what lies between is lost
+            for entry_id, fields in entries:
+                self._hand_on(topic, entry_id, fields.get("e", ""))
+        return gaps
 
     def _resubscribe(self) -> None:
         while not self._stopped:
@@ -207,7 +312,12 @@ class RedisBus:
             self._alone.clear()  # (who listens may have changed meanwhile)
             self._say_joined([self._topic(channel) for channel in self._channels])
             try:
-                self.on_resubscribe()
+                gaps = self._replay()
+            except Exception as exc:  # lost again: every topic gets a snapshot
+                log.warning("could not replay the bus's history (%s)", exc)
+                gaps = {self._topic(channel) for channel in self._channels}
+            try:
+                self.on_resubscribe(gaps)
             except Exception:
                 log.exception("catching up after Redis came back failed")
             return

@@ -87,7 +87,7 @@ def open_engines(url: str, prefix: str = "wibble") -> Engines:
         client,
         process,
         RedisStore(url, prefix, client=client),
-        RedisBus(client, process, prefix, listener=listener),
+        RedisBus(client, process, prefix, listener=listener, alive_key=presence.alive_key),
         presence,
         RedisClaims(client, prefix),
         RedisMeter(client, process, presence.alive_key, prefix),

@@ -1,7 +1,10 @@
 """Presence in Redis: who is connected to each topic, across every process, and which processes live.
 
 - ``P:presence:{topic}`` a hash: session id → ``[holder, process]``;
-- ``P:alive:<process>`` a key with an expiry, which each process renews (``heartbeat``).
+- ``P:alive:<process>`` a key with an expiry, which each process renews (``heartbeat``);
+- ``P:processes`` a set of every process, and ``P:topics:<process>`` the topics each has
+  sessions on: a process listed whose key expired died, and a survivor sees to the rooms
+  it had people in (``departed``, then ``forget``).
 
 A member counts only while its process's key lives: a process that is SIGKILLed stops
 renewing, and once its key expires every session it had is gone (the first reader
@@ -38,6 +41,7 @@ class RedisPresence:
         self.prefix = prefix
         self.ttl = ttl
         self._alive = self.alive_key(process)
+        self._processes = f"{prefix}:processes"
         self._errors: tuple[type[BaseException], ...] = (redis.RedisError,)
         self._mine: dict[tuple[str, str], str | None] = {}
         """This process's sessions: (topic, session id) → the token hash each holds there."""
@@ -50,6 +54,9 @@ class RedisPresence:
 
     def alive_key(self, process: str) -> str:
         return f"{self.prefix}:alive:{process}"
+
+    def _topics_of(self, process: str) -> str:
+        return f"{self.prefix}:topics:{process}"
 
     def _entry(self, holder: str | None) -> str:
         return json.dumps([holder, self.process])
@@ -64,6 +71,10 @@ class RedisPresence:
         mine, left = dict(self._mine), set(self._left)
         for (topic, session_id), holder in mine.items():
             pipe.hset(self._topic(topic), session_id, self._entry(holder))
+        pipe.sadd(self._processes, self.process)
+        pipe.delete(self._topics_of(self.process))  # (only a dead process's list is ever read)
+        if mine:
+            pipe.sadd(self._topics_of(self.process), *{topic for topic, _ in mine})
         pipe.execute()
         self._left -= left
         # A session that left while this was on its way may have been written back after its own
@@ -74,7 +85,10 @@ class RedisPresence:
         self._mine[topic, session_id] = holder
         self._left.discard((topic, session_id))
         try:
-            self.client.hset(self._topic(topic), session_id, self._entry(holder))
+            pipe = self.client.pipeline(transaction=False)
+            pipe.hset(self._topic(topic), session_id, self._entry(holder))
+            pipe.sadd(self._topics_of(self.process), topic)  # should this process die before its next beat
+            pipe.execute()
         except self._errors as exc:  # the next heartbeat writes it
             log.warning("could not note a session's presence (%s); the next heartbeat will", exc)
 
@@ -111,7 +125,30 @@ class RedisPresence:
     def count(self, topic: str) -> int:
         return len(self.members(topic))
 
+    def departed(self) -> dict[str, set[str]]:
+        """Every other process listed whose liveness key has expired, with its topics."""
+        try:
+            processes = sorted(set(self.client.smembers(self._processes)) - {self.process})
+            if not processes:
+                return {}
+            alive = self.client.mget([self.alive_key(p) for p in processes])
+            dead = [p for p, key in zip(processes, alive, strict=True) if key is None]
+            pipe = self.client.pipeline(transaction=False)
+            for process in dead:
+                pipe.smembers(self._topics_of(process))
+            return {p: set(topics) for p, topics in zip(dead, pipe.execute(), strict=True)}
+        except self._errors as exc:
+            raise StorageError(f"redis: {exc}") from None
+
+    def forget(self, process: str) -> None:
+        pipe = self.client.pipeline(transaction=False)
+        pipe.srem(self._processes, process)
+        pipe.delete(self._topics_of(process))
+        pipe.execute()
+
     def forget_process(self) -> None:
-        """This process stops (cleanly): its sessions are gone at once, not when its key expires."""
+        """This process stops (cleanly): its sessions are gone at once, not when its key expires;
+        they left (each leave noted), so nobody need see to it as to a process that died."""
         self._mine.clear()
+        self.forget(self.process)
         self.client.delete(self._alive)

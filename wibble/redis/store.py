@@ -5,7 +5,9 @@ Keys, with ``P`` the prefix (``wibble``) and every key of one document under one
 - ``P:{id}`` a hash: ``kind``, ``version``, ``doc`` (JSON), ``created``, ``updated``, and the
   id of the write that made this version (``write``);
 - ``P:{id}:moves`` a list: the document's record, oldest first;
-- ``P:touched`` a sorted set of ids by when each was last touched (retention and counting).
+- ``P:touched`` a sorted set of ids by when each was last touched (retention and counting);
+- ``P:{due}:at`` a sorted set of ids by their document's next deadline, and ``P:{due}:version``
+  the version of the document each entry was written for (see below).
 
 A commit is one Lua script: it checks the version, writes the document and appends the
 move, or changes nothing. The same write arriving twice (a reply lost to a timeout, then
@@ -16,26 +18,36 @@ is not applied yet and arrives after its writer gave up on it changes nothing.
 ``P:touched`` is an index beside the documents, kept up in the same round trip but outside
 the script so that the script touches one slot (legal under Redis Cluster); a purge checks
 each document's own time.
+
+The deadline index (``P:{due}:...``) lives in a slot of its own for the same reason, and is
+written after a commit succeeded, only when the document's next deadline changed (a second
+round trip then). Its entries may be out of date, but only ever early: an entry is written
+only for a newer version than the one it holds, and ``overdue`` checks each entry it finds
+against the document's own ``due`` (written by the commit script itself), mending the entry
+if it was early. So a deadline is never missed, and a stale entry costs one check.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import secrets
 import time
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 from ..core import GameDataError
-from ..store.base import KINDS, AlreadyExists, Doc, Row, StorageError, VersionConflict
+from ..store.base import KEEP, KINDS, AlreadyExists, Doc, Due, Row, StorageError, VersionConflict
 from .client import SOCKET_TIMEOUT, connect
 
 _T = TypeVar("_T")
 
+log = logging.getLogger(__name__)
+
 CREATE = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], 'kind', ARGV[1], 'version', ARGV[2], 'doc', ARGV[3],
-           'created', ARGV[4], 'updated', ARGV[4])
+           'created', ARGV[4], 'updated', ARGV[4], 'due', ARGV[5])
 return 1
 """
 
@@ -47,7 +59,33 @@ local now = redis.call('TIME')
 if tonumber(now[1]) + tonumber(now[2]) / 1000000 > tonumber(ARGV[6]) then return -1 end
 if tonumber(stored[1]) ~= tonumber(ARGV[1]) then return 0 end
 redis.call('HSET', KEYS[1], 'version', ARGV[2], 'doc', ARGV[3], 'updated', ARGV[5], 'write', ARGV[7])
+if ARGV[8] ~= 'keep' then redis.call('HSET', KEYS[1], 'due', ARGV[8]) end
 redis.call('RPUSH', KEYS[2], ARGV[4])
+return 1
+"""
+
+INDEX = """
+local held = redis.call('HGET', KEYS[2], ARGV[1])
+if held and tonumber(held) > tonumber(ARGV[2]) then return 0 end
+if ARGV[3] == '' then
+  redis.call('ZREM', KEYS[1], ARGV[1])
+  redis.call('HDEL', KEYS[2], ARGV[1])
+else
+  redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
+  redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+end
+return 1
+"""
+
+MEND = """
+local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if not score or tonumber(score) ~= tonumber(ARGV[2]) then return 0 end
+if ARGV[3] == '' then
+  redis.call('ZREM', KEYS[1], ARGV[1])
+  redis.call('HDEL', KEYS[2], ARGV[1])
+else
+  redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
+end
 return 1
 """
 
@@ -67,8 +105,8 @@ return 1
 IMPORT = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], 'kind', ARGV[1], 'version', ARGV[2], 'doc', ARGV[3],
-           'created', ARGV[4], 'updated', ARGV[5])
-for i = 6, #ARGV do redis.call('RPUSH', KEYS[2], ARGV[i]) end
+           'created', ARGV[4], 'updated', ARGV[5], 'due', ARGV[6])
+for i = 7, #ARGV do redis.call('RPUSH', KEYS[2], ARGV[i]) end
 return 1
 """
 
@@ -77,6 +115,18 @@ PURGE_BATCH = 500
 
 def _dump(doc: Doc) -> str:
     return json.dumps(doc, separators=(",", ":"), ensure_ascii=False)
+
+
+def _when(due: float | None) -> str:
+    """A deadline as the scripts take it ('' for none)."""
+    return "" if due is None else repr(float(due))
+
+
+def _due(text: str | None) -> float | None:
+    try:
+        return None if not text else float(text)
+    except ValueError:
+        return None
 
 
 class RedisStore:
@@ -93,11 +143,14 @@ class RedisStore:
         self.prefix = prefix
         self.description = f"Redis at {url}"
         self._touched = f"{prefix}:touched"
+        self._index = [f"{prefix}:{{due}}:at", f"{prefix}:{{due}}:version"]
         self._create = self.client.register_script(CREATE)
         self._commit = self.client.register_script(COMMIT)
         self._touch = self.client.register_script(TOUCH)
         self._delete_if_old = self.client.register_script(DELETE_IF_OLD)
         self._import = self.client.register_script(IMPORT)
+        self._index_due = self.client.register_script(INDEX)
+        self._mend = self.client.register_script(MEND)
         # How far Redis's clock is ahead of this machine's (it may be another machine), and how long
         # this process waits for a write's answer, retries included, less a margin for the offset's
         # own error. Both bound the moment a write may still apply (``commit``).
@@ -113,17 +166,18 @@ class RedisStore:
 
     # -- the Store interface -----------------------------------------------------------
 
-    def create(self, doc_id: str, kind: str, doc: Doc, now: float) -> None:
-        made = self._call(
-            lambda: self._create(keys=self._keys(doc_id)[:1], args=[kind, doc["version"], _dump(doc), now])
-        )
+    def create(self, doc_id: str, kind: str, doc: Doc, now: float, due: float | None = None) -> None:
+        args = [kind, doc["version"], _dump(doc), now, _when(due)]
+        made = self._call(lambda: self._create(keys=self._keys(doc_id)[:1], args=args))
         if not made:
             raise AlreadyExists(doc_id)
         self._call(lambda: self.client.zadd(self._touched, {doc_id: now}))
+        if due is not None:
+            self._reindex(doc_id, doc["version"], due)
 
     def load(self, doc_id: str) -> Row | None:
-        kind, text, created, updated = self._call(
-            lambda: self.client.hmget(self.key(doc_id), "kind", "doc", "created", "updated")
+        kind, text, created, updated, due = self._call(
+            lambda: self.client.hmget(self.key(doc_id), "kind", "doc", "created", "updated", "due")
         )
         if text is None:
             return None
@@ -134,9 +188,9 @@ class RedisStore:
             raise GameDataError(f"its stored document is damaged ({exc})") from None
         if not isinstance(doc, dict) or kind not in KINDS:
             raise GameDataError("its stored row is damaged")
-        return Row(doc_id, kind, doc, *times)
+        return Row(doc_id, kind, doc, *times, _due(due))
 
-    def commit(self, doc_id: str, expected: int, doc: Doc, move: Doc, now: float) -> None:
+    def commit(self, doc_id: str, expected: int, doc: Doc, move: Doc, now: float, due: Due = KEEP) -> None:
         # A write that reaches Redis after this process gave up on it (Redis was paused, say) must
         # not land: the player was told nothing changed. So it carries the last moment, on Redis's
         # own clock, at which it may still apply: when this process stops waiting for the answer.
@@ -144,7 +198,8 @@ class RedisStore:
         write_id = self._write_id()  # this write's own: a retry of it is told apart from another's
 
         def write(pipe: Any) -> None:
-            args = [expected, doc["version"], _dump(doc), _dump(move), now, valid_until, write_id]
+            when = "keep" if due is KEEP else _when(due)
+            args = [expected, doc["version"], _dump(doc), _dump(move), now, valid_until, write_id, when]
             pipe.evalsha(self._commit.sha, 2, *self._keys(doc_id), *args)
             pipe.zadd(self._touched, {doc_id: now}, xx=True)
 
@@ -154,6 +209,16 @@ class RedisStore:
             raise StorageError("redis: the write reached Redis too late, and was not applied")
         if not done:
             raise VersionConflict(doc_id, expected)
+        if due is not KEEP:
+            self._reindex(doc_id, doc["version"], due)
+
+    def _reindex(self, doc_id: str, version: int, due: float | None) -> None:
+        """Enter the document's next deadline in the index (its commit is done: a failure here
+        leaves the index early or without the entry; only logged, the document is saved)."""
+        try:
+            self._index_due(keys=self._index, args=[doc_id, version, _when(due)])
+        except self._errors as exc:
+            log.warning("could not index the next deadline of %s: %s", doc_id, exc)
 
     def touch(self, doc_id: str, now: float) -> None:
         def write(pipe: Any) -> None:
@@ -177,6 +242,19 @@ class RedisStore:
             pipe.execute()
 
         self._call(write)
+        self._unindex(doc_id)
+
+    def _unindex(self, doc_id: str) -> None:
+        def write() -> None:
+            pipe = self.client.pipeline(transaction=False)
+            pipe.zrem(self._index[0], doc_id)
+            pipe.hdel(self._index[1], doc_id)
+            pipe.execute()
+
+        try:
+            write()
+        except self._errors as exc:  # ``overdue`` drops the entry when it finds no document
+            log.warning("could not take %s out of the deadline index: %s", doc_id, exc)
 
     def purge(self, before: float, limit: int, prefix: str = "") -> int:
         deleted, offset = 0, 0
@@ -201,7 +279,32 @@ class RedisStore:
         if not self._call(lambda: self._delete_if_old(keys=self._keys(doc_id), args=[before])):
             return False
         self._call(lambda: self.client.zrem(self._touched, doc_id))
+        self._unindex(doc_id)
         return True
+
+    def overdue(self, before: float, limit: int) -> list[tuple[str, str]]:
+        entries: list[tuple[str, float]] = self._call(
+            lambda: self.client.zrangebyscore(
+                self._index[0], "-inf", f"({before!r}", 0, limit, withscores=True
+            )
+        )
+        if not entries:
+            return []
+
+        def read(pipe: Any) -> None:
+            for doc_id, _ in entries:
+                pipe.hmget(self.key(doc_id), "kind", "due")
+
+        found = []
+        for (doc_id, score), (kind, text) in zip(
+            entries, self._call(lambda: self._pipelined(read)), strict=True
+        ):
+            due = _due(text)
+            if kind is not None and due is not None and due < before:
+                found.append((doc_id, kind))
+            elif kind is None or due != score:  # early (or its document is gone): mend it
+                self._call(lambda: self._mend(keys=self._index, args=[doc_id, score, _when(due)]))  # noqa: B023
+        return found
 
     def version(self, doc_id: str) -> int | None:
         stored = self._call(lambda: self.client.hget(self.key(doc_id), "version"))
@@ -218,12 +321,14 @@ class RedisStore:
 
     def import_row(self, row: Row, moves: list[Doc]) -> None:
         def write() -> int:
-            args = [row.kind, row.doc["version"], _dump(row.doc), row.created, row.updated]
+            args = [row.kind, row.doc["version"], _dump(row.doc), row.created, row.updated, _when(row.due)]
             return int(self._import(keys=self._keys(row.doc_id), args=[*args, *map(_dump, moves)]))
 
         if not self._call(write):
             raise AlreadyExists(row.doc_id)
         self._call(lambda: self.client.zadd(self._touched, {row.doc_id: row.updated}))
+        if row.due is not None:
+            self._reindex(row.doc_id, row.doc["version"], row.due)
 
     def close(self) -> None:
         try:

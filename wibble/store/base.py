@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 from ..core import WibbleError
 
@@ -41,6 +42,17 @@ class AlreadyExists(WibbleError):
         self.doc_id = doc_id
 
 
+class Keep(enum.Enum):
+    KEEP = "keep"
+    """A commit's ``due`` when the change left the document's next deadline where it was."""
+
+
+KEEP: Final = Keep.KEEP
+
+Due = float | None | Keep
+"""A document's next deadline as a commit gives it: a time, None (none), or ``KEEP``."""
+
+
 class StoreOpenError(Exception):
     """The store cannot be used at all (start-up); the message is one line for the host."""
 
@@ -61,6 +73,8 @@ class Row:
     doc: Doc
     created: float
     updated: float
+    due: float | None = None
+    """The document's next deadline (a turn's end, a grace period's), if it has one."""
 
 
 class Store(Protocol):
@@ -71,15 +85,17 @@ class Store(Protocol):
     description: str
     """Where the documents are, for the host's own eyes ("SQLite at ~/.local/share/wibble/wibble.db")."""
 
-    def create(self, doc_id: str, kind: str, doc: Doc, now: float) -> None:
+    def create(self, doc_id: str, kind: str, doc: Doc, now: float, due: float | None = None) -> None:
         """Save a new document (at ``doc["version"]``) of ``kind`` (one of ``KINDS``), only if no
-        document has that id: else ``AlreadyExists``, and nothing was written."""
+        document has that id: else ``AlreadyExists``, and nothing was written. ``due``: its next
+        deadline, kept in an index that ``overdue`` reads."""
 
     def load(self, doc_id: str) -> Row | None:
         """The stored document, or None if there is none. A damaged row raises ``GameDataError``."""
 
-    def commit(self, doc_id: str, expected: int, doc: Doc, move: Doc, now: float) -> None:
-        """Replace the document if the stored one is at version ``expected``, and append ``move``.
+    def commit(self, doc_id: str, expected: int, doc: Doc, move: Doc, now: float, due: Due = KEEP) -> None:
+        """Replace the document if the stored one is at version ``expected``, and append ``move``;
+        ``due`` is its next deadline from now on (``KEEP``: the one it had).
 
         Both or neither: raises ``VersionConflict`` (someone else wrote first) or
         ``StorageError``, and then nothing was written.
@@ -97,6 +113,11 @@ class Store(Protocol):
     def purge(self, before: float, limit: int, prefix: str = "") -> int:
         """Delete up to ``limit`` documents whose id starts with ``prefix`` and that were last
         touched before ``before``; returns how many."""
+
+    def overdue(self, before: float, limit: int) -> list[tuple[str, str]]:
+        """Up to ``limit`` documents whose next deadline is before ``before``, earliest first, as
+        (id, kind): deadlines that no process in memory handled (it died, or restarted), for any
+        process to load and handle. A deleted document has none."""
 
     def version(self, doc_id: str) -> int | None:
         """The stored document's version (None: there is none), without reading the document: how a

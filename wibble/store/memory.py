@@ -10,7 +10,7 @@ import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from .base import AlreadyExists, Doc, Row, VersionConflict
+from .base import KEEP, AlreadyExists, Doc, Due, Row, VersionConflict
 
 
 @dataclass
@@ -20,6 +20,7 @@ class _Entry:
     doc: str
     created: float
     updated: float
+    due: float | None = None
     moves: list[str] = field(default_factory=list)
 
 
@@ -30,22 +31,24 @@ class MemoryStore:
     def __init__(self) -> None:
         self._docs: dict[str, _Entry] = {}
 
-    def create(self, doc_id: str, kind: str, doc: Doc, now: float) -> None:
+    def create(self, doc_id: str, kind: str, doc: Doc, now: float, due: float | None = None) -> None:
         if doc_id in self._docs:
             raise AlreadyExists(doc_id)
-        self._docs[doc_id] = _Entry(kind, doc["version"], json.dumps(doc), now, now)
+        self._docs[doc_id] = _Entry(kind, doc["version"], json.dumps(doc), now, now, due)
 
     def load(self, doc_id: str) -> Row | None:
         entry = self._docs.get(doc_id)
         if entry is None:
             return None
-        return Row(doc_id, entry.kind, json.loads(entry.doc), entry.created, entry.updated)
+        return Row(doc_id, entry.kind, json.loads(entry.doc), entry.created, entry.updated, entry.due)
 
-    def commit(self, doc_id: str, expected: int, doc: Doc, move: Doc, now: float) -> None:
+    def commit(self, doc_id: str, expected: int, doc: Doc, move: Doc, now: float, due: Due = KEEP) -> None:
         entry = self._docs.get(doc_id)
         if entry is None or entry.version != expected:
             raise VersionConflict(doc_id, expected)
         entry.version, entry.doc, entry.updated = doc["version"], json.dumps(doc), now
+        if due is not KEEP:
+            entry.due = due
         entry.moves.append(json.dumps(move))
 
     def touch(self, doc_id: str, now: float) -> None:
@@ -68,6 +71,14 @@ class MemoryStore:
             del self._docs[gid]
         return len(old)
 
+    def overdue(self, before: float, limit: int) -> list[tuple[str, str]]:
+        due = [
+            (e.due, doc_id, e.kind)
+            for doc_id, e in self._docs.items()
+            if e.due is not None and e.due < before
+        ]
+        return [(doc_id, kind) for _, doc_id, kind in sorted(due)[:limit]]
+
     def version(self, doc_id: str) -> int | None:
         entry = self._docs.get(doc_id)
         return None if entry is None else entry.version
@@ -84,7 +95,7 @@ class MemoryStore:
     def import_row(self, row: Row, moves: list[Doc]) -> None:
         if row.doc_id in self._docs:
             raise AlreadyExists(row.doc_id)
-        entry = _Entry(row.kind, row.doc["version"], json.dumps(row.doc), row.created, row.updated)
+        entry = _Entry(row.kind, row.doc["version"], json.dumps(row.doc), row.created, row.updated, row.due)
         entry.moves = [json.dumps(move) for move in moves]
         self._docs[row.doc_id] = entry
 

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from ..core import GameDataError
-from .base import KINDS, AlreadyExists, Doc, Row, StorageError, StoreOpenError, VersionConflict
+from .base import KEEP, KINDS, AlreadyExists, Doc, Due, Row, StorageError, StoreOpenError, VersionConflict
 from .memory import MemoryStore
 
 log = logging.getLogger(__name__)
@@ -97,6 +97,13 @@ MIGRATIONS: list[str] = [
     DROP TABLE moves;
     DROP TABLE games;
     CREATE INDEX documents_by_updated ON documents(updated);
+    """,
+    # 4: each document's next deadline beside it, indexed, so that deadlines nobody in memory
+    #    handles (after a restart) are found without reading every document. Documents saved
+    #    before have none here until their next commit: they are picked up when opened, as before.
+    """
+    ALTER TABLE documents ADD COLUMN due REAL;
+    CREATE INDEX documents_by_due ON documents(due) WHERE due IS NOT NULL;
     """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -182,13 +189,13 @@ class SqliteStore:
 
     # -- the Store interface -----------------------------------------------------------
 
-    def create(self, doc_id: str, kind: str, doc: Doc, now: float) -> None:
+    def create(self, doc_id: str, kind: str, doc: Doc, now: float, due: float | None = None) -> None:
         def insert(db: sqlite3.Connection) -> None:
             # OR IGNORE: an id in use is not a damaged database but a taken name (AlreadyExists).
             cursor = db.execute(
-                "INSERT OR IGNORE INTO documents (id, kind, version, doc, created, updated)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                (doc_id, kind, doc["version"], _dump(doc), now, now),
+                "INSERT OR IGNORE INTO documents (id, kind, version, doc, created, updated, due)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (doc_id, kind, doc["version"], _dump(doc), now, now, due),
             )
             if cursor.rowcount != 1:
                 raise AlreadyExists(doc_id)
@@ -198,25 +205,30 @@ class SqliteStore:
     def load(self, doc_id: str) -> Row | None:
         row = self._read(
             lambda db: db.execute(
-                "SELECT kind, doc, created, updated FROM documents WHERE id = ?", (doc_id,)
+                "SELECT kind, doc, created, updated, due FROM documents WHERE id = ?", (doc_id,)
             ).fetchone()
         )
         if row is None:
             return None
-        kind, text, created, updated = row
+        kind, text, created, updated, due = row
         try:
             doc = json.loads(text)
         except (TypeError, ValueError) as exc:
             raise GameDataError(f"its stored document is not JSON ({exc})") from None
         if not isinstance(doc, dict) or kind not in KINDS:
             raise GameDataError("its stored row is damaged")
-        return Row(doc_id, kind, doc, created, updated)
+        return Row(doc_id, kind, doc, created, updated, due)
 
-    def commit(self, doc_id: str, expected: int, doc: Doc, move: Doc, now: float) -> None:
+    def commit(self, doc_id: str, expected: int, doc: Doc, move: Doc, now: float, due: Due = KEEP) -> None:
         def write(db: sqlite3.Connection) -> None:
+            args: tuple[object, ...]
+            if due is KEEP:
+                sql, args = "", (doc["version"], _dump(doc), now, doc_id, expected)
+            else:
+                sql, args = ", due = ?", (doc["version"], _dump(doc), now, due, doc_id, expected)
             cursor = db.execute(
-                "UPDATE documents SET version = ?, doc = ?, updated = ? WHERE id = ? AND version = ?",
-                (doc["version"], _dump(doc), now, doc_id, expected),
+                f"UPDATE documents SET version = ?, doc = ?, updated = ?{sql} WHERE id = ? AND version = ?",
+                args,
             )
             if cursor.rowcount != 1:
                 raise VersionConflict(doc_id, expected)
@@ -261,6 +273,14 @@ class SqliteStore:
 
         return self._write(delete)
 
+    def overdue(self, before: float, limit: int) -> list[tuple[str, str]]:
+        rows = self._read(
+            lambda db: db.execute(
+                "SELECT id, kind FROM documents WHERE due < ? ORDER BY due LIMIT ?", (before, limit)
+            ).fetchall()
+        )
+        return [(str(doc_id), str(kind)) for doc_id, kind in rows]
+
     def version(self, doc_id: str) -> int | None:
         row = self._read(
             lambda db: db.execute("SELECT version FROM documents WHERE id = ?", (doc_id,)).fetchone()
@@ -282,9 +302,9 @@ class SqliteStore:
     def import_row(self, row: Row, moves: list[Doc]) -> None:
         def insert(db: sqlite3.Connection) -> None:
             cursor = db.execute(
-                "INSERT OR IGNORE INTO documents (id, kind, version, doc, created, updated)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                (row.doc_id, row.kind, row.doc["version"], _dump(row.doc), row.created, row.updated),
+                "INSERT OR IGNORE INTO documents (id, kind, version, doc, created, updated, due)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (row.doc_id, row.kind, row.doc["version"], _dump(row.doc), row.created, row.updated, row.due),
             )
             if cursor.rowcount != 1:
                 raise AlreadyExists(row.doc_id)

@@ -154,7 +154,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     router = wire(store, wordlists, clock=time.monotonic, wall_clock=time.time, settings=settings, **shared)
     if engines is not None:
         engines.bus.on_resubscribe = router.catch_up
-        engines.start(on_beat=router.rooms.notice_absent)
+        engines.start(on_beat=router.notice_departed)
     connections = Connections()
     app.extensions.update(
         {

@@ -24,6 +24,7 @@ READ_BUFFER = 1024
 YOUNG_COLLECTION = 10_000
 
 HOUSEKEEPING_INTERVAL = 60.0  # seconds between sweeps of idle games and purges of old ones
+PICK_UP_INTERVAL = 2.0  # seconds between looks for deadlines nobody handled
 PURGE_BATCH = 500  # games deleted per transaction, so a big purge never stalls players
 SHUTDOWN_GRACE = 3.0  # seconds connections get to say goodbye when the server stops
 
@@ -250,6 +251,18 @@ def run_housekeeping(app: Any, interval: float = HOUSEKEEPING_INTERVAL) -> None:
                 log.info("deleted %d saved games untouched for %s days", purged, app.config["RETENTION_DAYS"])
         except Exception:
             log.exception("housekeeping failed; trying again later")
+        gevent.sleep(interval)
+
+
+def run_pick_up(app: Any, interval: float = PICK_UP_INTERVAL) -> None:
+    """Forever: take on the deadlines nobody handled (a dead process's, or this one's before a
+    restart): a turn that ran out, a grace period, a room left empty (``Router.pick_up``)."""
+    live = app.extensions["wibble.live"]
+    while True:
+        try:
+            live.pick_up()
+        except Exception as exc:  # the store is away: look again later
+            log.warning("could not look for deadlines nobody handled: %s", exc)
         gevent.sleep(interval)
 
 

@@ -56,6 +56,7 @@ export class DailyPanel {
     const board = state.dailyBoard;
     const day = state.game?.daily?.day ?? board?.day ?? null;
     setText(el.title, day === null ? "Daily board" : DAILY.title(day));
+    if (board) setText(el.intro, DAILY.intro(board.seconds)); // the server's length, 3 minutes unless set
     if (!this.nameGiven && state.dailyName) {
       el.name.value = state.dailyName;
       this.nameGiven = true;

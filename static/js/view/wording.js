@@ -82,6 +82,9 @@ export const sprintResultText = ({ total, words }) =>
 /** The daily board's sentences. */
 export const DAILY = {
   title: (day) => `Daily board #${day}`,
+  intro: (seconds) =>
+    `One board a day, the same for everyone: ${seconds % 60 === 0 ? plural(seconds / 60, "minute") : plural(seconds, "second")} to find as many words as you can. ` +
+    "Your first try of the day counts on the leaderboard; after that you can play it again for fun.",
   share: (day, total, words) => `Wibble daily #${day}: ${plural(total, "point")}, ${plural(words, "word")}`,
   shared: { copied: "Copied: paste it to your friends.", shared: "Shared.", failed: "Could not copy here: this browser keeps the clipboard closed." },
   scoredOrNot: (scored) => (scored ? "This try counts on today's leaderboard." : "A replay: it does not count on the leaderboard."),
