@@ -290,6 +290,10 @@ export function bindControls(root, actions, { settleMs = PICKER_SETTLE_MS } = {}
   // The button, unlike the picker, says "play now": the board takes the focus (main.js).
   root.querySelector('[data-action="new-game"]').addEventListener("click", () => actions.newGame(picker.value, { play: true }));
   root.querySelector('[data-action="submit"]').addEventListener("click", () => actions.release());
+  root.querySelector('[data-testid="missed-words"]').addEventListener("click", (event) => {
+    const button = event.target.closest?.("[data-missed]");
+    if (button) actions.showMissed(Number(button.dataset.missed));
+  });
   root.querySelector('[data-action="retry"]').addEventListener("click", () => actions.reconnect());
   root.querySelector('[data-testid="your-games"]').addEventListener("click", (event) => {
     const button = event.target.closest?.("[data-entry-id]");
@@ -426,4 +430,19 @@ export function bindRoomControls(root, actions) {
     button.addEventListener("click", () => actions.leaveRoom());
   }
   root.querySelector('[data-action="room-lobby"]').addEventListener("click", () => actions.showLobby(true));
+}
+
+/**
+ * The daily board's form and buttons: play under a name, share a result, play the day again.
+ *
+ * @param {object} actions playDaily(name), shareDaily(), replayDaily()
+ */
+export function bindDailyControls(root, actions) {
+  const form = root.querySelector('[data-testid="daily-form"]');
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    actions.playDaily(form.elements.name.value);
+  });
+  root.querySelector('[data-action="share-daily"]').addEventListener("click", () => actions.shareDaily());
+  root.querySelector('[data-action="replay-daily"]').addEventListener("click", () => actions.replayDaily());
 }

@@ -1,8 +1,9 @@
 // The composition root: read the page's config, wire the parts together, connect.
 
 import { Connection, socketUrl } from "./connection.js";
-import { bindControls, bindInput, bindMatchControls, bindRoomControls } from "./input.js";
+import { bindControls, bindDailyControls, bindInput, bindMatchControls, bindRoomControls } from "./input.js";
 import { parseSeed } from "./protocol.js";
+import { dailyMemory } from "./daily.js";
 import { GAMES_KEY, Store, savedGames, savedRooms } from "./store.js";
 import { View } from "./view.js";
 
@@ -28,6 +29,7 @@ const store = new Store({
   send: (message) => connection.send(message),
   storage: savedGames(storageOf("localStorage"), storageOf("sessionStorage")),
   rooms: savedRooms(storageOf("localStorage")),
+  daily: dailyMemory(storageOf("localStorage")),
   config,
   start: config.room ? null : start,
 });
@@ -56,7 +58,8 @@ store.subscribe((state, event) => {
     window.history.replaceState(window.history.state, "", `/r/${encodeURIComponent(event.code)}`);
   } else if (event.type === "leave_page") {
     const { room, mode } = event.to;
-    window.location.assign(room ? `/r/${encodeURIComponent(room)}` : mode === "match" ? "/?mode=match" : "/");
+    const page = { match: "/?mode=match", daily: "/daily" }[mode] ?? "/";
+    window.location.assign(room ? `/r/${encodeURIComponent(room)}` : page);
   }
 });
 // "/?mode=match" (the Match button of a room's page): this page's Match, once a game is on screen.
@@ -96,6 +99,24 @@ store.subscribe((state, event) => {
   view.focusBoard();
 });
 
+/** Share a daily result: the phone's share sheet where there is one, else the clipboard. */
+async function shareDaily() {
+  const text = view.daily.shareText(store.state, new URL("/daily", window.location.href).href);
+  if (!text) return;
+  const phone = typeof navigator.share === "function" && window.matchMedia?.("(pointer: coarse)").matches;
+  try {
+    if (phone) {
+      await navigator.share({ text });
+      store.dailyShared("shared");
+    } else {
+      await navigator.clipboard.writeText(text);
+      store.dailyShared("copied");
+    }
+  } catch (error) {
+    if (error?.name !== "AbortError") store.dailyShared("failed"); // a sheet closed unshared says nothing
+  }
+}
+
 const actions = {
   press: (row, col) => store.press(row, col),
   enter: (row, col) => store.enter(row, col),
@@ -103,7 +124,14 @@ const actions = {
   cancel: () => store.cancel(),
   undo: () => store.undo(),
   activate: (row, col, submit) => store.activate(row, col, submit),
-  newGame: (wordlist, { play = false } = {}) => (play ? thenBoard(store.newGame(wordlist)) : store.newGame(wordlist)),
+  newGame: (wordlist, { play = false } = {}) => {
+    const started = store.newGame(wordlist, view.sprint.chosen());
+    return play ? thenBoard(started) : started;
+  },
+  showMissed: (index) => store.showMissed(index),
+  playDaily: (name) => thenBoard(store.playDaily(name)),
+  replayDaily: () => thenBoard(store.replayDaily()),
+  shareDaily: () => shareDaily(),
   openGame: (id) => store.openGame(id),
   wordlist: () => store.state.game?.wordlist ?? null,
   showWordlist: (name) => view.endless.showWordlist(name),
@@ -155,6 +183,7 @@ bindInput(view.board.element, actions);
 bindControls(document, actions);
 bindMatchControls(document, actions);
 bindRoomControls(document, actions);
+bindDailyControls(document, actions);
 window.addEventListener("online", () => connection.reconnectNow());
 // "Your games" follows the other tabs, and its "… ago" labels the clock.
 window.addEventListener("storage", (event) => {

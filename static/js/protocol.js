@@ -16,15 +16,23 @@ export const Status = Object.freeze({ WORD: "word", PREFIX: "prefix", NONE: "non
 
 // -- client -> server -------------------------------------------------------------
 
-/** `new_game`; both fields optional (the server picks its default list and a random seed). */
-export function newGame({ wordlist = null, seed = null } = {}) {
+/**
+ * `new_game`; every field optional (the server picks its default list and a random seed).
+ * `sprint`: seconds on the clock (60, 180 or 300); none is untimed Endless.
+ */
+export function newGame({ wordlist = null, seed = null, sprint = null } = {}) {
   const message = { type: "new_game" };
   if (wordlist) message.wordlist = wordlist;
   if (seed !== null && seed !== undefined) message.seed = seed;
+  if (sprint) message.sprint = sprint;
   return message;
 }
 
 export const resume = (gameId, token) => ({ type: "resume", game_id: gameId, token });
+/** Today's daily board: `player` the browser's own id, `name` the leaderboard's. */
+export const newDaily = (player, name) => ({ type: "new_daily", player, name });
+/** Today's leaderboard (and yesterday's board); with `player`, one's own rank too. */
+export const leaderboard = (player) => (player ? { type: "leaderboard", player } : { type: "leaderboard" });
 export const press = (row, col) => ({ type: "press", row, col });
 export const enter = (row, col) => ({ type: "enter", row, col });
 export const release = () => ({ type: "release" });
@@ -138,7 +146,7 @@ export function parseSeed(text) {
 // -- server -> client -------------------------------------------------------------
 
 const KNOWN = new Set([
-  "game", "chain", "word", "board", "error",
+  "game", "chain", "word", "board", "error", "over", "leaderboard",
   "match", "played", "turn", "gems", "presence", "hint", "match_over", "rematch",
   "room", "spectators", "removed",
 ]);
@@ -194,7 +202,7 @@ export const wordsLeftOf = (message) =>
 export const isMoveError = (code) =>
   typeof code === "string" && (REFUSALS.some((prefix) => code.startsWith(prefix)) || code === "match/over");
 // A move or a power refused by the rules (in a match: not your turn, not enough gems, ...).
-const REFUSALS = ["move/", "state/", "turn/", "gems/", "swap/", "hint/"];
+const REFUSALS = ["move/", "state/", "turn/", "gems/", "swap/", "hint/", "game/over"];
 
 /** Errors meaning a saved game (or match) cannot be resumed: start a new one instead. */
 export const isLostGame = (code) => LOST.has(code);

@@ -16,6 +16,8 @@ import { MatchMoves } from "./match_moves.js";
 import { joinStateOf, ROOM_MESSAGES, RoomMoves } from "./room_moves.js";
 import { idOf, isMatchEntry, savedRooms } from "./saved.js";
 import { findPaths, fold } from "./spell.js";
+import { endedSprint, sprintOf } from "./sprint.js";
+import { dailyMemory, dateOf } from "./daily.js";
 
 export { GAMES_KEY, MAX_SAVED_GAMES, ROOMS_KEY, savedGames, savedRooms } from "./saved.js";
 
@@ -90,11 +92,22 @@ export class Store {
    *   `config.room_gone` says there is no such room.
    *   `now` is a monotonic clock in ms (the turn clock counts down from it).
    */
-  constructor({ send, storage, rooms = savedRooms(null), config, start = null, now = () => performance.now() }) {
+  constructor({
+    send,
+    storage,
+    rooms = savedRooms(null),
+    daily = dailyMemory(null),
+    config,
+    start = null,
+    now = () => performance.now(),
+    today = () => dateOf(Date.now()),
+  }) {
     this.send = send;
     this.storage = storage;
     const roomCode = typeof config.room === "string" && config.room ? config.room : null;
     this.now = now;
+    this.today = today;
+    this.daily = daily; // this browser's daily memory (daily.js): its player id, the day's game, its days
     this.start = start && (start.wordlist || start.seed !== null) ? start : null;
     this.listeners = new Set();
     this.moves = new Moves();
@@ -102,7 +115,8 @@ export class Store {
       config,
       connection: { state: "connecting", lost: false, restarting: false, retryAt: null },
       live: false, // a snapshot arrived on the current socket: the board is current
-      mode: roomCode ? "room" : "endless", // what the page shows: "endless" (the game), "match" or "room"
+      // What the page shows: "endless" (the game), "match", "room", or "daily" (/daily's page).
+      mode: roomCode ? "room" : config.daily ? "daily" : "endless",
       setup: false, // in match mode: the match settings are shown (no match started yet)
       game: null, // the endless game attached to this tab
       match: null, // the match attached to this tab (see match.js)
@@ -131,6 +145,14 @@ export class Store {
       room: null,
       join: joinStateOf(roomCode, rooms, { gone: roomCode !== null && config.room_gone === true }),
       lobby: false, // after a room's match: the seats and rules shown instead of the end screen
+      shownPath: null, // a missed word's path lit on a sprint's final board: {word, path}
+      // The daily board: the day's leaderboard as the server last sent it, a refusal of the
+      // name or the attempt, whether Share worked, the name last given and the days played here.
+      dailyBoard: null,
+      dailyError: null, // {say} or {text}
+      shared: null, // "copied", "shared", "failed" or null
+      dailyName: daily.name(),
+      days: daily.days(),
     };
     this.ref = null; // {game_id, token} or {kind: "match", match_id, token}: what this tab plays
     this.opening = null; // the entry of "Your games" being resumed, until the server answers
@@ -198,6 +220,7 @@ export class Store {
     this.fellBack = false;
     this.match.catchingUp = null; // a new socket brings the match afresh anyway
     if (this.state.join.code) return this.room.rejoinRoom(); // a room's page: the room, never a game
+    if (this.state.mode === "daily") return this.openDaily();
     const ref = this.ref ?? (this.start ? null : this.storage.current());
     if (ref) {
       // Remember which entry is asked for (with its list, from "Your games"), in case it is gone.
@@ -209,6 +232,16 @@ export class Store {
     }
   }
 
+  /** /daily's page: the day's game of this browser if it has one (else the form), and the leaderboard. */
+  openDaily() {
+    const ref = this.ref ?? this.daily.game(this.today());
+    if (ref) {
+      this.opening = ref;
+      this.send(P.resume(ref.game_id, ref.token));
+    }
+    this.send(P.leaderboard(this.daily.player()));
+  }
+
   resumeOf(ref) {
     return isMatchEntry(ref) ? P.resumeMatch(ref.match_id, ref.token) : P.resume(ref.game_id, ref.token);
   }
@@ -218,6 +251,8 @@ export class Store {
       return this.room.onRoomMessage(message);
     }
     if (message.type === "game") return this.onGame(message);
+    if (message.type === "over") return this.onOver(message);
+    if (message.type === "leaderboard") return this.onLeaderboard(message);
     if (message.type === "match") return this.match.onMatch(message);
     if (message.type === "rematch") return this.match.onRematch(message);
     const reply = this.moves.settle(message, this.state.chain);
@@ -241,7 +276,9 @@ export class Store {
   onGame(message) {
     this.ref = { game_id: message.game_id, token: message.token };
     this.opening = null;
-    const saved = this.remember({
+    const daily = message.daily ?? null;
+    if (daily) this.daily.setGame({ ...this.ref, date: daily.date }); // not one of "Your games"
+    const saved = daily ? true : this.remember({
       ...this.ref,
       wordlist: message.wordlist,
       title: message.wordlist_title,
@@ -262,8 +299,13 @@ export class Store {
       language: message.language,
       minLength: message.min_length,
       size: message.size,
+      sprint: sprintOf(message, this.now()), // null: untimed
+      daily, // {day, date, scored}: a daily board's game
     };
-    state.mode = "endless";
+    state.shownPath = null;
+    state.shared = null;
+    state.dailyError = null;
+    state.mode = daily ? "daily" : "endless";
     state.setup = false;
     state.match = null;
     state.board = P.boardOf(message);
@@ -285,7 +327,83 @@ export class Store {
       this.setMessage("info", "game_new", { title });
     }
     this.announce = null;
+    // A daily game that ended while away: its end screen wants the day's leaderboard as it is now.
+    if (daily && state.game.sprint?.over && !fresh) this.send(P.leaderboard(this.daily.player()));
     this.emit({ type: "game", fresh, fromUrl, saved });
+  }
+
+  /** A sprint's time is up: the final score and words, and the best words that were missed. */
+  onOver(message) {
+    const state = this.state;
+    if (!state.game?.sprint) return;
+    this.moves.giveUp(); // the server dropped whatever chain was being dragged
+    state.confirmed = EMPTY_CHAIN;
+    state.chain = [];
+    state.mine = false;
+    state.spelling = null;
+    state.refilling = null;
+    state.game = { ...state.game, sprint: endedSprint(state.game.sprint, message) };
+    state.total = message.total;
+    state.found = message.found.map(({ word, points }) => ({ word, points }));
+    const daily = state.game.daily;
+    if (!daily) {
+      this.remember({ ...this.ref, wordlist: state.game.wordlist, title: state.game.title, total: message.total, words: state.found.length });
+    } else if (daily.scored) {
+      this.daily.record({ date: daily.date, day: daily.day, score: message.total, words: state.found.length });
+      state.days = this.daily.days();
+    }
+    this.setMessage("info", "time_up", { total: message.total, words: state.found.length });
+    this.emit({ type: "over" });
+  }
+
+  /** A sprint that is over: nothing more can be played on its board. */
+  get over() {
+    const mode = this.state.mode;
+    return (mode === "endless" || mode === "daily") && this.state.game?.sprint?.over === true;
+  }
+
+  // -- the daily board --------------------------------------------------------------
+
+  onLeaderboard(message) {
+    this.state.dailyBoard = message;
+    this.emit({ type: "leaderboard" });
+  }
+
+  /** Play today's board under `name` (checked here as the server checks it, to say why at once). */
+  playDaily(name) {
+    const state = this.state;
+    const trimmed = String(name ?? "").normalize("NFC").trim();
+    if (trimmed.length < 1 || trimmed.length > 20) {
+      state.dailyError = { say: "name_length" };
+      this.emit({ type: "daily_error" });
+      return false;
+    }
+    if (state.connection.state !== "open") return false;
+    this.daily.setName(trimmed);
+    state.dailyName = trimmed;
+    state.dailyError = null;
+    return this.send(P.newDaily(this.daily.player(), trimmed));
+  }
+
+  /** Today's board again, after the scored try: the server makes it a replay, not scored. */
+  replayDaily() {
+    return this.playDaily(this.state.dailyName || "Player");
+  }
+
+  /** Share worked ("copied" to the clipboard, or "shared" through the phone's sheet), or not. */
+  dailyShared(how) {
+    this.state.shared = how;
+    this.emit({ type: "shared" });
+  }
+
+  /** Light a missed word's path on the final board (again: put it out). */
+  showMissed(index) {
+    const state = this.state;
+    const entry = state.game?.sprint?.missed?.[index];
+    if (!this.over || !entry) return false;
+    state.shownPath = state.shownPath?.word === entry.word ? null : { word: entry.word, path: entry.path };
+    this.emit({ type: "missed" });
+    return true;
   }
 
   /** Our chain is answered, or nothing of ours is in flight: show the server's chain. */
@@ -362,6 +480,15 @@ export class Store {
     const state = this.state;
     const code = message.code;
 
+    if (state.mode === "daily" && (message.request === "new_daily" || (message.request === "resume" && P.isLostGame(code)))) {
+      // The day's game cannot be resumed (the form takes its place), or the attempt was refused.
+      if (message.request === "resume") this.daily.setGame(null);
+      else state.dailyError = { text: message.message || code };
+      this.opening = null;
+      this.emit({ type: "error", code });
+      return;
+    }
+
     if (message.request === "resume" && P.isLostGame(code) && this.opening && state.live) {
       // One of "Your games" that cannot be opened: the game on screen plays on.
       if (code !== "game/unavailable") this.forget(idOf(this.opening));
@@ -435,7 +562,7 @@ export class Store {
    */
   press(row, col) {
     const state = this.state;
-    if (!this.canPlay || !state.board[row]?.[col]) return false;
+    if (!this.canPlay || this.over || !state.board[row]?.[col]) return false;
     if (state.swap) {
       this.match.pickSwapTile(row, col);
       return false;
@@ -546,7 +673,7 @@ export class Store {
   /** Letters that may be typed now: a chain of ours, or none, on our turn. */
   mayType() {
     const state = this.state;
-    if (!this.canPlay) return false;
+    if (!this.canPlay || this.over) return false;
     if (!this.match.myTurn()) return false;
     if (!state.mine && (state.chain.length > 0 || (state.confirmed.chain.length > 0 && !this.moves.waiting))) {
       this.setMessage("info", state.match ? "other_seat_chain" : "other_tab_chain");
@@ -663,7 +790,7 @@ export class Store {
     const state = this.state;
     if (mode === state.mode) return false;
     // On a room's page the other modes are the main page's (the seat stays held meanwhile).
-    if (state.join.code) {
+    if (state.join.code || state.config.daily || mode === "daily") {
       this.emit({ type: "leave_page", to: { mode } });
       return true;
     }
@@ -676,11 +803,12 @@ export class Store {
     return true;
   }
 
-  /** Start a new game with this word list (the one on screen stays in "Your games"). */
-  newGame(wordlist) {
+  /** Start a new game with this word list, untimed or a sprint of `sprint` seconds (the one on
+   * screen stays in "Your games"). */
+  newGame(wordlist, sprint = null) {
     if (this.state.connection.state !== "open") return false;
     this.announce = "new";
-    return this.send(P.newGame({ wordlist }));
+    return this.send(P.newGame({ wordlist, sprint }));
   }
 
   /** Go back to one of "Your games" (a game or a match). */

@@ -14,6 +14,8 @@ import { MatchPanel, matchOnScreen } from "./view/match.js";
 import { MessagesPanel } from "./view/messages.js";
 import { animate, dropIn } from "./view/motion.js";
 import { RoomPanel } from "./view/room.js";
+import { SprintPanel } from "./view/sprint.js";
+import { DailyPanel } from "./view/daily.js";
 import { WordPanel, isOthers, statusOf } from "./view/word.js";
 
 /**
@@ -23,6 +25,8 @@ import { WordPanel, isOthers, statusOf } from "./view/word.js";
  */
 export function screenOf(state) {
   if (state.mode === "room") return roomScreenOf(state);
+  // /daily's page: the form (and the day's leaderboard) until the day's game is on, then that game.
+  if (state.mode === "daily") return state.game?.daily ? "daily" : "daily-intro";
   if (state.mode !== "match") return "endless";
   if (state.setup || !state.match) return "setup";
   return state.match.phase === M.MatchPhase.OVER ? "over" : "match";
@@ -51,13 +55,15 @@ export class View {
     this.match = new MatchPanel(root, { board: this.board, now });
     this.room = new RoomPanel(root, config, { announce: (text) => this.messages.announce(text) });
     this.games = new GamesPanel(root);
+    this.sprint = new SprintPanel(root, now);
+    this.daily = new DailyPanel(root);
     this.board.build(5);
   }
 
   /** The board is on screen to play on: the endless game, or a match being played. */
   boardShown() {
     const screen = this.body.dataset.screen;
-    return !this.boardWrap.hidden && (screen === "endless" || screen === "match");
+    return !this.boardWrap.hidden && (screen === "endless" || screen === "match" || screen === "daily");
   }
 
   /** The board's tab stop takes the focus (after New game, Start match, Rematch). */
@@ -79,8 +85,12 @@ export class View {
     this.show(screen, state);
 
     const current = currentChain(state);
-    this.renderBoard(state, event, { match, current, canPlay, language });
-    this.word.render(state, event, { current, match, canPlay, language });
+    // A sprint that is over keeps its final board on screen, to look at, not to play on.
+    const playable = canPlay && !((screen === "endless" || screen === "daily") && state.game?.sprint?.over);
+    this.renderBoard(state, event, { match, current, canPlay: playable, language });
+    this.word.render(state, event, { current, match, canPlay: playable, language });
+    this.sprint.render(state, event, { screen });
+    this.daily.render(state, event, { screen });
     this.endless.render(state, event, { language });
     this.match.render(state, event, { screen, canPlay });
     this.messages.render(state, current);
@@ -90,8 +100,9 @@ export class View {
 
   /** Show the parts of the page that belong to the screen, hide the rest. */
   show(screen, state) {
-    this.boardWrap.hidden = !(screen === "endless" || screen === "match");
-    for (const panel of [this.word, this.endless, this.match, this.room, this.games]) panel.show(screen, state);
+    this.boardWrap.hidden = !(screen === "endless" || screen === "match" || screen === "daily");
+    const panels = [this.word, this.endless, this.match, this.room, this.games, this.sprint, this.daily];
+    for (const panel of panels) panel.show(screen, state);
     for (const button of this.modes) button.setAttribute("aria-pressed", String(button.dataset.mode === state.mode));
   }
 
@@ -102,7 +113,7 @@ export class View {
       board: state.board,
       chain: current.chain,
       marks: Boolean(match),
-      hint: match?.hint?.path ?? [],
+      hint: match?.hint?.path ?? (match ? [] : state.shownPath?.path ?? []),
       swapTile: state.swap?.tile ?? null,
       refilling: (r, c) => isRefilling(state, r, c),
     });

@@ -281,3 +281,26 @@ def test_every_state_of_the_board_shows_in_forced_colours(browser: Browser, a11y
     finally:
         context.close()
     assert errors == [], "the page logged errors"
+
+
+def test_no_axe_violations_on_the_daily_board(
+    contexts: Callable[[], Page], start_server: Callable[..., LiveServer], axe_source: str, form_factor: str
+) -> None:
+    server = start_server("--data-dir", "", env={"WIBBLE_DAILY_SECONDS": "5"})
+    audit = Audit(axe_source)
+    page = contexts()
+    page.goto(f"{server.url}/daily")
+    screen(page, "daily-intro")
+    expect(page.get_by_test_id("daily-rank")).not_to_be_empty()
+    page.get_by_test_id("yesterday").locator("summary").click()
+    audit(page, "daily, before playing")
+    page.get_by_label("Name on the leaderboard").fill("Ann")
+    page.get_by_role("button", name="Play today's board").click()
+    screen(page, "daily")
+    idle(page)
+    audit(page, "daily, playing")
+    expect(page.locator("#sprint-over-title")).to_be_visible(timeout=20_000)
+    expect(page.get_by_test_id("daily-top").locator("li")).to_have_count(1)
+    page.get_by_test_id("missed-words").locator("button").first.click()
+    audit(page, "daily, its end")
+    assert audit.report() == "", f"axe-core found, on {form_factor}:\n{audit.report()}"

@@ -16,10 +16,10 @@ from .chain import Chain, Status
 from .dictionary import Trie
 from .draws import Draws
 from .errors import GameDataError, ProtocolError, RuleError, WibbleError, WordListError
-from .game import ChainChanged, Event, Game, Phase, Result, TilesReplaced, WordJudged
+from .game import SPRINT_SECONDS, ChainChanged, Event, Game, Phase, Result, TilesReplaced, TimeUp, WordJudged
 from .hashing import FoundWords, HashParams, RollingHash
 from .letters import Letter, LetterSampler, LetterTable
-from .record import Move, Record, RecordError, differences, replay
+from .record import Move, Record, RecordError, TimeUpMove, differences, replay
 from .schedule import Scheduler
 from .scoring import Score, Step, TileValue, score
 from .shuffle import permutation, shuffle
@@ -29,6 +29,7 @@ from .wordlist import CLASSIC, WordList, build_word_list, parse_words
 
 __all__ = [
     "SIZE",
+    "SPRINT_SECONDS",
     "Board",
     "Chain",
     "ChainChanged",
@@ -59,6 +60,8 @@ __all__ = [
     "TurnOrder",
     "Status",
     "TilesReplaced",
+    "TimeUp",
+    "TimeUpMove",
     "Trie",
     "WibbleError",
     "WordJudged",

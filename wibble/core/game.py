@@ -26,6 +26,12 @@ these. A drag in progress (``press``, ``enter``, ``cancel``) changes only the ch
 which is shown to everyone but never saved, so it leaves ``version`` alone; the
 layer above saves the game after each release, and a restart loses at most a drag.
 
+A game may be a sprint: a clock of ``sprint`` seconds, whose ``deadline`` (seconds since
+the epoch, set by the layer above, which owns the clock) is kept in the document. The
+core never reads a clock: ``time_up(now)`` ends the game once ``now`` has passed the
+deadline (a committed change: ``version`` grows), and every move after that is refused
+with ``game/over``. An untimed game has neither field, and its document is as it was.
+
 The whole state is plain data: ``to_doc`` gives a document of JSON types (the
 board, the words found, the total, the version, the settings and the position of
 the game's ``Draws``), and ``Game.from_doc`` turns it back into a game that goes on
@@ -47,7 +53,7 @@ from .fields import count_of, field_of
 from .hashing import DEFAULT_MODULI, FoundWords, HashParams
 from .letters import Letter, LetterSampler
 from .scoring import ENDLESS_ORDER, TileValue, score
-from .solver import count_words
+from .solver import Found, count_words, solve
 from .wordlist import WordList
 
 MAX_DRAWS = 50
@@ -69,6 +75,8 @@ class Phase(Enum):
     """A chain is being dragged."""
     CLEANUP = "cleanup"
     """A chain was released; its word is judged and used tiles await replacement."""
+    OVER = "over"
+    """A sprint's time is up: nothing more can be played."""
 
 
 class Result(Enum):
@@ -106,13 +114,28 @@ class TilesReplaced:
     version: int
 
 
-Event = ChainChanged | WordJudged | TilesReplaced
+@dataclass(frozen=True, slots=True)
+class TimeUp:
+    """A sprint's clock ran out: the game is over at ``total`` (its chain, if any, is dropped)."""
+
+    total: int
+    version: int
+
+
+Event = ChainChanged | WordJudged | TilesReplaced | TimeUp
+
+SPRINT_SECONDS = (60, 180, 300)
+"""The clocks a sprint may have: 1, 3 or 5 minutes."""
+
+MISSED_SHOWN = 10
+"""How many of the best words not found an ended sprint shows."""
 
 # The error code says which phase the game is in, since that is what the client got wrong.
 _WRONG_PHASE = {
     Phase.IDLE: "state/not_chaining",
     Phase.CHAINING: "state/already_chaining",
     Phase.CLEANUP: "state/cleaning_up",
+    Phase.OVER: "game/over",
 }
 
 
@@ -146,9 +169,17 @@ class Game:
         hash_params: HashParams,
         size: int = 5,
         min_words: int = 0,
+        sprint: int | None = None,
+        deadline: float | None = None,
     ) -> None:
         if min_words < 0:
             raise ValueError(f"min_words must be 0 or more, not {min_words}")
+        if (sprint is None) != (deadline is None) or (sprint is not None and sprint <= 0):
+            raise ValueError("a sprint needs both its length (seconds, above 0) and its deadline")
+        self.sprint = sprint
+        """The sprint's length in seconds; None: an untimed game, which never ends."""
+        self.deadline = deadline
+        """When the sprint ends (seconds since the epoch); None if untimed."""
         self.words = words
         self.min_words = min_words
         self.draws = draws
@@ -173,7 +204,7 @@ class Game:
 
     def to_doc(self) -> dict[str, Any]:
         """The whole game as plain JSON types; ``Game.from_doc`` turns it back into this game."""
-        return {
+        doc = {
             "format": DOC_FORMAT,
             "wordlist": self.words.name,
             "wordlist_digest": self.words.digest,
@@ -191,6 +222,9 @@ class Game:
             "chain": [[pos.row, pos.col] for pos in self._chain.tiles],
             "judged": None if self._judged is None else self._judged.value,
         }
+        if self.sprint is not None:  # an untimed game's document stays exactly as it always was
+            doc.update(sprint=self.sprint, deadline=self.deadline)
+        return doc
 
     @classmethod
     def from_doc(cls, doc: Mapping[str, Any], words: WordList) -> Game:
@@ -224,6 +258,31 @@ class Game:
     def already_found(self) -> bool:
         """True if the chain spells a word found earlier in this game."""
         return self.found.contains(self._chain.word(self.board), self._chain.key)
+
+    # -- the clock --------------------------------------------------------------
+
+    def is_due(self, now: float) -> bool:
+        """Whether a sprint's deadline has passed at ``now`` and the game is not over yet."""
+        return self.deadline is not None and self.phase is not Phase.OVER and now > self.deadline
+
+    def time_up(self, now: float) -> list[Event]:
+        """End a sprint whose deadline has passed at ``now``; anything else changes nothing.
+
+        So a deadline handled twice (two timers, two processes, a timer after a move that
+        already ended it) ends the game once. A chain being dragged is dropped unjudged.
+        """
+        if not self.is_due(now):
+            return []
+        self._clear_chain()
+        self._judged = None
+        self.phase = Phase.OVER
+        self.version += 1
+        return [TimeUp(self.total, self.version)]
+
+    def missed(self, limit: int = MISSED_SHOWN) -> list[Found]:
+        """The best words the board holds that were not found, each with a path that spells it."""
+        found = {word for word, _ in self.found.in_order}
+        return [entry for entry in solve(self.board, self.words) if entry.word not in found][:limit]
 
     # -- events -----------------------------------------------------------------
 
@@ -307,6 +366,8 @@ class Game:
         return count_words(board, self.words, found)
 
     def _require(self, phase: Phase, action: str) -> None:
+        if self.phase is Phase.OVER:
+            raise RuleError("game/over", f"cannot {action} while over: the sprint's time is up")
         if self.phase is not phase:
             code = _WRONG_PHASE[self.phase]
             raise RuleError(code, f"cannot {action} while {self.phase.value} (needs {phase.value})")
@@ -361,13 +422,27 @@ def _restore(cls: type[Game], doc: Mapping[str, Any], words: WordList) -> Game:
     game.phase = phase
     game._judged = judged
     game.owner = None
+    game.sprint, game.deadline = _sprint(doc)
     game._chain = Chain(words, params)
     chain = field_of(doc, "chain", list)
-    if (phase is Phase.IDLE) != (not chain) or (phase is Phase.CLEANUP) != (judged is not None):
+    idle = phase in (Phase.IDLE, Phase.OVER)
+    if idle != (not chain) or (phase is Phase.CLEANUP) != (judged is not None):
         raise GameDataError(f"the chain does not fit the phase {phase.value!r}")
     for step in chain:
         game._chain.add(game.board, _chain_step(step, game))
     return game
+
+
+def _sprint(doc: Mapping[str, Any]) -> tuple[int | None, float | None]:
+    """A sprint's length and deadline; (None, None) for an untimed game (every older document)."""
+    sprint, deadline = doc.get("sprint"), doc.get("deadline")
+    if sprint is None and deadline is None:
+        if doc.get("phase") == Phase.OVER.value:
+            raise GameDataError("an untimed game cannot be over")
+        return None, None
+    if not (type(sprint) is int and sprint > 0 and isinstance(deadline, int | float)):
+        raise GameDataError("fields 'sprint' and 'deadline' are damaged")
+    return sprint, float(deadline)
 
 
 def _bases(doc: Mapping[str, Any]) -> tuple[int, ...]:

@@ -6,6 +6,11 @@ every move that the verdict, points, total and version come out as recorded, and
 ``differences`` compares where it ends with where the original stood. The record
 names its list by content (``WordList.digest``), so it is never replayed against
 a list that changed since.
+
+A sprint's record also says how long its clock was (``settings.sprint``), and ends
+with a move ``{"version", "time_up": true, "total"}`` once the clock ran out: a
+committed change like a word, without tiles. A record without either is an untimed
+game's, as every record was before sprints, and replays exactly as it did.
 """
 
 from __future__ import annotations
@@ -79,6 +84,33 @@ class Move:
             raise RecordError("record/invalid", "not a move of a Wibble record", index) from None
 
 
+@dataclass(frozen=True, slots=True)
+class TimeUpMove:
+    """A sprint's clock ran out: the game ended at ``total``, as version ``version``."""
+
+    version: int
+    total: int
+
+    def to_doc(self) -> dict[str, Any]:
+        return {"version": self.version, "time_up": True, "total": self.total}
+
+    @classmethod
+    def from_doc(cls, doc: Any, index: int) -> TimeUpMove:
+        try:
+            version, total = doc["version"], doc["total"]
+            if doc["time_up"] is not True or type(version) is not int or type(total) is not int:
+                raise TypeError
+            return cls(version, total)
+        except (KeyError, TypeError):
+            raise RecordError("record/invalid", "not a move of a Wibble record", index) from None
+
+
+def _move_of(doc: Any, index: int) -> Move | TimeUpMove:
+    if isinstance(doc, dict) and "time_up" in doc:
+        return TimeUpMove.from_doc(doc, index)
+    return Move.from_doc(doc, index)
+
+
 @dataclass(frozen=True)
 class Record:
     game_id: str
@@ -87,8 +119,10 @@ class Record:
     seed: int
     size: int
     min_words: int
-    moves: tuple[Move, ...]
+    moves: tuple[Move | TimeUpMove, ...]
     final: dict[str, Any]
+    sprint: int | None = None
+    """A sprint's clock in seconds; None: untimed."""
 
     @classmethod
     def of(cls, game_id: str, doc: Mapping[str, Any], moves: list[Any]) -> Record:
@@ -105,7 +139,7 @@ class Record:
                     "game_id": game_id,
                     "wordlist": {"name": doc["wordlist"], "digest": doc["wordlist_digest"]},
                     "seed": doc["seed"],
-                    "settings": {"size": doc["size"], "min_words": doc["min_words"]},
+                    "settings": _settings(doc["size"], doc["min_words"], doc.get("sprint")),
                     "moves": moves,
                     "final": final,
                 }
@@ -119,7 +153,7 @@ class Record:
             "game_id": self.game_id,
             "wordlist": {"name": self.wordlist, "digest": self.wordlist_digest},
             "seed": self.seed,
-            "settings": {"size": self.size, "min_words": self.min_words},
+            "settings": _settings(self.size, self.min_words, self.sprint),
             "moves": [move.to_doc() for move in self.moves],
             "final": self.final,
         }
@@ -138,13 +172,27 @@ class Record:
             seed, size, min_words = numbers
             if not (0 <= seed < 1 << 64 and 1 <= size <= MAX_SIZE and min_words >= 0):
                 raise TypeError
+            sprint = settings.get("sprint")
+            if not (sprint is None or (type(sprint) is int and sprint > 0)):
+                raise TypeError
             final = doc["final"]
             if not isinstance(final, dict) or set(FINAL_FIELDS) - set(final):
                 raise TypeError
-            moves = tuple(Move.from_doc(move, i + 1) for i, move in enumerate(doc["moves"]))
-        except (KeyError, TypeError, IndexError):
+            moves = tuple(_move_of(move, i + 1) for i, move in enumerate(doc["moves"]))
+            if any(isinstance(move, TimeUpMove) for move in moves[:-1]) or (
+                sprint is None and moves and isinstance(moves[-1], TimeUpMove)
+            ):
+                raise RecordError("record/invalid", "only a sprint's last move can be its clock running out")
+        except (KeyError, TypeError, IndexError, AttributeError):
             raise RecordError("record/invalid", "this is not a Wibble game record") from None
-        return cls(texts[0], texts[1], texts[2], numbers[0], numbers[1], numbers[2], moves, final)
+        return cls(texts[0], texts[1], texts[2], numbers[0], numbers[1], numbers[2], moves, final, sprint)
+
+
+def _settings(size: int, min_words: int, sprint: int | None) -> dict[str, Any]:
+    settings: dict[str, Any] = {"size": size, "min_words": min_words}
+    if sprint is not None:
+        settings["sprint"] = sprint
+    return settings
 
 
 def replay(record: Record, words: WordList, each: Callable[[Game, Move], None] | None = None) -> Game:
@@ -160,11 +208,26 @@ def replay(record: Record, words: WordList, each: Callable[[Game, Move], None] |
             f"(recorded {record.wordlist_digest[:12]}, this one is {words.digest[:12]}); "
             "replaying it would not reproduce the game",
         )
+    # A replay has no clock: a sprint's deadline is put at the epoch, and its end comes
+    # exactly where the record says the clock ran out.
+    deadline = None if record.sprint is None else 0.0
     try:
-        game = Game(words, Draws(record.seed), _REPLAY_HASH, record.size, record.min_words)
+        game = Game(
+            words, Draws(record.seed), _REPLAY_HASH, record.size, record.min_words, record.sprint, deadline
+        )
     except ValueError as exc:
         raise RecordError("record/invalid", str(exc)) from None
     for number, move in enumerate(record.moves, start=1):
+        if isinstance(move, TimeUpMove):
+            ended = game.time_up(float("inf"))
+            if not ended or (game.version, game.total) != (move.version, move.total):
+                raise RecordError(
+                    "record/mismatch",
+                    f"the clock ran out at version {move.version} with {move.total} points, "
+                    f"but the replay is at version {game.version} with {game.total}",
+                    number,
+                )
+            continue
         if each is not None:
             each(game, move)
         if not move.path:

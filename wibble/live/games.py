@@ -10,6 +10,13 @@ tiles; a release is committed to the store with a compare-and-set on the game's
 version; only then is it published. A refused command leaves the game as it was and
 is answered to its sender alone; a commit that fails puts the game back exactly as
 it stood before the release (chain and all), so the player can simply let go again.
+
+A sprint's deadline is in its document (wall-clock seconds, so it means the same after a
+restart) and in this process's ``Timers`` under ``(game_id, "sprint")``; when it falls due
+the game's end is committed like a move. A move that arrives after the deadline, before
+the timer has run, ends the game first and is then refused (``game/over``), so a slow
+timer never lets a word in late. Ending is idempotent (``Game.time_up``): a deadline
+handled twice, here or by another process, changes nothing the second time.
 """
 
 from __future__ import annotations
@@ -18,6 +25,7 @@ import hmac
 import logging
 import random
 import threading
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,6 +39,9 @@ from ..core import (
     Move,
     Phase,
     RuleError,
+    TimeUp,
+    TimeUpMove,
+    WibbleError,
     WordJudged,
     WordListError,
 )
@@ -41,6 +52,7 @@ from .credentials import new_token, token_hash
 from .documents import Documents
 from .parts import Parts, Service
 from .sessions import Credential, Session
+from .timers import RETRY_SECONDS
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +66,9 @@ class LiveGame:
     game: Game
     last_active: float
     lock: threading.Lock = field(default_factory=threading.Lock)
+    daily: dict[str, Any] | None = None
+    """A daily board's game: its ``date``, ``day``, ``player`` (the hash of the player's id) and
+    whether it is ``scored`` (the player's one attempt of the day) or a replay; None otherwise."""
 
     @property
     def doc_id(self) -> str:
@@ -100,6 +115,12 @@ class Games(Service):
         )
         self._last_sweep = clock()
         self._logged_unavailable: set[str] = set()
+        self.docs.on_drop = lambda live: self.timers.cancel((live.game_id, "sprint"))
+        self.docs.adopt = self._adopt
+        self.on_over: Callable[[LiveGame], None] = lambda live: None
+        """Called (under the game's lock) once this process committed a sprint's end (the daily
+        board records its score)."""
+        self.timers.route("sprint", self._due)
 
     def __len__(self) -> int:
         return len(self.docs)
@@ -114,7 +135,10 @@ class Games(Service):
 
     def dump(self, live: LiveGame) -> dict[str, Any]:
         # The token's hash is kept with the game, as a match keeps its seats'.
-        return {**live.game.to_doc(), "tokens": [live.token_hash.hex()]}
+        doc = {**live.game.to_doc(), "tokens": [live.token_hash.hex()]}
+        if live.daily is not None:
+            doc["daily"] = live.daily
+        return doc
 
     def restore(self, live: LiveGame, doc: dict[str, Any]) -> None:
         live.game = Game.from_doc(doc, live.game.words)
@@ -124,30 +148,54 @@ class Games(Service):
         if live.game.phase is Phase.CHAINING:
             live.game.cancel()
         self._publish_snapshot(live, EVERYONE)
+        self._schedule(live)
 
     def due(self, live: LiveGame) -> float | None:
-        return None  # an endless game has no deadline
+        """A sprint's end, until it is over (an untimed game has no deadline). Indexed by the store
+        so that a sprint whose process died, or that nobody reopened after a restart, still ends
+        on time, taken on by any process (``adopt``): a daily board's score is entered then."""
+        game = live.game
+        return game.deadline if game.phase is not Phase.OVER else None
 
     def refresh(self, live: LiveGame, doc: dict[str, Any]) -> None:
         owner = live.game.owner
         live.game = Game.from_doc(doc, live.game.words)
         if live.game.phase is Phase.CHAINING:  # a chain is never stored; one dragged here goes on
             live.game.owner = owner
+        self._schedule(live)
 
-    def create(self, wordlist: str | None, seed: int | None, address: str) -> tuple[LiveGame, str]:
+    def create(
+        self,
+        wordlist: str | None,
+        seed: int | None,
+        address: str,
+        sprint: int | None = None,
+        daily: dict[str, Any] | None = None,
+    ) -> tuple[LiveGame, str]:
         """A new game, saved before anyone sees it; returns it and its secret token.
 
-        Everything that can refuse it is asked before ``address``'s budget is spent on it."""
+        ``sprint``: seconds on its clock, from now (None: untimed); ``daily``: what makes it a
+        daily board's game (see ``LiveGame.daily``). Everything that can refuse it is asked
+        before ``address``'s budget is spent on it."""
         words = self.wordlists.for_player(wordlist)
         self.sweep()
         self.docs.make_room()
         self.budgets.new_game(address)
         if seed is None:
             seed = self._entropy.randrange(protocol.MAX_SEED + 1)
-        game = Game(words, Draws(seed), HashParams.draw(self._entropy), min_words=self.min_words)
+        deadline = None if sprint is None else self.wall_clock() + sprint
+        game = Game(
+            words,
+            Draws(seed),
+            HashParams.draw(self._entropy),
+            min_words=self.min_words,
+            sprint=sprint,
+            deadline=deadline,
+        )
         game_id, token = new_token(12), new_token(24)
-        live = LiveGame(game_id, token_hash(token), game, self.clock())
-        return self.docs.create(live), token
+        live = self.docs.create(LiveGame(game_id, token_hash(token), game, self.clock(), daily=daily))
+        self._schedule(live)
+        return live, token
 
     def open(self, game_id: str, token: str) -> LiveGame:
         """The game ``game_id`` if ``token`` opens it, from memory or else from the store."""
@@ -176,6 +224,8 @@ class Games(Service):
                 # The same player, back from elsewhere (a phone that changed network
                 # leaves its old socket half open for a minute): their new tab plays now.
                 self._drop_chain(live)
+            self._end_if_due(live)  # back after the deadline (a restart, a closed tab): it is over
+            self._schedule(live)
             session.game, session.credentials[gid] = gid, credential
             self.bus.subscribe(gid, session)
             self.presence.join(gid, session.id, credential.holder)
@@ -205,6 +255,10 @@ class Games(Service):
         if live is None:
             raise RuleError("game/none", "no game yet: send new_game or resume first")
         with live.lock:
+            # A deadline that has passed is applied first, even if its timer has not run yet:
+            # the game is then over, and the core refuses the move (game/over).
+            if live.game.is_due(self.wall_clock()):
+                self._finish(live)
             game = live.game
             # The session is the actor: the core checks that only the one that pressed goes on.
             if isinstance(command, Press):
@@ -238,6 +292,71 @@ class Games(Service):
             live.game.owner = actor  # the chain is still theirs, to release again (owners are not saved)
             raise
 
+    def _time_up(self, live: LiveGame) -> list[Event]:
+        """Commit a sprint's end if its deadline has passed (else nothing); call under the lock."""
+        game, now = live.game, self.wall_clock()
+
+        def record(events: list[Event]) -> dict[str, Any]:
+            ended = events[0]
+            assert isinstance(ended, TimeUp)
+            return TimeUpMove(ended.version, ended.total).to_doc()
+
+        events = self.docs.commit(live, lambda: game.time_up(now), record)
+        if events:
+            self._schedule(live)  # the deadline is spent: its timer goes
+        return events
+
+    def _finish(self, live: LiveGame) -> None:
+        """End a sprint whose deadline has passed, tell everyone on it, then whoever else must know."""
+        events = self._time_up(live)
+        self._publish(live, events)
+        if events:
+            self.on_over(live)
+
+    def _end_if_due(self, live: LiveGame) -> None:
+        """End a sprint whose deadline passed while nobody had it open; a failure is left to the timer."""
+        try:
+            if live.game.is_due(self.wall_clock()):
+                self._finish(live)
+        except WibbleError as exc:
+            log.warning("game %s: could not end its sprint yet (%s)", live.game_id, exc.code)
+
+    def _adopt(self, game_id: str) -> None:
+        """Hold a sprint whose deadline nobody handled, so that this process's timer ends it."""
+        live = self.docs.get(game_id) or self._load(game_id)
+        with live.lock:
+            self._schedule(live)
+
+    def _schedule(self, live: LiveGame) -> None:
+        """Set this game's sprint deadline in the timers, or drop it (untimed, or over)."""
+        game, key = live.game, (live.game_id, "sprint")
+        if game.deadline is not None and game.phase is not Phase.OVER:
+            self.timers.set(key, game.deadline)
+        else:
+            self.timers.cancel(key)
+
+    def _due(self, key: Hashable) -> None:
+        """A sprint's deadline fell due: end the game (once, however often this runs)."""
+        if not (isinstance(key, tuple) and len(key) == 2):
+            return
+        live = self.docs.get(str(key[0]))
+        if live is None:
+            return  # left memory: whoever opens it next finds it over
+        with live.lock:
+            try:
+                self._finish(live)
+            except StorageError as exc:
+                log.warning(
+                    "game %s: its sprint's end could not be saved (%s); trying again",
+                    live.game_id,
+                    exc.reason,
+                )
+                self.timers.set(key, self.wall_clock() + RETRY_SECONDS)
+                return
+            except WibbleError as exc:  # another process ended it (or moved it) first: its copy is here now
+                log.warning("game %s: a sprint's end was overtaken (%s)", live.game_id, exc.code)
+            self._schedule(live)
+
     def _drop_chain(self, live: LiveGame) -> None:
         if live.game.phase is Phase.CHAINING:
             self._publish(live, live.game.cancel(live.game.owner))
@@ -246,12 +365,16 @@ class Games(Service):
         self, live: LiveGame, events: list[Event], origin: str | None = None, seq: int | None = None
     ) -> None:
         letters = live.game.words.letters
-        self.bus.publish(
-            live.game_id, [protocol.event(event, letters) for event in events], EVERYONE, origin, seq
-        )
+        messages = [
+            protocol.over(live.game) if isinstance(event, TimeUp) else protocol.event(event, letters)
+            for event in events
+        ]
+        self.bus.publish(live.game_id, messages, EVERYONE, origin, seq)
 
     def _publish_snapshot(self, live: LiveGame, audience: Audience) -> None:
-        snapshot = protocol.snapshot(live.game, live.game_id, "")
+        snapshot = protocol.snapshot(live.game, live.game_id, "", self.wall_clock())
+        if live.daily is not None:  # which day, and whether it counts (never whose it is)
+            snapshot["daily"] = {key: live.daily.get(key) for key in ("day", "date", "scored")}
         self.bus.publish(live.game_id, [protocol.personal(snapshot, [live.token_hash.hex()])], audience)
 
     # -- memory --------------------------------------------------------------------------
@@ -283,5 +406,8 @@ class Games(Service):
             raise RuleError(
                 "game/unavailable", "this saved game cannot be loaded on this server; start a new one"
             ) from None
+        daily = row.doc.get("daily")
         self.sweep()
-        return self.docs.keep(LiveGame(game_id, hashed, game, self.clock()))
+        return self.docs.keep(
+            LiveGame(game_id, hashed, game, self.clock(), daily=daily if isinstance(daily, dict) else None)
+        )

@@ -55,7 +55,7 @@ def record_of(store: Store, game_id: str) -> Record:
     row = store.load(game_id)
     if row is None:
         raise RuleError("game/not_found", "no such game")
-    if row.kind == "room":
+    if row.kind in ("room", "daily"):
         raise RuleError("game/not_found", "no such game")
     if row.kind == "match":
         raise RuleError("record/match", "this is a match, not a game: match_record and match_replay read it")

@@ -15,7 +15,9 @@ from ..protocol import (
     Command,
     CreateRoom,
     JoinRoom,
+    Leaderboard,
     MatchCommand,
+    NewDaily,
     NewGame,
     NewMatch,
     Resume,
@@ -25,6 +27,7 @@ from ..protocol import (
 from ..store import Store
 from .budgets import Budgets
 from .bus import Bus
+from .daily import Dailies
 from .documents import Documents
 from .games import Games, LiveGame
 from .matches import LiveMatch, Matches
@@ -52,6 +55,7 @@ class Router:
         games: Games,
         matches: Matches,
         rooms: Rooms,
+        dailies: Dailies,
         shared: bool = False,
     ) -> None:
         self.store = store
@@ -62,6 +66,7 @@ class Router:
         self.games = games
         self.matches = matches
         self.rooms = rooms
+        self.dailies = dailies
         self.shared = shared
         """Whether other processes (live stacks) share the store and the bus."""
 
@@ -100,8 +105,13 @@ class Router:
         elif isinstance(command, RoomCommand):
             self.rooms.handle(session, command)
         elif isinstance(command, NewGame):
-            game, token = self.games.create(command.wordlist, command.seed, session.address)
+            game, token = self.games.create(command.wordlist, command.seed, session.address, command.sprint)
             self._enter_game(session, game, token)
+        elif isinstance(command, NewDaily):
+            game, token = self.dailies.start(session, command)
+            self._enter_game(session, game, token)
+        elif isinstance(command, Leaderboard):
+            self.dailies.tell(session, command)
         elif isinstance(command, Resume):
             game_id, token = command.game_id, command.token
             game = self.budgets.resuming(session.address, lambda: self.games.open(game_id, token))

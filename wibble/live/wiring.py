@@ -7,11 +7,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..core.daily import DAILY_SECONDS
 from ..store import Store
 from ..wordlists import WordLists
 from .budgets import Budgets, Limits, Meter
 from .bus import Bus, MemoryBus
 from .claims import LEASE, Claims
+from .daily import Dailies
 from .documents import GONE, Documents
 from .doorbell import Doorbell
 from .games import Games
@@ -40,6 +42,10 @@ class LiveSettings:
     rooms: RoomLimits = field(default_factory=RoomLimits)
     lease: float = LEASE
     """Seconds a claim on a deadline holds without renewal (see ``claims``)."""
+    daily_seconds: int = DAILY_SECONDS
+    """How long the daily board's sprint lasts (3 minutes)."""
+    daily_per_address: int = 10
+    """Scored daily attempts one client address may start a day."""
 
 
 def wire(
@@ -90,10 +96,13 @@ def wire(
         max_matches=settings.max_games,
     )
     rooms = Rooms(parts, matches, settings.rooms, round_pause=settings.round_pause)
+    dailies = Dailies(parts, games, settings.daily_seconds, settings.daily_per_address, settings.min_words)
     if doorbell is not None:
         for kind in (games, matches, rooms):
             ring(doorbell, kind.docs)
-    return Router(store, bus, presence, timers, budgets, games, matches, rooms, shared=doorbell is not None)
+    return Router(
+        store, bus, presence, timers, budgets, games, matches, rooms, dailies, shared=doorbell is not None
+    )
 
 
 def ring(doorbell: Doorbell, docs: Documents[Any]) -> None:

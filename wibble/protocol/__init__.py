@@ -19,9 +19,11 @@ from .commands import (
     Extend,
     Hint,
     JoinRoom,
+    Leaderboard,
     LeaveRoom,
     LeaveSeat,
     MatchCommand,
+    NewDaily,
     NewGame,
     NewMatch,
     Pass,
@@ -44,7 +46,7 @@ from .commands import (
 )
 from .fields import is_text
 from .matches import match_event, match_snapshot, match_summary, replay_step, seat_counts
-from .messages import board, encode, error, event, move, snapshot
+from .messages import board, encode, error, event, missed, move, over, snapshot
 from .parse import parse, request_name, seq_of
 from .readers import for_reader, is_personal, personal, presence, rematch, removed, spectators
 from .rooms import room_snapshot, with_reader
@@ -61,6 +63,8 @@ __all__ = [
     "Extend",
     "Hint",
     "JoinRoom",
+    "Leaderboard",
+    "NewDaily",
     "LeaveRoom",
     "LeaveSeat",
     "MatchCommand",
@@ -93,7 +97,9 @@ __all__ = [
     "match_event",
     "match_snapshot",
     "match_summary",
+    "missed",
     "move",
+    "over",
     "parse",
     "personal",
     "presence",

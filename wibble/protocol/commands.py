@@ -31,6 +31,28 @@ class Request:
 class NewGame(Request):
     wordlist: str | None
     seed: int | None
+    sprint: int | None = None
+    """A sprint's clock in seconds (one of ``SPRINT_SECONDS``); None: untimed Endless."""
+
+
+@dataclass(frozen=True, slots=True)
+class NewDaily(Request):
+    """Today's daily board: ``player`` is the browser's own secret id (one scored attempt a day
+    each), ``name`` what the leaderboard shows."""
+
+    player: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Leaderboard(Request):
+    """Today's leaderboard (and yesterday's board); ``player`` to be told one's own rank."""
+
+    player: str | None = None
+
+
+MIN_PLAYER_ID = 16
+"""A player id shorter than this is refused: the page makes 32 random characters."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,6 +218,8 @@ class StartMatch(Request):
 
 Command = (
     NewGame
+    | NewDaily
+    | Leaderboard
     | Resume
     | Press
     | Enter

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..core import ChainChanged, Event, Game, Move, Pos, TilesReplaced, WibbleError, WordJudged
+from ..core import ChainChanged, Event, Game, Move, Phase, Pos, TilesReplaced, TimeUp, WibbleError, WordJudged
 from ..core.letters import Letter, LetterTable
 
 
@@ -42,10 +42,13 @@ def move(move: Move, letters: LetterTable) -> dict[str, Any]:
     return {**move.to_doc(), "word": _faces(move.word, letters)}
 
 
-def snapshot(game: Game, game_id: str, token: str) -> dict[str, Any]:
-    """The full ``game`` message: everything a client needs to draw the game from scratch."""
+def snapshot(game: Game, game_id: str, token: str, now: float | None = None) -> dict[str, Any]:
+    """The full ``game`` message: everything a client needs to draw the game from scratch.
+
+    A sprint's adds its clock (``sprint``, ``deadline`` and, given ``now``, the seconds
+    ``remaining``), and once over the best words that were missed (as ``over`` does)."""
     words = game.words
-    return {
+    message = {
         "type": "game",
         "game_id": game_id,
         "token": token,
@@ -70,6 +73,34 @@ def snapshot(game: Game, game_id: str, token: str) -> dict[str, Any]:
             {"word": _faces(word, words.letters), "points": points} for word, points in game.found.in_order
         ],
         "words_left": game.words_left,
+        "version": game.version,
+    }
+    if game.sprint is not None:
+        message.update(sprint=game.sprint, deadline=game.deadline)
+        if now is not None and game.deadline is not None:
+            message["remaining"] = round(max(0.0, game.deadline - now), 3)
+        if game.phase is Phase.OVER:
+            message["missed"] = missed(game)
+    return message
+
+
+def missed(game: Game) -> list[dict[str, Any]]:
+    """The best words the board held that were not found, with a path each, as ``over`` lists them."""
+    letters = game.words.letters
+    return [
+        {"word": _faces(entry.word, letters), "points": entry.score, "path": _chain(entry.path)}
+        for entry in game.missed()
+    ]
+
+
+def over(game: Game) -> dict[str, Any]:
+    """The ``over`` message: a sprint's time is up; its score, its words and the best ones missed."""
+    letters = game.words.letters
+    return {
+        "type": "over",
+        "total": game.total,
+        "found": [{"word": _faces(word, letters), "points": points} for word, points in game.found.in_order],
+        "missed": missed(game),
         "version": game.version,
     }
 
@@ -102,6 +133,8 @@ def event(ev: Event, letters: LetterTable) -> dict[str, Any]:
             "words_left": ev.words_left,
             "version": ev.version,
         }
+    if isinstance(ev, TimeUp):  # the live layer sends ``over`` (it needs the whole game) instead
+        return {"type": "over", "total": ev.total, "version": ev.version}
     raise TypeError(f"no message for {ev!r}")
 
 

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from ..core import ProtocolError
+from ..core import SPRINT_SECONDS, ProtocolError
 from ..core.match import VALUES
 from .commands import (
     MAX_ID,
@@ -15,6 +15,7 @@ from .commands import (
     MAX_ROOM_SEATS,
     MAX_SEED,
     MAX_SEQ,
+    MIN_PLAYER_ID,
     UNSET,
     BotSpec,
     Cancel,
@@ -24,8 +25,10 @@ from .commands import (
     Extend,
     Hint,
     JoinRoom,
+    Leaderboard,
     LeaveRoom,
     LeaveSeat,
+    NewDaily,
     NewGame,
     NewMatch,
     Pass,
@@ -73,9 +76,10 @@ def parse(frame: str | bytes) -> Command:
         raise ProtocolError("protocol/bad_field", "field 'type' must be a string")
     parser = _PARSERS.get(kind)
     if parser is None:
+        # The type is echoed cut short: the whole message stays a line a person can read.
         known = ", ".join(sorted(_PARSERS))
         raise ProtocolError(
-            "protocol/unknown_type", f"unknown message type {kind[:40]!r} (known: {known})"
+            "protocol/unknown_type", f"unknown message type {kind[:24]!r} (known: {known})"
         ).about(kind[:40])
     try:
         command = parser(data)
@@ -100,10 +104,29 @@ def request_name(command: Command) -> str:
 
 
 def _new_game(data: dict[str, Any]) -> NewGame:
+    sprint = int_field(data, "sprint", 1, max(SPRINT_SECONDS), required=False)
+    if sprint is not None and sprint not in SPRINT_SECONDS:
+        raise ProtocolError("protocol/bad_field", "field 'sprint' must be 60, 180 or 300 (seconds)")
     return NewGame(
         text_field(data, "wordlist", MAX_NAME, required=False),
         int_field(data, "seed", 0, MAX_SEED, required=False),
+        sprint,
     )
+
+
+def _player(data: dict[str, Any], required: bool = True) -> str | None:
+    player = text_field(data, "player", MAX_ID, required=required)
+    if player is not None and len(player) < MIN_PLAYER_ID:
+        raise ProtocolError(
+            "protocol/bad_field", f"field 'player' must be {MIN_PLAYER_ID}-{MAX_ID} characters"
+        )
+    return player
+
+
+def _new_daily(data: dict[str, Any]) -> NewDaily:
+    player = _player(data)
+    assert player is not None
+    return NewDaily(player, display_name(data))
 
 
 def _resume(data: dict[str, Any]) -> Resume | ResumeMatch:
@@ -213,6 +236,8 @@ def _set_seat(data: dict[str, Any]) -> SetSeat:
 
 _PARSERS: dict[str, Callable[[dict[str, Any]], Command]] = {
     "new_game": _new_game,
+    "new_daily": _new_daily,
+    "leaderboard": lambda data: Leaderboard(_player(data, required=False)),
     "resume": _resume,
     "press": lambda data: Press(pos_field(data)),
     "enter": lambda data: Enter(pos_field(data)),
@@ -238,6 +263,8 @@ _PARSERS: dict[str, Callable[[dict[str, Any]], Command]] = {
 
 _NAMES: dict[type, str] = {
     NewGame: "new_game",
+    NewDaily: "new_daily",
+    Leaderboard: "leaderboard",
     Resume: "resume",
     ResumeMatch: "resume",
     Press: "press",

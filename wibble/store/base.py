@@ -57,8 +57,8 @@ class StoreOpenError(Exception):
     """The store cannot be used at all (start-up); the message is one line for the host."""
 
 
-KINDS = ("game", "match", "room")
-"""The kinds of document a store holds."""
+KINDS = ("game", "match", "room", "daily")
+"""The kinds of document a store holds ("daily": a day's leaderboard)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,7 +24,7 @@ class Copied:
     def __str__(self) -> str:
         total = sum(self.kinds.values())
         parts = ", ".join(
-            f"{n} {kind}{'' if n == 1 else 'es' if kind == 'match' else 's'}"
+            f"{n} {kind if n == 1 else _PLURALS.get(kind, kind + 's')}"
             for kind, n in sorted(self.kinds.items())
         )
         text = f"copied {total} document{'' if total == 1 else 's'}" + (f" ({parts})" if parts else "")
@@ -32,6 +32,9 @@ class Copied:
         if self.skipped:
             text += f"; {self.skipped} already there, left as they were"
         return text
+
+
+_PLURALS = {"match": "matches", "daily": "dailies"}
 
 
 def copy_documents(source: Store, destination: Store) -> Copied:

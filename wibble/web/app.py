@@ -79,6 +79,10 @@ DEFAULTS: dict[str, Any] = {
     "ROOM_MAX_SPECTATORS": 200,  # people watching one room at once
     "ROOM_SPECTATORS_PER_ADDRESS": 10,  # people watching one room from one address
     "ROOMS_PER_MINUTE": 5,  # new rooms per address
+    # The daily board (/daily): how long its sprint lasts, and how many scored attempts one
+    # address may start a day (one per player; more from an address shared by a household).
+    "DAILY_SECONDS": 180,
+    "DAILY_ATTEMPTS_PER_ADDRESS": 10,
     "FAILED_JOINS_PER_MINUTE": 20,  # wrong room codes or seat tokens per address, before joins are refused
     "RATE_LIMIT": 40.0,  # messages a second per connection, sustained...
     "RATE_BURST": 80.0,  # ...with bursts up to this many
@@ -132,6 +136,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         pace=BotPace(app.config["BOT_THINK_SECONDS"], app.config["BOT_STEP_SECONDS"]),
         round_pause=app.config["ROUND_PAUSE_SECONDS"],
         lease=app.config["DEADLINE_LEASE_SECONDS"],
+        daily_seconds=app.config["DAILY_SECONDS"],
+        daily_per_address=app.config["DAILY_ATTEMPTS_PER_ADDRESS"],
         rooms=RoomLimits(
             app.config["ROOM_GRACE_SECONDS"],
             app.config["ROOM_EMPTY_SECONDS"],
@@ -177,6 +183,13 @@ def _add_pages(app: Flask, wordlists: WordLists, live: Router) -> None:
             "index.html",
             config={"wordlists": lists, "default_wordlist": wordlists.default},
         )
+
+    @app.get("/daily")
+    def daily_page() -> str:
+        """The daily board: the same page, opening on today's board (one board a day for everyone)."""
+        lists = [{"name": i.name, "title": i.title, "language": i.language} for i in wordlists.info()]
+        config = {"wordlists": lists, "default_wordlist": wordlists.default, "daily": True}
+        return render_template("index.html", config=config)
 
     @app.get("/r/<code>")
     def room_page(code: str) -> str:
@@ -370,6 +383,8 @@ _POSITIVE_NUMBERS = {
     "ROOM_MAX_SPECTATORS": int,
     "ROOM_SPECTATORS_PER_ADDRESS": int,
     "ROOMS_PER_MINUTE": float,
+    "DAILY_SECONDS": int,
+    "DAILY_ATTEMPTS_PER_ADDRESS": int,
     "FAILED_JOINS_PER_MINUTE": float,
     "RATE_LIMIT": float,
     "RATE_BURST": float,

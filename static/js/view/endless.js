@@ -32,9 +32,10 @@ export class EndlessPanel {
 
   show(screen) {
     const endless = screen === "endless";
-    this.tally.hidden = !endless;
+    const playing = endless || screen === "daily"; // the day's game has a score and words, not a picker
+    this.tally.hidden = !playing;
     this.controls.hidden = !endless;
-    this.foundPanel.hidden = !endless;
+    this.foundPanel.hidden = !playing;
   }
 
   /** The picker goes back to the list being played (Escape after stepping through it). */

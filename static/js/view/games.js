@@ -18,7 +18,8 @@ export class GamesPanel {
 
   show(screen, state) {
     // A room's page is the room's: "Your games" would take the tab out of it.
-    this.panel.hidden = Boolean(state.join.code);
+    // /daily's page is the day's: "Your games" would take the tab out of it too.
+    this.panel.hidden = Boolean(state.join.code) || state.mode === "daily";
   }
 
   /** `open`: something on screen and a connection, so another game can be opened. */

@@ -50,7 +50,7 @@ export class MatchPanel {
       breakdown: $('[data-testid="breakdown"]'),
       plays: $('[data-testid="plays"]'),
       over: $('[data-testid="match-over"]'),
-      overTitle: $(".over-title"),
+      overTitle: $("#over-title"),
       ranking: $('[data-testid="ranking"]'),
       turns: $('[data-testid="turns"]'),
       rematch: $('[data-action="rematch"]'),

@@ -30,8 +30,9 @@ export class WordPanel {
   }
 
   /** Shown with the board: the endless game and a match being played. */
-  show(screen) {
-    this.line.hidden = !(screen === "endless" || screen === "match");
+  show(screen, state) {
+    const over = state.game?.sprint?.over === true && screen !== "match"; // a sprint's final board is not played on
+    this.line.hidden = over || !(screen === "endless" || screen === "match" || screen === "daily");
   }
 
   /** `current` is store.js's currentChain; `match` the match on screen, or null. */

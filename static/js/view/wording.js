@@ -33,6 +33,8 @@ export const SAY = {
   other_seat_chain: () => "Someone else is playing a word — wait for it to finish.",
   press_enter: () => "Press Enter to submit the word.",
   pick_touching: () => "Pick a tile that touches the last one, and not one already used.",
+  // a sprint
+  time_up: ({ total, words }) => `Time's up! ${plural(total, "point")} from ${plural(words, "word")}.`,
   // a match
   match_new: ({ name }) => `New match — ${name} plays first.`,
   match_new_you_first: () => "New match — you play first. Drag a word!",
@@ -68,6 +70,43 @@ export const SAY = {
   spell_path: ({ index, count }) =>
     count > 1 ? `Path ${index + 1} of ${count} (Tab for the next, Shift+Tab back).` : "Only one path spells this.",
   link_not_copied: () => "Could not copy: select the link and copy it.",
+};
+
+/** A sprint's end: its heading, and the line under it. */
+export const sprintOverText = (total) => `Time's up: ${plural(total, "point")}`;
+export const sprintResultText = ({ total, words }) =>
+  words === 0
+    ? "No words this time. The best ones the board held are below."
+    : `You found ${plural(words, "word")} for ${plural(total, "point")}.`;
+
+/** The daily board's sentences. */
+export const DAILY = {
+  title: (day) => `Daily board #${day}`,
+  intro: (seconds) =>
+    `One board a day, the same for everyone: ${seconds % 60 === 0 ? plural(seconds / 60, "minute") : plural(seconds, "second")} to find as many words as you can. ` +
+    "Your first try of the day counts on the leaderboard; after that you can play it again for fun.",
+  share: (day, total, words) => `Wibble daily #${day}: ${plural(total, "point")}, ${plural(words, "word")}`,
+  shared: { copied: "Copied: paste it to your friends.", shared: "Shared.", failed: "Could not copy here: this browser keeps the clipboard closed." },
+  scoredOrNot: (scored) => (scored ? "This try counts on today's leaderboard." : "A replay: it does not count on the leaderboard."),
+  rank: ({ you, players, played }) =>
+    you
+      ? `You are ${ordinal(you.rank)} of ${plural(players, "player")} today.`
+      : played
+        ? "Your try is being played; your rank comes when it ends."
+        : players === 0
+          ? "Nobody has finished today's board yet."
+          : `${plural(players, "player")} so far today.`,
+  top: ({ name, score, words }) => `${name}: ${plural(score, "point")} (${plural(words, "word")})`,
+  streak: (streak, played) =>
+    played === 0 ? "No daily boards played in this browser yet." : `Streak: ${plural(streak, "day")} in a row. Days played here: ${played}.`,
+  best: ({ day, date, score }) => `#${day} (${date}): ${plural(score, "point")}`,
+  yesterday: (day) => `Yesterday's board (#${day}) and its best words`,
+  yesterdayBoard: (rows) => `Yesterday's board, row by row: ${rows.map((row) => row.join(" ")).join("; ")}`,
+};
+export const ordinal = (n) => {
+  const tens = n % 100;
+  const suffix = tens >= 11 && tens <= 13 ? "th" : { 1: "st", 2: "nd", 3: "rd" }[n % 10] ?? "th";
+  return `${n}${suffix}`;
 };
 
 /** What the room forms say under a field (`state.join.error`). */

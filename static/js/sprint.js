@@ -1,0 +1,45 @@
+// A sprint: an endless game with a clock, and what its end shows (the words missed). Read
+// from the server's `game` and `over` messages (docs/protocol.md, "Sprints"); no DOM.
+// The clock counts down from the `remaining` the server last sent, on the tab's own
+// monotonic clock, never from the wall clock (the two machines' clocks may differ).
+
+/** The clocks a sprint may have, in seconds (the server refuses any other). */
+export const SPRINT_SECONDS = Object.freeze([60, 180, 300]);
+
+/**
+ * The sprint a `game` message describes, or null for an untimed game: its length, when it
+ * ends on the tab's clock (`now()` in ms, when the message arrived), whether it is over, and
+ * the words missed once it is.
+ */
+export function sprintOf(message, now) {
+  if (typeof message.sprint !== "number") return null;
+  const remaining = typeof message.remaining === "number" ? message.remaining : message.sprint;
+  return {
+    seconds: message.sprint,
+    endsAt: now + remaining * 1000,
+    over: message.phase === "over",
+    missed: missedOf(message),
+  };
+}
+
+/** The same sprint, over, as an `over` message says. */
+export const endedSprint = (sprint, message) => ({ ...sprint, over: true, missed: missedOf(message) });
+
+/** The words missed: `[{word, points, path: [[row, col], …]}]`, best first. */
+export function missedOf(message) {
+  const missed = Array.isArray(message.missed) ? message.missed : [];
+  return missed.map(({ word, points, path }) => ({ word, points, path: path.map(([r, c]) => [r, c]) }));
+}
+
+/** Seconds left (0 once over or past its end); null for no sprint. */
+export function secondsLeft(sprint, now) {
+  if (!sprint) return null;
+  if (sprint.over) return 0;
+  return Math.max(0, (sprint.endsAt - now) / 1000);
+}
+
+/** "2:05": the clock as shown, rounded up (it reads 0:00 only once time is up). */
+export function clockText(seconds) {
+  const whole = Math.max(0, Math.ceil(seconds));
+  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
+}

@@ -1,0 +1,102 @@
+// A sprint's panels: its clock in the header while it runs, and its end under the board (the
+// result, and the best words missed, each a button that lights its path on the final board).
+// Owns those elements only; counts down from the sprint's `endsAt` on the tab's clock.
+
+import { clockText, secondsLeft } from "../sprint.js";
+import { make, setText } from "./dom.js";
+import { plural, sprintOverText, sprintResultText } from "./wording.js";
+
+const TICK_MS = 250;
+const LOW_SECONDS = 10;
+
+export class SprintPanel {
+  /** @param {Document} root the page; `now` the tab's monotonic clock in ms */
+  constructor(root, now) {
+    const $ = (selector) => root.querySelector(selector);
+    this.document = root;
+    this.now = now;
+    this.clock = $('[data-testid="sprint-clock"]');
+    this.over = $('[data-testid="sprint-over"]');
+    this.title = $("#sprint-over-title");
+    this.result = $('[data-testid="sprint-result"]');
+    this.missed = $('[data-testid="missed-words"]');
+    this.none = $('[data-testid="missed-none"]');
+    this.choice = $('[data-testid="sprint-choice"]');
+    this.sprint = null; // the sprint whose clock is running
+    this.ticking = null;
+    this.shownFor = null; // the game whose end is drawn
+  }
+
+  /** The clock chosen for the next new game: seconds, or null (untimed). */
+  chosen() {
+    const seconds = Number(this.choice.value);
+    return seconds > 0 ? seconds : null;
+  }
+
+  show(screen, state) {
+    const sprint = screen === "endless" || screen === "daily" ? state.game?.sprint ?? null : null;
+    this.over.hidden = !sprint?.over;
+    if (!sprint || sprint.over) this.stop();
+  }
+
+  render(state, event, { screen }) {
+    const sprint = screen === "endless" || screen === "daily" ? state.game?.sprint ?? null : null;
+    if (sprint && !sprint.over) this.run(sprint);
+    if (!sprint?.over) {
+      this.shownFor = null;
+      return;
+    }
+    const id = state.game.id;
+    if (this.shownFor !== id) {
+      this.shownFor = id;
+      setText(this.title, sprintOverText(state.total));
+      setText(this.result, sprintResultText({ total: state.total, words: state.found.length }));
+      this.missed.replaceChildren(...sprint.missed.map((entry, index) => this.missedItem(entry, index)));
+      this.none.hidden = sprint.missed.length > 0;
+      // The end took the board away from under the player: the focus goes to what replaced it.
+      if (event.type === "over") this.title.focus({ preventScroll: true });
+    }
+    const lit = state.shownPath?.word ?? null;
+    for (const button of this.missed.querySelectorAll("button")) {
+      button.setAttribute("aria-pressed", String(button.dataset.word === lit));
+    }
+  }
+
+  missedItem({ word, points, path }, index) {
+    const item = make(this.document, "li");
+    const button = make(this.document, "button", "button small missed-word");
+    button.type = "button";
+    button.dataset.missed = String(index);
+    button.dataset.word = word;
+    button.setAttribute("aria-pressed", "false");
+    button.setAttribute("aria-label", `${word}, ${plural(points, "point")}, ${plural(path.length, "tile")}: light its path`);
+    button.append(make(this.document, "span", "missed-text", word), make(this.document, "span", "found-points", `+${points}`));
+    item.append(button);
+    return item;
+  }
+
+  run(sprint) {
+    this.sprint = sprint;
+    this.update();
+    if (this.ticking === null) this.ticking = setInterval(() => this.update(), TICK_MS);
+  }
+
+  stop() {
+    clearInterval(this.ticking);
+    this.ticking = null;
+    this.sprint = null;
+    this.clock.hidden = true;
+  }
+
+  update() {
+    const left = secondsLeft(this.sprint, this.now());
+    this.clock.hidden = left === null;
+    if (left === null) return;
+    const text = clockText(left);
+    if (this.clock.textContent !== text) {
+      this.clock.textContent = text;
+      this.clock.setAttribute("aria-label", `${plural(Math.ceil(left), "second")} left`);
+      this.clock.dataset.low = String(left <= LOW_SECONDS);
+    }
+  }
+}

@@ -1,0 +1,171 @@
+"""The daily board in play: the same board for everyone on a day, one scored attempt each, and a
+leaderboard that only the server's judgement of a finished sprint can change."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from tests.live.players import FakeClock, Live, LiveFactory, Player, errors, tick
+from wibble.core.daily import DAILY_SECONDS, day_number, doc_id
+from wibble.live.router import PICK_UP_SLACK
+
+NOON = 1_795_176_000.0  # 2026-11-20 12:00 UTC
+DAY = date(2026, 11, 20)
+ANN = "ann-" + "a" * 28
+BO = "bo-" + "b" * 29
+
+
+@pytest.fixture
+def daily(make_live: LiveFactory, clock: FakeClock) -> Live:
+    clock.now = NOON
+    return make_live()
+
+
+def start(player: Player, who: str = ANN, name: str = "Ann") -> dict[str, object]:
+    frames = player.send(type="new_daily", player=who, name=name)
+    assert [f["type"] for f in frames] == ["game"], frames
+    return frames[0]
+
+
+def leaderboard(player: Player, who: str | None = ANN) -> dict[str, object]:
+    message = {"type": "leaderboard"} if who is None else {"type": "leaderboard", "player": who}
+    [frame] = player.send(**message)
+    assert frame["type"] == "leaderboard", frame
+    return frame
+
+
+def test_two_players_on_different_connections_get_the_same_board_and_the_same_refills(daily: Live) -> None:
+    ann, bo = daily.player("192.0.2.1"), daily.player("198.51.100.7")
+    first, second = start(ann), start(bo, BO, "Bo")
+    assert first["board"] == second["board"]
+    assert first["seed"] == second["seed"]
+    assert first["daily"] == {"day": day_number(DAY), "date": "2026-11-20", "scored": True}
+    assert (first["sprint"], first["remaining"]) == (DAILY_SECONDS, float(DAILY_SECONDS))
+    path = ann.a_word()
+    for player in (ann, bo):
+        player.drag(path)
+        player.send(type="release")
+    assert ann.frames[-1]["type"] == bo.frames[-1]["type"] == "board"
+    assert ann.frames[-1]["changed"] == bo.frames[-1]["changed"]  # the same new letters, in the same order
+
+
+def test_another_day_has_another_board(daily: Live, make_live: LiveFactory) -> None:
+    today = start(daily.player())
+    daily.clock.advance(24 * 3600)
+    tomorrow = start(daily.player(), BO, "Bo")
+    assert tomorrow["daily"]["day"] == today["daily"]["day"] + 1  # type: ignore[index]
+    assert tomorrow["board"] != today["board"]
+
+
+def test_the_server_scores_the_sprint_when_it_ends_and_shows_the_leaderboard(daily: Live) -> None:
+    ann = daily.player()
+    start(ann)
+    ann.drag(ann.a_word())
+    ann.send(type="release")
+    total = ann.game.total
+    assert total > 0
+    assert leaderboard(ann)["you"] is None  # not scored until the server ends the sprint
+
+    tick(daily, DAILY_SECONDS + 1)
+
+    types = [f["type"] for f in ann.frames]
+    assert types[-2:] == ["over", "leaderboard"]
+    board = ann.frames[-1]
+    assert board["top"] == [{"rank": 1, "name": "Ann", "score": total, "words": 1}]
+    assert board["you"] == {"rank": 1, "name": "Ann", "score": total, "words": 1}
+    row = daily.store.load(doc_id(DAY))
+    assert row is not None
+    assert row.kind == "daily"
+    assert ANN not in str(row.doc)  # the player's id is kept hashed, never as sent
+    assert "192.0.2.1" not in str(row.doc)
+
+
+def test_a_second_attempt_the_same_day_is_a_replay_that_scores_nothing(daily: Live) -> None:
+    ann = daily.player()
+    start(ann)
+    tick(daily, DAILY_SECONDS + 1)
+    assert leaderboard(ann)["you"]["score"] == 0  # type: ignore[index]
+
+    again = start(daily.player("203.0.113.9"), ANN, "Ann again")  # another connection, another address
+    assert again["daily"]["scored"] is False  # type: ignore[index]
+    replayer = daily.players[-1]
+    replayer.drag(replayer.a_word())
+    replayer.send(type="release")
+    tick(daily, DAILY_SECONDS + 1)
+    final = leaderboard(replayer)
+    assert final["top"] == [{"rank": 1, "name": "Ann", "score": 0, "words": 0}]
+    assert final["players"] == 1
+
+
+def test_a_bad_name_is_refused_and_changes_nothing(daily: Live) -> None:
+    player = daily.player()
+    for name in ("", " ", "x" * 21, "a\u200bb"):
+        frames = player.send(type="new_daily", player=ANN, name=name)
+        assert errors(frames) == ["protocol/bad_field"]
+    assert errors(player.send(type="new_daily", player="short", name="Ann")) == ["protocol/bad_field"]
+    assert daily.store.load(doc_id(DAY)) is None
+    assert leaderboard(player)["played"] is False
+
+
+def test_one_address_may_start_only_so_many_scored_attempts_a_day(
+    make_live: LiveFactory, clock: FakeClock
+) -> None:
+    clock.now = NOON
+    live = make_live(daily_per_address=2)
+    for n in range(2):
+        start(live.player(), f"player-{n:02d}-" + "x" * 20, f"P{n}")
+    frames = live.player().send(type="new_daily", player="player-99-" + "x" * 20, name="P9")
+    assert errors(frames) == ["limit/daily"]
+    assert leaderboard(live.player(), None)["played"] is False
+    assert len(live.router.games) == 2  # the refused attempt left no game behind
+    # Another address is not held back by this one.
+    start(live.player("198.51.100.1"), "player-98-" + "x" * 20, "P8")
+
+
+def test_ties_share_a_rank_and_the_top_is_best_first(daily: Live) -> None:
+    ann, bo, cy = daily.player("192.0.2.1"), daily.player("192.0.2.2"), daily.player("192.0.2.3")
+    start(ann)
+    start(bo, BO, "Bo")
+    start(cy, "cy-" + "c" * 29, "Cy")
+    cy.drag(cy.a_word())
+    cy.send(type="release")
+    tick(daily, DAILY_SECONDS + 1)
+    board = leaderboard(bo, BO)
+    assert [(s["rank"], s["name"]) for s in board["top"]] == [(1, "Cy"), (2, "Ann"), (2, "Bo")]  # type: ignore[index]
+    assert board["you"]["rank"] == 2  # type: ignore[index]
+
+
+def test_yesterdays_board_comes_with_its_best_words(daily: Live) -> None:
+    ann = daily.player()
+    board = leaderboard(ann)
+    yesterday = board["yesterday"]
+    assert yesterday["date"] == "2026-11-19"  # type: ignore[index]
+    daily.clock.advance(-24 * 3600)
+    assert start(daily.player(), BO, "Bo")["board"] == yesterday["board"]  # type: ignore[index]
+    best = yesterday["best"]  # type: ignore[index]
+    assert best
+    assert best == sorted(best, key=lambda w: -w["points"])
+
+
+def test_a_daily_sprint_nobody_reopened_after_a_restart_is_still_scored_on_time(
+    make_live: LiveFactory, clock: FakeClock
+) -> None:
+    clock.now = NOON
+    first = make_live()
+    ann = first.player()
+    start(ann)
+    ann.drag(ann.a_word())
+    ann.send(type="release")
+    total = ann.game.total
+    second = make_live(store=first.store)  # the first process is gone, and Ann with it
+
+    assert second.router.pick_up() == 0  # her sprint has time left
+    clock.advance(DAILY_SECONDS + PICK_UP_SLACK + 0.5)
+    assert second.router.pick_up() == 1  # it has not: this process takes her game on
+    tick(second, 0)
+
+    board = leaderboard(second.player(), ANN)
+    assert board["you"] == {"rank": 1, "name": "Ann", "score": total, "words": 1}
+    assert second.router.pick_up() == 0  # over: nothing more to take on

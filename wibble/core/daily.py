@@ -1,0 +1,199 @@
+"""The daily board: one board a day for everyone, and the day's leaderboard, as plain data.
+
+A day is a UTC date. Its seed is a pure function of the date (a keyed BLAKE2b hash), so
+every player, on every process and after every restart, gets the same first board, and,
+since a game's draws are a function of its seed and the draw number, the same refills in
+the same order for the same words. The caller passes in the time; nothing here reads a clock.
+
+The leaderboard of a day is one versioned document (``Leaderboard.to_doc``) that the live
+layer commits with a compare-and-set, like a game. It holds each player's one scored
+attempt (by the hash of the player's browser-held id, never the id), started when the
+sprint starts and scored by the server when the sprint ends: a score never comes from a
+client. It also counts scored attempts per client address (hashed with the date), so one
+address cannot play the day's board for a score over and over under new player ids.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta
+from typing import Any
+
+from .errors import GameDataError, RuleError
+
+FIRST_DAY = date(2026, 1, 1)
+"""Day number 1 (the share text names a day by its number)."""
+
+DAILY_SECONDS = 180
+"""A daily board is a 3-minute sprint."""
+
+TOP = 10
+"""How many of the day's best a leaderboard shows (and each player their own rank)."""
+
+_SEED_KEY = b"wibble-daily-1"
+_MAX_SEED = (1 << 53) - 1  # a seed a browser's number holds exactly, as every seed
+
+
+def day_of(now: float) -> date:
+    """The UTC date at ``now`` (seconds since the epoch)."""
+    return datetime.fromtimestamp(now, tz=UTC).date()
+
+
+def day_number(day: date) -> int:
+    """The day's number, counting ``FIRST_DAY`` as 1."""
+    return (day - FIRST_DAY).days + 1
+
+
+def seed_of(day: date) -> int:
+    """The seed of ``day``'s board: the same for everyone, and another one each day."""
+    digest = hashlib.blake2b(day.isoformat().encode(), key=_SEED_KEY, digest_size=8).digest()
+    return int.from_bytes(digest, "big") & _MAX_SEED
+
+
+def yesterday(day: date) -> date:
+    return day - timedelta(days=1)
+
+
+def doc_id(day: date) -> str:
+    """Where the store keeps the day's leaderboard."""
+    return f"daily-{day.isoformat()}"
+
+
+def address_key(day: date, address: str) -> str:
+    """An address as the day's document counts it: hashed with the date, so no address is stored."""
+    return hashlib.sha256(f"{day.isoformat()}|{address}".encode()).hexdigest()[:20]
+
+
+@dataclass(slots=True)
+class Entry:
+    """One player's scored attempt: their name, their game, and its score once it ended."""
+
+    name: str
+    game_id: str
+    score: int | None = None
+    words: int = 0
+    order: int = 0
+    """When it was scored among the day's (the earlier of two equal scores ranks first)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    rank: int
+    name: str
+    score: int
+    words: int
+
+
+class Leaderboard:
+    """A day's scored attempts; every change checks first and changes last (``version`` counts them)."""
+
+    def __init__(self, day: date) -> None:
+        self.day = day
+        self.version = 0
+        self.entries: dict[str, Entry] = {}
+        self.addresses: dict[str, int] = {}
+        self.scored = 0
+
+    def has_played(self, player: str) -> bool:
+        return player in self.entries
+
+    def start(self, player: str, name: str, game_id: str, address: str, per_address: int) -> None:
+        """``player``'s scored attempt begins with ``game_id``; refused if they have one, or if
+        ``address`` has started ``per_address`` scored attempts today."""
+        if player in self.entries:
+            raise RuleError("daily/played", "you have played today's board; a replay is not scored")
+        key = address_key(self.day, address)
+        if self.addresses.get(key, 0) >= per_address:
+            raise RuleError("limit/daily", "too many scored daily games from your address today")
+        self.entries[player] = Entry(name, game_id)
+        self.addresses[key] = self.addresses.get(key, 0) + 1
+        self.version += 1
+
+    def finish(self, player: str, game_id: str, score: int, words: int) -> bool:
+        """The server judged ``game_id`` over at ``score``; whether that changed anything (a
+        replay, another game, or a score already kept change nothing)."""
+        entry = self.entries.get(player)
+        if entry is None or entry.game_id != game_id or entry.score is not None:
+            return False
+        self.scored += 1
+        entry.score, entry.words, entry.order = score, words, self.scored
+        self.version += 1
+        return True
+
+    def standings(self) -> list[tuple[str, Standing]]:
+        """Every scored attempt, best first (equal scores share a rank), with its player."""
+        done = sorted(
+            ((p, e) for p, e in self.entries.items() if e.score is not None),
+            key=lambda item: (-(item[1].score or 0), item[1].order),
+        )
+        result: list[tuple[str, Standing]] = []
+        for at, (player, entry) in enumerate(done):
+            score = entry.score or 0
+            rank = result[-1][1].rank if result and result[-1][1].score == score else at + 1
+            result.append((player, Standing(rank, entry.name, score, entry.words)))
+        return result
+
+    def view(self, player: str | None, top: int = TOP) -> dict[str, Any]:
+        """What a player sees: the top ``top``, their own standing (None until scored), and how many."""
+        ranked = self.standings()
+        you = next((s for p, s in ranked if p == player), None)
+        entry = self.entries.get(player) if player is not None else None
+        return {
+            "top": [_standing(s) for _, s in ranked[:top]],
+            "you": None if you is None else _standing(you),
+            "played": entry is not None,
+            "players": len(ranked),
+        }
+
+    # -- the document -------------------------------------------------------------------
+
+    def to_doc(self) -> dict[str, Any]:
+        return {
+            "date": self.day.isoformat(),
+            "version": self.version,
+            "scored": self.scored,
+            "entries": {
+                player: {
+                    "name": e.name,
+                    "game": e.game_id,
+                    "score": e.score,
+                    "words": e.words,
+                    "order": e.order,
+                }
+                for player, e in self.entries.items()
+            },
+            "addresses": dict(self.addresses),
+        }
+
+    @classmethod
+    def from_doc(cls, doc: Mapping[str, Any]) -> Leaderboard:
+        try:
+            board = cls(date.fromisoformat(doc["date"]))
+            board.version, board.scored = _count(doc["version"]), _count(doc["scored"])
+            for player, e in doc["entries"].items():
+                score = e["score"]
+                if not (isinstance(e["name"], str) and isinstance(e["game"], str)):
+                    raise TypeError
+                board.entries[player] = Entry(
+                    e["name"],
+                    e["game"],
+                    None if score is None else _count(score),
+                    _count(e["words"]),
+                    _count(e["order"]),
+                )
+            board.addresses = {str(k): _count(v) for k, v in doc["addresses"].items()}
+        except (KeyError, TypeError, ValueError, AttributeError):
+            raise GameDataError("a daily leaderboard's document is damaged") from None
+        return board
+
+
+def _standing(standing: Standing) -> dict[str, Any]:
+    return {"rank": standing.rank, "name": standing.name, "score": standing.score, "words": standing.words}
+
+
+def _count(value: Any) -> int:
+    if type(value) is not int or value < 0:
+        raise TypeError
+    return value

@@ -1,0 +1,194 @@
+"""The daily board in play: today's sprint for each player, and the day's leaderboard in the store.
+
+A daily game is an endless sprint (``Games``) on the day's seed (``wibble.core.daily``),
+marked with the day and whether it is the player's one scored attempt. The leaderboard is
+a store document of kind "daily", one a day, changed only here and only with a
+compare-and-set on its version (tried again from the stored copy when another process
+wrote first), so it holds on every store engine and with several processes.
+
+A scored attempt is entered in the leaderboard as its game starts (so a second one is
+refused, on any connection, in any process), and its score is entered by the server when
+its sprint ends (``Games.on_over``): a client can neither post a score nor pick a board.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Callable
+from datetime import date
+from typing import Any
+
+from .. import protocol
+from ..core import Draws, Game, GameDataError, HashParams, RuleError, WibbleError, solve
+from ..core.daily import DAILY_SECONDS, Leaderboard, day_number, day_of, doc_id, seed_of, yesterday
+from ..protocol import Leaderboard as LeaderboardCommand
+from ..protocol import NewDaily
+from ..store import AlreadyExists, StorageError, VersionConflict
+from .bus import EVERYONE
+from .credentials import token_hash
+from .games import Games, LiveGame
+from .parts import Parts, Service
+from .sessions import Session
+
+log = logging.getLogger(__name__)
+
+ATTEMPTS = 5
+"""Compare-and-set tries of one change to a leaderboard before giving up (``server/busy``)."""
+
+YESTERDAY_BEST = 10
+
+
+class Dailies(Service):
+    def __init__(
+        self,
+        parts: Parts,
+        games: Games,
+        seconds: int = DAILY_SECONDS,
+        per_address: int = 10,
+        min_words: int = 0,
+    ) -> None:
+        super().__init__(parts)
+        self.games = games
+        self.seconds = seconds
+        """How long the daily sprint lasts (3 minutes; a test makes it shorter)."""
+        self.per_address = per_address
+        """Scored attempts one client address may start a day."""
+        self.min_words = min_words
+        self.wall_clock = parts.wall_clock
+        self._yesterdays: dict[date, dict[str, Any]] = {}
+        games.on_over = self._over
+
+    # -- commands ------------------------------------------------------------------------
+
+    def start(self, session: Session, command: NewDaily) -> tuple[LiveGame, str]:
+        """Today's board for this player: scored if it is their first attempt today, else a replay."""
+        day = day_of(self.wall_clock())
+        player = token_hash(command.player).hex()
+        scored = not self._board(day).has_played(player)
+        daily = {"date": day.isoformat(), "day": day_number(day), "player": player, "scored": scored}
+        live, token = self.games.create(None, seed_of(day), session.address, self.seconds, daily)
+        if scored:
+            try:
+                self._change(
+                    day,
+                    lambda board: board.start(
+                        player, command.name, live.game_id, session.address, self.per_address
+                    ),
+                )
+            except WibbleError:
+                # Refused (another tab of this player started first, or the address's limit): no
+                # game is left behind that says it counts.
+                self._discard(live)
+                raise
+        return live, token
+
+    def tell(self, session: Session, command: LeaderboardCommand) -> None:
+        """Today's leaderboard (and yesterday's board), to this session alone."""
+        player = None if command.player is None else token_hash(command.player).hex()
+        message = self.message(day_of(self.wall_clock()), player)
+        session.deliver(protocol.encode(message if command.seq is None else {**message, "seq": command.seq}))
+
+    def message(self, day: date, player: str | None) -> dict[str, Any]:
+        """The ``leaderboard`` message of ``day`` as ``player`` sees it."""
+        return {
+            "type": "leaderboard",
+            "date": day.isoformat(),
+            "day": day_number(day),
+            "seconds": self.seconds,
+            **self._board(day).view(player),
+            "yesterday": self._yesterday(day),
+        }
+
+    # -- the end of a daily sprint -------------------------------------------------------
+
+    def _over(self, live: LiveGame) -> None:
+        """A daily sprint ended (under its game's lock): enter its score, and show the leaderboard."""
+        daily = live.daily
+        if daily is None:
+            return
+        try:
+            day = date.fromisoformat(str(daily.get("date")))
+        except ValueError:
+            return
+        player = str(daily.get("player"))
+        if daily.get("scored"):
+            game = live.game
+            try:
+                self._change(
+                    day,
+                    lambda board: board.finish(player, live.game_id, game.total, len(game.found.in_order)),
+                )
+            except WibbleError as exc:
+                log.error("daily %s: could not enter game %s's score: %s", day, live.game_id, exc.code)
+        try:
+            self.bus.publish(live.game_id, [self.message(day, player)], EVERYONE)
+        except WibbleError as exc:
+            log.warning("daily %s: could not read the leaderboard: %s", day, exc.code)
+
+    # -- the leaderboard document ------------------------------------------------------------
+
+    def _board(self, day: date) -> Leaderboard:
+        row = self.store.load(doc_id(day))
+        if row is None:
+            return Leaderboard(day)
+        if row.kind != "daily":
+            raise GameDataError(f"{doc_id(day)} is not a daily leaderboard")
+        return Leaderboard.from_doc(row.doc)
+
+    def _change(self, day: date, change: Callable[[Leaderboard], object]) -> None:
+        """Apply ``change`` to the day's leaderboard and commit it (compare-and-set), trying again
+        from the stored copy when another process wrote first. A refusal raises, changing nothing."""
+        for _ in range(ATTEMPTS):
+            board = self._board(day)
+            version = board.version
+            result = change(board)
+            if board.version == version or result is False:
+                return
+            move = {"version": board.version}
+            try:
+                if version == 0:
+                    self.store.create(doc_id(day), "daily", board.to_doc(), self.wall_clock())
+                else:
+                    self.store.commit(doc_id(day), version, board.to_doc(), move, self.wall_clock())
+                return
+            except (VersionConflict, AlreadyExists):
+                continue  # someone else's attempt landed first: apply ours to theirs
+        raise RuleError("server/busy", "the daily leaderboard is busy; try again")
+
+    def _discard(self, live: LiveGame) -> None:
+        try:
+            self.games.docs.delete(live.game_id)
+        except StorageError as exc:
+            log.warning("could not delete refused daily game %s: %s", live.game_id, exc.reason)
+
+    # -- yesterday ---------------------------------------------------------------------------
+
+    def _yesterday(self, day: date) -> dict[str, Any]:
+        """Yesterday's first board, the same for everyone, and the best words it held."""
+        before = yesterday(day)
+        kept = self._yesterdays.get(before)
+        if kept is None:
+            words = self.wordlists.for_player(None)
+            # The same board every player of that day began with (its hash bases change nothing).
+            game = Game(
+                words, Draws(seed_of(before)), HashParams.draw(random.Random(0)), min_words=self.min_words
+            )
+            letters = words.letters
+            kept = {
+                "date": before.isoformat(),
+                "day": day_number(before),
+                "board": protocol.board(game),
+                "best": [
+                    {
+                        "word": "".join(
+                            letters[ch].face if ch in letters else ch.upper() for ch in entry.word
+                        ),
+                        "points": entry.score,
+                        "path": [[pos.row, pos.col] for pos in entry.path],
+                    }
+                    for entry in solve(game.board, words)[:YESTERDAY_BEST]
+                ],
+            }
+            self._yesterdays = {before: kept}  # one day's is enough
+        return kept
