@@ -140,7 +140,8 @@ def test_a_whole_match_against_an_easy_bot(match_page: MatchPage, en_trie: Trie)
     expect(game.breakdown).to_contain_text("letters")
     mine = int(re.findall(r"\d+", game.plays.locator("li").first.locator(".found-points").inner_text())[0])
     expect(game.seats.nth(0).locator(".seat-score")).to_contain_text(str(mine))
-    assert game.my_gems() == 2 + crossed
+    # (the gems come in a message of their own, after the word's: wait for them, don't read at once)
+    expect(game.seats.nth(0).locator(".seat-gems")).to_have_text(re.compile(rf"^{2 + crossed}\b"))
 
     # The bot's turn: its drag shows live, then its word, then the pause before round 2.
     expect(game.whose_turn).to_have_text(f"{BOT}'s turn")
