@@ -1,0 +1,103 @@
+"""The page's static files, read once at start-up, fingerprinted, and gzipped once.
+
+Every file is served under ``/static/<version>/<path>``, where the version is a hash of the
+whole static tree. A release that changes any file changes every URL, so a browser may keep
+each file for a year without asking (``immutable``), and the relative imports of the ES
+modules stay inside one version. The pages (never cached long) name the current version.
+
+Compression happens once, here, not per request: text files are kept both as they are and
+gzipped (level 9: the files are small and it runs once), and a request gets the gzip copy
+when it says it accepts gzip. Brotli would save about 13% more (77 KB against 88 KB for the
+whole tree in November 2026) for a compiled dependency and a quarter of a second of
+start-up; with every file cached for a year and by the service worker, that is paid once
+per release per browser, so it does not pay.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import mimetypes
+from dataclasses import dataclass
+from pathlib import Path
+
+from flask import Request, Response
+
+# A year: the longest a browser honours, and a fingerprinted file never changes under its URL.
+IMMUTABLE = "public, max-age=31536000, immutable"
+# Asked again each time (with its validator, so the answer is a 304 when nothing changed).
+REVALIDATE = "no-cache"
+
+_COMPRESSIBLE = ("text/", "application/javascript", "application/json", "application/manifest+json")
+_TYPES = {
+    ".js": "text/javascript",
+    ".css": "text/css",
+    ".svg": "image/svg+xml",
+    ".png": "image/png",
+    ".webmanifest": "application/manifest+json",
+    ".json": "application/json",
+    ".html": "text/html",
+}
+VERSION_LENGTH = 12
+
+
+@dataclass(frozen=True)
+class Asset:
+    """One file: its bytes, its type, a tag of its content, and its gzipped bytes if they are smaller."""
+
+    body: bytes
+    mimetype: str
+    digest: str
+    gzipped: bytes | None
+
+
+class Assets:
+    """The static tree as it was at start-up: every file in memory, under one version."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.files: dict[str, Asset] = {}
+        tree = hashlib.sha256()
+        for path in sorted(p for p in root.rglob("*") if p.is_file() and not p.name.startswith(".")):
+            name = path.relative_to(root).as_posix()
+            body = path.read_bytes()
+            digest = hashlib.sha256(body).hexdigest()
+            tree.update(f"{name}\0{digest}\0".encode())
+            mimetype = _TYPES.get(path.suffix) or mimetypes.guess_type(name)[0] or "application/octet-stream"
+            gzipped = None
+            if mimetype.startswith(_COMPRESSIBLE):
+                packed = gzip.compress(body, compresslevel=9, mtime=0)
+                gzipped = packed if len(packed) < len(body) else None
+            self.files[name] = Asset(body, mimetype, digest[:20], gzipped)
+        self.version = tree.hexdigest()[:VERSION_LENGTH]
+        self.prefix = f"/static/{self.version}/"
+
+    def url(self, name: str) -> str:
+        """The address of ``name`` (``js/main.js``) in this version; an unknown name is an error now,
+        not a 404 in a player's browser."""
+        if name not in self.files:
+            raise KeyError(f"no static file {name!r} under {self.root}")
+        return self.prefix + name
+
+    def response(self, request: Request, name: str, cache_control: str) -> Response:
+        """``name``'s bytes, gzipped if the request accepts it, with a validator per encoding."""
+        asset = self.files[name]
+        gzip_ok = asset.gzipped is not None and request.accept_encodings.quality("gzip") > 0
+        body = asset.gzipped if gzip_ok and asset.gzipped is not None else asset.body
+        response = Response(body, mimetype=asset.mimetype)
+        if asset.mimetype.startswith("text/"):
+            response.headers["Content-Type"] = f"{asset.mimetype}; charset=utf-8"
+        if gzip_ok:
+            response.headers["Content-Encoding"] = "gzip"
+        if asset.gzipped is not None:
+            # A cache between us and the browser must not hand the gzip copy to one that cannot read it.
+            response.headers["Vary"] = "Accept-Encoding"
+        response.headers["Cache-Control"] = cache_control
+        response.set_etag(f"{asset.digest}-{'gz' if gzip_ok else 'id'}")
+        response.make_conditional(request)
+        return response
+
+
+def is_version(segment: str) -> bool:
+    """Whether a path segment has the shape of a version (and so is not a folder of static/)."""
+    return len(segment) == VERSION_LENGTH and all(c in "0123456789abcdef" for c in segment)
