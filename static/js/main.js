@@ -2,6 +2,7 @@
 
 import { Connection, socketUrl } from "./connection.js";
 import { bindControls, bindInput, bindMatchControls, bindRoomControls } from "./input.js";
+import { registerServiceWorker } from "./install.js";
 import { parseSeed } from "./protocol.js";
 import { GAMES_KEY, Store, savedGames, savedRooms } from "./store.js";
 import { View } from "./view.js";
@@ -165,4 +166,5 @@ window.addEventListener("offline", () => connection.drop());
 
 view.render(store.state);
 connection.start();
+registerServiceWorker();
 window.wibble = { store, connection }; // for poking at in the console; nothing depends on it

@@ -192,6 +192,26 @@ def _add_static(app: Flask, assets: Assets) -> None:
             return moved
         return assets.response(request, name, IMMUTABLE)
 
+    @app.get("/sw.js")
+    def service_worker() -> Response:
+        """The service worker, at the root so that every page is in its scope: it keeps this
+        release's files (it names them, so a release changes it and browsers install the new one)
+        and the offline page. Asked again each time, as browsers do for service workers anyway."""
+        script = render_template(
+            "sw.js", version=assets.version, offline="/offline", files=[assets.url(n) for n in assets.files]
+        )
+        response = Response(script, mimetype="text/javascript")
+        response.headers["Cache-Control"] = REVALIDATE
+        response.add_etag()
+        response.make_conditional(request)
+        return response
+
+    @app.get("/offline")
+    def offline() -> str:
+        """What the service worker shows when the server cannot be reached."""
+        page: str = render_template("offline.html")
+        return page
+
     @app.after_request
     def pages_are_asked_again(response: Response) -> Response:
         """A page names this release's files, so it is never kept without asking (``no-cache``); its
