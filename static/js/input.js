@@ -427,3 +427,18 @@ export function bindRoomControls(root, actions) {
   }
   root.querySelector('[data-action="room-lobby"]').addEventListener("click", () => actions.showLobby(true));
 }
+
+/**
+ * The settings form: each change is one setting.
+ *
+ * @param {object} actions setSetting({name: value}) (sound and vibration true or false, theme its name)
+ */
+export function bindSettingsControls(root, actions) {
+  const form = root.querySelector('[data-testid="settings-form"]');
+  form.addEventListener("submit", (event) => event.preventDefault());
+  form.addEventListener("change", (event) => {
+    const input = event.target;
+    if (input.name === "sound" || input.name === "vibration") actions.setSetting({ [input.name]: input.checked });
+    else if (input.name === "theme" && input.checked) actions.setSetting({ theme: input.value });
+  });
+}
