@@ -122,3 +122,19 @@ def test_a_file_without_a_version_is_served_but_asked_for_again(client: FlaskCli
 )
 def test_an_unknown_static_file_is_a_404(client: FlaskClient, path: str) -> None:
     assert client.get(path).status_code == 404
+
+
+def test_a_page_is_gzipped_when_asked_once_for_every_visitor(client: FlaskClient) -> None:
+    plain = client.get("/")
+    packed = client.get("/", headers=GZIP)
+    again = client.get("/", headers=GZIP)
+
+    assert "Content-Encoding" not in plain.headers
+    assert packed.headers["Content-Encoding"] == "gzip"
+    assert gzip.decompress(packed.data) == plain.data
+    assert len(packed.data) < len(plain.data) / 3
+    assert again.data == packed.data
+    assert packed.headers["Vary"] == "Accept-Encoding"
+    assert packed.headers["ETag"] != plain.headers["ETag"]
+    unchanged = client.get("/", headers={**GZIP, "If-None-Match": packed.headers["ETag"]})
+    assert unchanged.status_code == 304

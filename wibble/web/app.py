@@ -20,7 +20,7 @@ from ..live.records import MatchReplays, match_record, record_of, replay_frames
 from ..live.rooms import room_id
 from ..store import Store, default_data_dir, open_store
 from ..wordlists import DEFAULT_DIR, WordLists
-from .assets import IMMUTABLE, REVALIDATE, Assets, is_version
+from .assets import IMMUTABLE, REVALIDATE, Assets, Pages, is_version
 from .connection import Connections, check_websocket_library, serve_connection
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -212,14 +212,15 @@ def _add_static(app: Flask, assets: Assets) -> None:
         page: str = render_template("offline.html")
         return page
 
+    pages = Pages()
+
     @app.after_request
     def pages_are_asked_again(response: Response) -> Response:
         """A page names this release's files, so it is never kept without asking (``no-cache``); its
-        ETag makes the asking cheap (a 304 when the page has not changed)."""
+        ETag makes the asking cheap (a 304 when the page has not changed). Gzipped when accepted."""
         if response.mimetype == "text/html" and response.status_code == 200 and not response.is_streamed:
             response.headers.setdefault("Cache-Control", REVALIDATE)
-            response.add_etag()
-            response.make_conditional(request)
+            pages.respond(request, response)
         return response
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import mimetypes
+from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -94,6 +95,38 @@ class Assets:
             response.headers["Vary"] = "Accept-Encoding"
         response.headers["Cache-Control"] = cache_control
         response.set_etag(f"{asset.digest}-{'gz' if gzip_ok else 'id'}")
+        response.make_conditional(request)
+        return response
+
+
+class Pages:
+    """The pages' gzipped copies, kept by their content's hash: the home page is the same for every
+    visitor (its config only changes with the word lists), so it is compressed once, not per
+    request. A room's page differs by its code, so only the latest few are kept."""
+
+    def __init__(self, keep: int = 64) -> None:
+        self.keep = keep
+        self.packed: OrderedDict[str, bytes] = OrderedDict()
+
+    def respond(self, request: Request, response: Response) -> Response:
+        """``response`` (a page) with a validator, gzipped if the request accepts it, and a 304 if the
+        request already holds it."""
+        body = response.get_data()
+        tag = hashlib.sha256(body).hexdigest()[:20]
+        response.headers["Vary"] = "Accept-Encoding"
+        if request.accept_encodings.quality("gzip") > 0:
+            packed = self.packed.get(tag)
+            if packed is None:
+                packed = gzip.compress(body, compresslevel=6, mtime=0)
+                self.packed[tag] = packed
+                while len(self.packed) > self.keep:
+                    self.packed.popitem(last=False)
+            else:
+                self.packed.move_to_end(tag)
+            response.set_data(packed)
+            response.headers["Content-Encoding"] = "gzip"
+            tag += "-gz"
+        response.set_etag(tag)
         response.make_conditional(request)
         return response
 
