@@ -133,9 +133,11 @@ def main() -> None:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=find_chromium())
             context = browser.new_context(**PHONE)
-            samples = release_to_score(context, server.url, args.words, args.throttle)
+            samples = release_to_score(context, server.url, args.words, args.throttle) if args.words else []
             context.close()
-            for label, key in (("score's text written", "dom"), ("next frame (painted)", "frame")):
+            for label, key in (("score's text written", "dom"), ("next frame (painted)", "frame")) * bool(
+                samples
+            ):
                 values = [s[key] for s in samples]
                 print(
                     f"release -> {label:22} n={len(values)}  p50 {statistics.median(values):6.1f} ms"

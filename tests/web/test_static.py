@@ -138,3 +138,18 @@ def test_a_page_is_gzipped_when_asked_once_for_every_visitor(client: FlaskClient
     assert packed.headers["ETag"] != plain.headers["ETag"]
     unchanged = client.get("/", headers={**GZIP, "If-None-Match": packed.headers["ETag"]})
     assert unchanged.status_code == 304
+
+
+def test_the_page_asks_for_every_module_it_imports_at_once(client: FlaskClient, app: Flask) -> None:
+    html = client.get("/").get_data(as_text=True)
+    preloads = re.findall(r'<link rel="modulepreload" href="([^"]+)">', html)
+    prefix = app.extensions["wibble.assets"].prefix
+
+    names = {url.removeprefix(prefix) for url in preloads}
+    # store.js is imported by main.js; clock.js only by view/match.js, in an import over several lines.
+    assert {"js/store.js", "js/view/wording.js", "js/view/clock.js"} <= names
+    assert "js/main.js" not in names  # the script tag asks for it
+    assert len(names) == len(preloads)
+    for url in preloads:
+        assert url.startswith(prefix)
+        assert client.get(url).status_code == 200

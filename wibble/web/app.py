@@ -174,6 +174,7 @@ def _add_static(app: Flask, assets: Assets) -> None:
     link), this release's file, asked again each time."""
     app.extensions["wibble.assets"] = assets
     app.add_template_global(assets.url, "static_url")
+    app.add_template_global(assets.imports, "static_imports")
 
     @app.get("/static/<path:filename>")
     def static(filename: str) -> Any:
