@@ -91,7 +91,9 @@ def release_to_score(
             word, path = game.a_word(trie)
         found.append(word)
         game.drag(path, steps=1)
-        page.wait_for_function(f"() => window.__samples.length > {n}", timeout=30_000)
+        # Polled every 250 ms, not every frame (Playwright's default): the test's own polling would
+        # otherwise run on the page's main thread, slowed 4× too, while the reply is awaited.
+        page.wait_for_function(f"() => window.__samples.length > {n}", polling=250, timeout=30_000)
         game.wait_idle()
     samples: list[dict[str, float]] = page.evaluate("() => window.__samples")
     page.close()
