@@ -188,6 +188,10 @@ def test_no_axe_violations_on_any_screen(
     expect(page.locator("body")).to_have_attribute("data-ready", "true")
     audit(page, "replay")
 
+    # The page the service worker shows with no connection.
+    page.goto(f"{a11y_server.url}/offline")
+    audit(page, "offline")
+
     # A room: its entry form, its lobby (the host's), and its match for a player and a watcher.
     page.goto(a11y_server.url)
     expect(page.locator("body")).to_have_attribute("data-ready", "true")
