@@ -51,12 +51,14 @@ def test_with_no_connection_a_reload_shows_our_page_saying_play_needs_the_server
 ) -> None:
     game = WibblePage(page).open(server.url)
     wait_for_service_worker(page)
+    page.evaluate("() => localStorage.setItem('wibble.settings', JSON.stringify({theme: 'dark'}))")
 
     page.context.set_offline(True)
     page.reload()
 
     offline = page.get_by_test_id("offline")
     expect(offline).to_contain_text("Playing needs the server")
+    expect(page.locator("html")).to_have_attribute("data-theme", "dark")  # the player's theme
     # Drawn with the page's own stylesheet, out of the service worker's cache.
     assert (
         page.evaluate("() => getComputedStyle(document.querySelector('.offline')).borderTopLeftRadius")
