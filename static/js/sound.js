@@ -35,6 +35,7 @@ export function cueOf(state, event) {
     case "played":
       return event.mine ? Cue.SCORED : null;
     case "turn":
+    case "match": // a match that starts (or is opened again) on the player's turn
       return M.isMyTurn(match) ? Cue.TURN : null;
     default:
       return null;

@@ -18,7 +18,7 @@ window.__notes = [];
 window.__buzzes = [];
 const start = OscillatorNode.prototype.start;
 OscillatorNode.prototype.start = function (...args) {
-  window.__notes.push(this.frequency.value);
+  window.__notes.push(performance.now());
   return start.apply(this, args);
 };
 navigator.vibrate = (pattern) => { window.__buzzes.push(pattern); return true; };
@@ -113,3 +113,20 @@ def test_the_replay_page_shows_the_chosen_theme(game: WibblePage, en_trie: Trie)
     expect(page.locator("body")).to_have_attribute("data-ready", "true")
     expect(page.locator("html")).to_have_attribute("data-theme", "dark")
     assert background(page) == DARK_BG
+
+
+def test_your_turn_is_heard_when_a_match_starts_on_it(
+    page: Page, server: LiveServer, console_errors: list[str]
+) -> None:
+    page.add_init_script(LISTEN)
+    page.add_init_script("localStorage.setItem('wibble.settings', JSON.stringify({sound: true}))")
+    WibblePage(page).open(server.url)
+    page.get_by_role("button", name="Match", exact=True).click()
+    page.get_by_label("Rounds").fill("1")
+    page.get_by_role("button", name="Start match").click()
+    expect(page.get_by_test_id("whose-turn")).to_have_text("Your turn", timeout=20_000)
+
+    # Two notes, G4 then C5: the "your turn" cue (static/js/sound.js), once.
+    page.wait_for_function("() => window.__notes.length === 2", polling=100)
+    page.wait_for_timeout(500)
+    assert page.evaluate("() => window.__notes.length") == 2

@@ -78,6 +78,7 @@ test("each event calls for its cue: a scored or refused word, your turn; others'
   assert.equal(cueOf(mine, { type: "word", result: "not_a_word", seat: 0 }), Cue.REFUSED);
   assert.equal(cueOf(mine, { type: "word", result: "not_a_word", seat: 2 }), null);
   assert.equal(cueOf(mine, { type: "turn" }), Cue.TURN);
+  assert.equal(cueOf(mine, { type: "match", fresh: true }), Cue.TURN); // a match starting on your turn
   assert.equal(cueOf({ match: match({ turn: 1 }) }, { type: "turn" }), null);
   assert.equal(cueOf({ match: match({ you: null }) }, { type: "turn" }), null); // watching
 });
