@@ -4,9 +4,7 @@
 // match's record with its own rules; writes only this page's DOM. Its words are replay_steps.js's.
 
 import { Stepper } from "./replay_steps_player.js";
-import { themeOf } from "./settings.js";
 import { BoardPanel } from "./view/board.js";
-import { applyTheme } from "./view/settings.js";
 import { LEVEL_LABELS, breakdownText, plural } from "./view/wording.js";
 import {
   bestText,
@@ -21,7 +19,6 @@ import {
 } from "./replay_steps.js";
 
 const config = JSON.parse(document.getElementById("wibble-config").textContent);
-applyTheme(document, themeOf(() => window.localStorage)); // the theme chosen in the game's settings
 const $ = (testid) => document.querySelector(`[data-testid="${testid}"]`);
 const button = (action) => document.querySelector(`[data-action="${action}"]`);
 const STEP_MS = 1600;

@@ -2,12 +2,9 @@
 // Reads /games/<id>/replay (the board before every move, and the move); writes only this page's DOM.
 
 import { Stepper } from "./replay_steps_player.js";
-import { themeOf } from "./settings.js";
 import { BoardPanel } from "./view/board.js";
-import { applyTheme } from "./view/settings.js";
 
 const config = JSON.parse(document.getElementById("wibble-config").textContent);
-applyTheme(document, themeOf(() => window.localStorage)); // the theme chosen in the game's settings
 const $ = (testid) => document.querySelector(`[data-testid="${testid}"]`);
 const STEP_MS = 1400;
 

@@ -84,13 +84,3 @@ export class Settings {
     };
   }
 }
-
-/** The chosen theme alone, for the pages without the settings panel (the replays).
- * @param {() => Storage} storage reads localStorage, which a privacy setting may make throw */
-export function themeOf(storage) {
-  try {
-    return new Settings(storage()).theme;
-  } catch {
-    return DEFAULTS.theme;
-  }
-}
