@@ -446,3 +446,18 @@ export function bindDailyControls(root, actions) {
   root.querySelector('[data-action="share-daily"]').addEventListener("click", () => actions.shareDaily());
   root.querySelector('[data-action="replay-daily"]').addEventListener("click", () => actions.replayDaily());
 }
+
+/**
+ * The settings form: each change is one setting.
+ *
+ * @param {object} actions setSetting({name: value}) (sound and vibration true or false, theme its name)
+ */
+export function bindSettingsControls(root, actions) {
+  const form = root.querySelector('[data-testid="settings-form"]');
+  form.addEventListener("submit", (event) => event.preventDefault());
+  form.addEventListener("change", (event) => {
+    const input = event.target;
+    if (input.name === "sound" || input.name === "vibration") actions.setSetting({ [input.name]: input.checked });
+    else if (input.name === "theme" && input.checked) actions.setSetting({ theme: input.value });
+  });
+}

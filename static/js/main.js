@@ -1,11 +1,22 @@
 // The composition root: read the page's config, wire the parts together, connect.
 
 import { Connection, socketUrl } from "./connection.js";
-import { bindControls, bindDailyControls, bindInput, bindMatchControls, bindRoomControls } from "./input.js";
-import { parseSeed } from "./protocol.js";
 import { dailyMemory } from "./daily.js";
+import {
+  bindControls,
+  bindDailyControls,
+  bindInput,
+  bindMatchControls,
+  bindRoomControls,
+  bindSettingsControls,
+} from "./input.js";
+import { registerServiceWorker } from "./install.js";
+import { parseSeed } from "./protocol.js";
+import { SETTINGS_KEY, Settings } from "./settings.js";
+import { Feedback } from "./sound.js";
 import { GAMES_KEY, Store, savedGames, savedRooms } from "./store.js";
 import { View } from "./view.js";
+import { SettingsPanel } from "./view/settings.js";
 
 const config = JSON.parse(document.getElementById("wibble-config").textContent);
 const params = new URLSearchParams(window.location.search);
@@ -35,6 +46,22 @@ const store = new Store({
 });
 const view = new View(document, config, { now: store.now });
 store.subscribe((state, event) => view.render(state, event, store.canPlay));
+
+// Settings (sound, vibration, theme): drawn first, so the chosen theme shows as soon as it can.
+const settings = new Settings(storageOf("localStorage"));
+const canVibrate = typeof navigator.vibrate === "function";
+const settingsPanel = new SettingsPanel(document, { vibrates: canVibrate });
+settingsPanel.render(settings.values);
+settings.subscribe((values) => settingsPanel.render(values));
+const AudioContextClass = window.AudioContext ?? window.webkitAudioContext ?? null;
+const feedback = new Feedback({
+  settings,
+  audio: AudioContextClass ? () => new AudioContextClass() : null,
+  vibrate: canVibrate ? (pattern) => navigator.vibrate(pattern) : null,
+});
+store.subscribe((state, event) => feedback.onEvent(state, event));
+// The clock's last seconds tick on the player's own timed turn.
+setInterval(() => feedback.onClock(store.state, store.now()), 250);
 
 /** The address bar without some of its parameters (a reload must not ask for them again). */
 function dropParams(...names) {
@@ -178,20 +205,28 @@ const actions = {
   showLobby: (on) => store.room.showLobby(on),
   copyLink: () => copyLink(),
   selectLink: () => view.room.selectLink(),
+  // settings
+  setSetting: (changes) => {
+    settings.set(changes);
+    if (changes.sound === true) feedback.unlock(); // in the click that turned it on: audio may start
+  },
 };
 bindInput(view.board.element, actions);
 bindControls(document, actions);
 bindMatchControls(document, actions);
 bindRoomControls(document, actions);
 bindDailyControls(document, actions);
+bindSettingsControls(document, actions);
 window.addEventListener("online", () => connection.reconnectNow());
 // "Your games" follows the other tabs, and its "… ago" labels the clock.
 window.addEventListener("storage", (event) => {
   if (event.key === null || event.key === GAMES_KEY) store.refreshGames();
+  if (event.key === null || event.key === SETTINGS_KEY) settings.refresh();
 });
 setInterval(() => store.refreshGames(), 60_000);
 window.addEventListener("offline", () => connection.drop());
 
 view.render(store.state);
 connection.start();
-window.wibble = { store, connection }; // for poking at in the console; nothing depends on it
+registerServiceWorker();
+window.wibble = { store, connection, settings }; // for poking at in the console; nothing depends on it

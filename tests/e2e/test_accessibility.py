@@ -39,10 +39,10 @@ def a11y_server(start_server: Callable[..., LiveServer]) -> LiveServer:
 
 # Everything a finger can press on screen that is less than 44 CSS px high or wide.
 SMALL_TARGETS = """() => {
-    // A checkbox is pressed through its label too: the two together are the target.
+    // A checkbox or a radio button is pressed through its label too: the two together are the target.
     const target = (el) => {
         const r = el.getBoundingClientRect();
-        const label = el.type === 'checkbox' && el.labels[0]?.getBoundingClientRect();
+        const label = ['checkbox', 'radio'].includes(el.type) && el.labels[0]?.getBoundingClientRect();
         if (!label) return r;
         const top = Math.min(r.top, label.top), left = Math.min(r.left, label.left);
         return {width: Math.max(r.right, label.right) - left, height: Math.max(r.bottom, label.bottom) - top};
@@ -152,6 +152,11 @@ def test_no_axe_violations_on_any_screen(
     page.keyboard.press("Enter")
     idle(page)
     audit(page, "endless")
+    # The settings panel, open.
+    page.locator(".settings summary").click()
+    expect(page.get_by_label("Sound")).to_be_visible()
+    audit(page, "endless, settings open")
+    page.locator(".settings summary").click()
 
     # A match: the settings, a turn of ours, and its end.
     page.get_by_role("button", name="Match", exact=True).click()
@@ -182,6 +187,10 @@ def test_no_axe_violations_on_any_screen(
     page.goto(f"{a11y_server.url}/replay/{game_id}")
     expect(page.locator("body")).to_have_attribute("data-ready", "true")
     audit(page, "replay")
+
+    # The page the service worker shows with no connection.
+    page.goto(f"{a11y_server.url}/offline")
+    audit(page, "offline")
 
     # A room: its entry form, its lobby (the host's), and its match for a player and a watcher.
     page.goto(a11y_server.url)

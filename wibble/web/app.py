@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from flask import Flask, Response, abort, jsonify, render_template, request
+from flask import Flask, Response, abort, jsonify, redirect, render_template, request
 from flask_sock import Sock
 
 from .. import protocol
@@ -20,6 +20,7 @@ from ..live.records import MatchReplays, match_record, record_of, replay_frames
 from ..live.rooms import room_id
 from ..store import Store, default_data_dir, open_store
 from ..wordlists import DEFAULT_DIR, WordLists
+from .assets import IMMUTABLE, REVALIDATE, Assets, Pages, is_version
 from .connection import Connections, check_websocket_library, serve_connection
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -99,7 +100,7 @@ DEFAULTS: dict[str, Any] = {
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app = Flask(
         __name__,
-        static_folder=str(ROOT / "static"),
+        static_folder=None,  # served by _add_static, fingerprinted and compressed
         template_folder=str(ROOT / "templates"),
     )
     app.config.from_mapping(DEFAULTS)
@@ -165,11 +166,69 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
             "wibble.engines": engines,
         }
     )
+    _add_static(app, Assets(ROOT / "static"))
     _add_pages(app, wordlists, router)
     _add_records(app, wordlists, router)
     _add_guards(app)
     _add_websocket(app, router, connections)
     return app
+
+
+def _add_static(app: Flask, assets: Assets) -> None:
+    """The static files under this release's version (``static_url`` in the templates), cached for a
+    year; under an older version, a redirect to this one's; under no version (an old page's
+    link), this release's file, asked again each time."""
+    app.extensions["wibble.assets"] = assets
+    app.add_template_global(assets.url, "static_url")
+    app.add_template_global(assets.imports, "static_imports")
+
+    @app.get("/static/<path:filename>")
+    def static(filename: str) -> Any:
+        version, _, name = filename.partition("/")
+        if not (is_version(version) and name):
+            if filename not in assets.files:
+                abort(404)
+            return assets.response(request, filename, REVALIDATE)
+        if name not in assets.files:
+            abort(404)
+        if version != assets.version:
+            # A page of an older release: its modules import each other relatively, so sending it
+            # to this release's copy keeps every import of the page inside one version.
+            moved = redirect(assets.url(name), 302)
+            moved.headers["Cache-Control"] = REVALIDATE
+            return moved
+        return assets.response(request, name, IMMUTABLE)
+
+    @app.get("/sw.js")
+    def service_worker() -> Response:
+        """The service worker, at the root so that every page is in its scope: it keeps this
+        release's files (it names them, so a release changes it and browsers install the new one)
+        and the offline page. Asked again each time, as browsers do for service workers anyway."""
+        script = render_template(
+            "sw.js", version=assets.version, offline="/offline", files=[assets.url(n) for n in assets.files]
+        )
+        response = Response(script, mimetype="text/javascript")
+        response.headers["Cache-Control"] = REVALIDATE
+        response.add_etag()
+        response.make_conditional(request)
+        return response
+
+    @app.get("/offline")
+    def offline() -> str:
+        """What the service worker shows when the server cannot be reached."""
+        page: str = render_template("offline.html")
+        return page
+
+    pages = Pages()
+
+    @app.after_request
+    def pages_are_asked_again(response: Response) -> Response:
+        """A page names this release's files, so it is never kept without asking (``no-cache``); its
+        ETag makes the asking cheap (a 304 when the page has not changed). Gzipped when accepted."""
+        if response.mimetype == "text/html" and response.status_code == 200 and not response.is_streamed:
+            response.headers.setdefault("Cache-Control", REVALIDATE)
+            pages.respond(request, response)
+        return response
 
 
 def _add_pages(app: Flask, wordlists: WordLists, live: Router) -> None:

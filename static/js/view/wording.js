@@ -223,3 +223,9 @@ export const valuesText = (values) =>
 export const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 export const seatTag = (seat) => (seat.kind === "bot" ? `Bot · ${seat.level ?? "?"}` : "");
 export const wordAndPoints = (word) => (word ? `${word.word}${word.points === null ? "" : ` ${pts(word.points)}`}` : "");
+
+/** The settings panel's sentences that depend on the device (the rest are in the page). */
+export const SETTINGS_WORDING = Object.freeze({
+  vibrationHelp: "A short buzz for the same, on a phone.",
+  noVibration: "This browser cannot vibrate.",
+});
