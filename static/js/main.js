@@ -57,7 +57,8 @@ const AudioContextClass = window.AudioContext ?? window.webkitAudioContext ?? nu
 const feedback = new Feedback({
   settings,
   audio: AudioContextClass ? () => new AudioContextClass() : null,
-  vibrate: canVibrate ? (pattern) => navigator.vibrate(pattern) : null,
+  // Only once the player has touched the page: before that the browser blocks it (and says so).
+  vibrate: canVibrate ? (pattern) => (navigator.userActivation?.hasBeenActive ?? true) && navigator.vibrate(pattern) : null,
 });
 store.subscribe((state, event) => feedback.onEvent(state, event));
 // The clock's last seconds tick on the player's own timed turn.
