@@ -116,12 +116,15 @@ class Outbox:
         """
         frames = self._frames
         while frames and self.alive:
-            # Taken from the front by count: another thread only ever appends, so a frame
-            # put meanwhile stays for the next pass, neither lost nor reordered.
-            count = len(frames)
-            batch = frames[:count]
-            del frames[:count]
             try:
+                if len(frames) == 1:  # the usual case (a drag's step): simple-websocket's own send
+                    self._ws.send(frames.pop(0))
+                    continue
+                # Taken from the front by count: another thread only ever appends, so a frame
+                # put meanwhile stays for the next pass, neither lost nor reordered.
+                count = len(frames)
+                batch = frames[:count]
+                del frames[:count]
                 _send_all(self._ws, batch)
             except Exception:  # closed, reset or timed out: this client is gone
                 self.alive = False
@@ -138,7 +141,7 @@ def _send_all(ws: Any, frames: list[str]) -> None:
     fake socket) gets one ``send`` per frame.
     """
     connection, sock = getattr(ws, "ws", None), getattr(ws, "sock", None)
-    if len(frames) == 1 or connection is None or sock is None:
+    if connection is None or sock is None:
         for frame in frames:
             ws.send(frame)
         return
