@@ -107,8 +107,11 @@ class Connection:
 
         self.stack = stack
         self.frames: list[str] = []
-        socket = SimpleNamespace(send=self.frames.append)
-        self.outbox = Outbox(socket, 1_000_000, lambda: self.outbox.flush(), lambda: None)
+        # A socket that keeps what it is sent (no wsproto connection of its own: ws and sock None).
+        socket = SimpleNamespace(send=self.frames.append, ws=None, sock=None)
+        # As on the server: a put only wakes the handler, which sends what waits once the
+        # message is handled (``flush`` after each step, below).
+        self.outbox = Outbox(socket, 1_000_000, lambda: None, lambda: None)
         self.session = Session(self.outbox.put, "192.0.2.1")
 
     def send(self, frame: str) -> None:
@@ -128,6 +131,8 @@ def run(stack: Stack, connections: list[Connection], steps: list[Step]) -> None:
             connections[step[1]].send(json.dumps(message))
         else:
             connections[step[1]].send(step[2])
+        for connection in connections:
+            connection.outbox.flush()
 
 
 # -- planning: play natively, write down every frame -----------------------------------------------
@@ -147,11 +152,15 @@ class Planner:
         connection = self.connections[who]
         mark = len(connection.frames)
         connection.send(frame)
+        for each in self.connections:
+            each.outbox.flush()
         return [json.loads(f) for f in connection.frames[mark:]]
 
     def tick(self, seconds: float) -> None:
         self.steps.append(["tick", seconds])
         self.stack.tick(seconds)
+        for each in self.connections:
+            each.outbox.flush()
 
     def mark(self) -> int:
         return len(self.steps)
