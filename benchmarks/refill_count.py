@@ -11,8 +11,8 @@ best unfound, as the load benchmark's players pick) and reports:
 - how many prefix paths a full count walks, against the fewest a search limited to
   the refilled tiles would have to walk (an oracle that skips every branch that
   never reaches them): the bound on an incremental count;
-- the count's time, ``count_words`` against the path search it used before (the
-  keys of ``solve``'s search), interleaved board by board in the same run.
+- the count's time, ``count_words`` against the count as it was before (``solve``'s
+  search with its paths and masks, its keys counted), interleaved board by board.
 
     .venv/bin/python -m benchmarks.refill_count [--games 60] [--words 40]
 """
@@ -29,7 +29,7 @@ from typing import Any
 
 from wibble.core import Board, Draws, Game, HashParams, solve
 from wibble.core import game as game_module
-from wibble.core.solver import _neighbours, _search, count_words
+from wibble.core.solver import _neighbours, count_words
 from wibble.wordlists import load
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -112,6 +112,39 @@ def walked(board: Board, changed: set[int], root: dict[str, Any]) -> tuple[int, 
     return total, needed
 
 
+def before_count(board: Board, root: dict[str, Any], min_length: int) -> int:
+    """``count_words`` as it was (commit abb1b58): ``solve``'s search with path and mask, keys counted."""
+    symbols = [letter.symbol for row in board.rows() for letter in row]
+    bits = [0] * len(symbols)
+    steps = [tuple((j, symbols[j], bits[j]) for j in near) for near in _neighbours(board.size)]
+    shortest = min_length - 1
+    used = [False] * len(symbols)
+    path = [0] * len(symbols)
+    first_path: dict[Any, tuple[int, ...]] = {}
+
+    def walk(i: int, node: dict[str, Any], word: str, depth: int, mask: int) -> None:
+        path[depth] = i
+        if "" in node and depth >= shortest:
+            key = (word, mask) if mask else word
+            if key not in first_path:
+                first_path[key] = ()
+        used[i] = True
+        depth += 1
+        for j, symbol, bit in steps[i]:
+            if not used[j]:
+                child = node.get(symbol)
+                if child is not None:
+                    walk(j, child, word + symbol, depth, mask | bit)  # noqa: F821
+        used[i] = False
+
+    for i, symbol in enumerate(symbols):
+        child = root.get(symbol)
+        if child is not None:
+            walk(i, child, symbol, 0, bits[i])
+    del walk
+    return sum(1 for word in first_path if word != "-")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=60)
@@ -135,9 +168,9 @@ def main() -> None:
     )
 
     def path_search_count(board: Board) -> int:
-        return len({key if isinstance(key, str) else key[0] for key in _search(board, words)})
+        return before_count(board, words.trie.root, words.min_length)
 
-    ways = {"count_words": lambda board: count_words(board, words, {"-"}), "path search": path_search_count}
+    ways = {"count_words": lambda board: count_words(board, words, {"-"}), "as before": path_search_count}
     times: dict[str, list[float]] = {name: [] for name in ways}
     boards = [before for before, _ in refills]
     for n, board in enumerate(boards):

@@ -92,10 +92,16 @@ def tile_points(tile: TileValue) -> int:
 
 
 def totals_of(tiles: Sequence[TileValue]) -> Totals:
-    factor = 1
+    letters, factor = 0, 1
     for tile in tiles:
+        letters += tile.score * tile.letter_mult  # tile_points, inline: every drag step scores its chain
         factor *= tile.word_mult
-    return Totals(sum([tile_points(tile) for tile in tiles]), factor, len(tiles))
+    return _totals(Totals, (letters, factor, len(tiles)))
+
+
+# tuple.__new__ with the three numbers: the NamedTuple's own __new__ is a Python function,
+# a measurable share of a drag step's cost (benchmarks.instructions).
+_totals = tuple.__new__
 
 
 def letter_multipliers(totals: Totals, points: int) -> Applied:

@@ -68,30 +68,39 @@ def solve(
     if values is None:
         values = [TileValue(letter.score) for row in board.rows() for letter in row]
     special = [i for i, v in enumerate(values) if v.letter_mult != 1 or v.word_mult != 1]
-    candidates = _search(board, words, special) if special else _plain_search(board, words)
     # The modifiers see a path only through its Totals, so each candidate is the sum of
     # numbers prepared per tile, and paths with equal totals (most share a handful)
     # are scored once: the one scoring function, without rebuilding tiles per path.
-    letters = [tile_points(v) for v in values]
-    factors = [v.word_mult for v in values]
+    letter = [tile_points(v) for v in values].__getitem__
     scored: dict[tuple[int, int, int], int] = {}
-    best: dict[str, tuple[int, tuple[int, ...]]] = {}
-    for key, indices in candidates.items():
-        if isinstance(key, str):
-            word, factor = key, 1
-        else:
-            word, factor = key[0], 1
-            for i in indices:
-                factor *= factors[i]
-        totals = (sum(map(letters.__getitem__, indices)), factor, len(indices))
-        points = scored.get(totals)
-        if points is None:
-            scored[totals] = points = points_of_totals(Totals(*totals), order)
-        held = best.get(word)
-        if held is None or points > held[0]:
-            best[word] = (points, indices)
+    ranked: list[tuple[int, str, list[int]]] = []
+    if not special:  # each word found once, crossing no multiplier
+        for word, indices in _plain_search(board, words).items():
+            totals = (sum(map(letter, indices)), 1, len(indices))
+            points = scored.get(totals)
+            if points is None:
+                scored[totals] = points = points_of_totals(Totals(*totals), order)
+            ranked.append((-points, word, indices))
+    else:
+        factors = [v.word_mult for v in values]
+        best: dict[str, tuple[int, list[int]]] = {}
+        for key, indices in _search(board, words, special).items():
+            if isinstance(key, str):
+                word, factor = key, 1
+            else:
+                word, factor = key[0], 1
+                for i in indices:
+                    factor *= factors[i]
+            totals = (sum(map(letter, indices)), factor, len(indices))
+            points = scored.get(totals)
+            if points is None:
+                scored[totals] = points = points_of_totals(Totals(*totals), order)
+            held = best.get(word)
+            if held is None or points > held[0]:
+                best[word] = (points, indices)
+        ranked = [(-points, word, indices) for word, (points, indices) in best.items()]
     # Best first, then alphabetical: plain tuples sort without a key function (words are unique).
-    ranked = sorted([(-points, word, indices) for word, (points, indices) in best.items()])
+    ranked.sort()
     position = _positions(board.size).__getitem__
     return [Found(word, -negative, tuple(map(position, indices))) for negative, word, indices in ranked]
 
@@ -137,19 +146,19 @@ def board_words(board: Board, words: WordList) -> set[str]:
     return found
 
 
-def _plain_search(board: Board, words: WordList) -> dict[Any, tuple[int, ...]]:
+def _plain_search(board: Board, words: WordList) -> dict[str, list[int]]:
     """``_search`` with no special tiles: each word keyed by itself, without a mask to carry."""
     symbols = [letter.symbol for row in board.rows() for letter in row]
     steps = [tuple([(j, symbols[j]) for j in near]) for near in _neighbours(board.size)]
     shortest = words.min_length - 1
     used = [False] * len(symbols)
     path = [0] * len(symbols)
-    first_path: dict[Any, tuple[int, ...]] = {}
+    first_path: dict[str, list[int]] = {}
 
     def walk(i: int, node: dict[str, Any], word: str, depth: int) -> None:
         path[depth] = i
         if depth >= shortest and "" in node and word not in first_path:
-            first_path[word] = tuple(path[: depth + 1])
+            first_path[word] = path[: depth + 1]
         used[i] = True
         depth += 1
         for j, symbol in steps[i]:
@@ -168,7 +177,7 @@ def _plain_search(board: Board, words: WordList) -> dict[Any, tuple[int, ...]]:
     return first_path
 
 
-def _search(board: Board, words: WordList, special: Sequence[int] = ()) -> dict[Any, tuple[int, ...]]:
+def _search(board: Board, words: WordList, special: Sequence[int] = ()) -> dict[Any, list[int]]:
     """Each word the board allows, with the tile indices of the first path found.
 
     With ``special`` tiles (at most a few: the multipliers), a word is kept once per
@@ -187,14 +196,14 @@ def _search(board: Board, words: WordList, special: Sequence[int] = ()) -> dict[
     # path[:depth + 1] is the chain so far; a fixed list written by depth
     # avoids an append and a pop per step.
     path = [0] * len(symbols)
-    first_path: dict[Any, tuple[int, ...]] = {}
+    first_path: dict[Any, list[int]] = {}
 
     def walk(i: int, node: dict[str, Any], word: str, depth: int, mask: int) -> None:
         path[depth] = i
         if depth >= shortest and "" in node:
             key = (word, mask) if mask else word
             if key not in first_path:
-                first_path[key] = tuple(path[: depth + 1])
+                first_path[key] = path[: depth + 1]
         used[i] = True
         depth += 1
         for j, symbol, bit in steps[i]:
