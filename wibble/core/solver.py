@@ -11,18 +11,21 @@ board. Nodes may be shared between prefixes, so the search keeps all its state
 from __future__ import annotations
 
 from collections.abc import Container, Sequence
-from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from .board import Board, Pos
 from .scoring import ENDLESS_ORDER, TileValue, Totals, points_of_totals, tile_points
 from .wordlist import WordList
 
 
-@dataclass(frozen=True, slots=True)
-class Found:
-    """A word the board allows, its best score, and a tile path that scores that."""
+class Found(NamedTuple):
+    """A word the board allows, its best score, and a tile path that scores that.
+
+    A NamedTuple, immutable and compared by value like a frozen dataclass, because
+    ``solve`` builds one per word (hundreds a board): a frozen dataclass's ``__init__``
+    sets each field through ``object.__setattr__`` and cost several times as much.
+    """
 
     word: str
     score: int
