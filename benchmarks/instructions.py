@@ -206,8 +206,10 @@ def plan(workload: str, units: int) -> tuple[list[Step], int, float]:
             assert [r["type"] for r in replies][:2] == ["played", "board"], replies
             for _ in range(60):  # the bot thinks, drags tile by tile and releases; then a round pause
                 planner.tick(0.25)
-                if held.match.turn == 0 and held.match.phase.value == "playing":
-                    break
+                if held.match.phase.value == "over" or (
+                    held.match.turn == 0 and held.match.phase.value == "playing"
+                ):
+                    break  # my turn again (or the last round's bot word ended the match)
             else:
                 raise AssertionError("the bot's turn did not end")
         return planner.steps, start, tiles / units
