@@ -32,6 +32,9 @@ class Found(NamedTuple):
     path: tuple[Pos, ...]
 
 
+_found = tuple.__new__
+
+
 @cache
 def _neighbours(size: int) -> tuple[tuple[int, ...], ...]:
     """For each tile index (row * size + col), the indices of its up to eight neighbours."""
@@ -105,7 +108,10 @@ def solve(
     # Best first, then alphabetical: plain tuples sort without a key function (words are unique).
     ranked.sort()
     position = _positions(board.size).__getitem__
-    return [Found(word, -negative, tuple(map(position, indices))) for negative, word, indices in ranked]
+    # tuple.__new__ straight away: a NamedTuple's own __new__ is one more Python call per word.
+    return [
+        _found(Found, (word, -negative, tuple(map(position, indices)))) for negative, word, indices in ranked
+    ]
 
 
 def count_words(board: Board, words: WordList, excluding: Container[str] = ()) -> int:
