@@ -12,6 +12,8 @@ from functools import cache
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.support import find_paths, shipped_list
 from wibble.core import (
@@ -25,8 +27,10 @@ from wibble.core import (
     Result,
     TilesReplaced,
     WordJudged,
+    solve,
 )
 from wibble.core.game import MAX_DRAWS
+from wibble.core.solver import board_words
 from wibble.core.wordlist import WordList, build_word_list
 
 Path = list[tuple[int, int]]
@@ -272,3 +276,30 @@ def test_the_same_seed_gives_the_same_boards_and_refills(min_words: int) -> None
         events = [score(game, path) for game in games]
         assert events[0] == events[1]
         assert games[0].board.rows() == games[1].board.rows()
+
+
+# -- the count against a full search, over many boards and refills -------------------------------
+
+
+@settings(derandomize=True, database=None, deadline=None, max_examples=40)
+@given(
+    st.integers(0, 2**32), st.sampled_from([0, REFILL_MIN, HIGH]), st.lists(st.integers(0, 99), max_size=8)
+)
+def test_words_left_is_the_full_count_after_every_refill(seed: int, min_words: int, picks: list[int]) -> None:
+    """The game's count (``count_words``, a search that keeps only words) against ``solve``'s word list.
+
+    Each refill takes a word chosen by ``picks`` from what the board allows, so the
+    refills land anywhere on the board, and a refill redrawn for the minimum is
+    compared as well as one kept at once.
+    """
+    game, _ = start(english(), seed, min_words)
+    assert game.words_left == len({f.word for f in solve(game.board, english())})
+    for pick in picks:
+        options = [f for f in solve(game.board, english()) if f.word not in found_in(game)]
+        if not options:
+            break
+        choice = options[pick % len(options)]
+        score(game, [(pos.row, pos.col) for pos in choice.path])
+        everything = {f.word for f in solve(game.board, english())}
+        assert game.words_left == len(everything - found_in(game))
+        assert board_words(game.board, english()) == everything

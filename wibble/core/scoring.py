@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,20 +63,54 @@ class Score:
 
 Applied = tuple[int, int, int]
 """What a modifier did: the running total after it, the factor it multiplied by, the bonus it added."""
-Modifier = Callable[[Sequence[TileValue], int], Applied | None]
-"""Takes the path's tiles and the running total; returns what it did, or None if it did not apply.
+
+
+class Totals(NamedTuple):
+    """What the modifiers know of a path: what its tiles add up to, and how many there are.
+
+    Every rule so far needs only these, so the solver can rank thousands of candidate
+    paths a board by adding up numbers it prepared per tile (``tile_points``), and
+    then run the same modifiers as ``score`` on the sums. A modifier that needs more of
+    a path (a tile's identity, say) would add a field here.
+    """
+
+    letters: int
+    """Each tile's letter score times its letter multiplier, summed."""
+    word_factor: int
+    """The tiles' word multipliers, multiplied together."""
+    tiles: int
+
+
+Modifier = Callable[[Totals, int], Applied | None]
+"""Takes the path's totals and the running total; returns what it did, or None if it did not apply.
 Plain tuples, not ``Step`` objects: the solver scores thousands of paths a board with these."""
 
 
-def letter_multipliers(tiles: Sequence[TileValue], points: int) -> Applied:
-    """Each tile's letter score times its letter multiplier, summed (always applies: it is the base)."""
-    return (points + sum(tile.score * tile.letter_mult for tile in tiles), 1, 0)
+def tile_points(tile: TileValue) -> int:
+    """What one tile adds to a path's ``Totals.letters``."""
+    return tile.score * tile.letter_mult
 
 
-def word_multiplier(tiles: Sequence[TileValue], points: int) -> Applied | None:
-    factor = 1
+def totals_of(tiles: Sequence[TileValue]) -> Totals:
+    letters, factor = 0, 1
     for tile in tiles:
+        letters += tile.score * tile.letter_mult  # tile_points, inline: every drag step scores its chain
         factor *= tile.word_mult
+    return _totals(Totals, (letters, factor, len(tiles)))
+
+
+# tuple.__new__ with the three numbers: the NamedTuple's own __new__ is a Python function,
+# a measurable share of a drag step's cost (benchmarks.instructions).
+_totals = tuple.__new__
+
+
+def letter_multipliers(totals: Totals, points: int) -> Applied:
+    """Each tile's letter score times its letter multiplier, summed (always applies: it is the base)."""
+    return (points + totals.letters, 1, 0)
+
+
+def word_multiplier(totals: Totals, points: int) -> Applied | None:
+    factor = totals.word_factor
     return (points * factor, factor, 0) if factor != 1 else None
 
 
@@ -84,9 +118,9 @@ LONG_WORD_TILES = 6
 LONG_WORD_BONUS = 10
 
 
-def long_word_bonus(tiles: Sequence[TileValue], points: int) -> Applied | None:
+def long_word_bonus(totals: Totals, points: int) -> Applied | None:
     """A flat bonus from ``LONG_WORD_TILES`` tiles up (tiles, so a two-letter tile counts once)."""
-    if len(tiles) < LONG_WORD_TILES:
+    if totals.tiles < LONG_WORD_TILES:
         return None
     return (points + LONG_WORD_BONUS, 1, LONG_WORD_BONUS)
 
@@ -116,8 +150,9 @@ def score(tiles: Sequence[TileValue], order: Sequence[str] = MATCH_ORDER) -> Sco
     """The points of a path of ``tiles``, with the step each modifier in ``order`` took."""
     points = 0
     steps: list[Step] = []
+    totals = totals_of(tiles)
     for name in order:
-        applied = MODIFIERS[name](tiles, points)
+        applied = MODIFIERS[name](totals, points)
         if applied is not None:
             points, factor, bonus = applied
             steps.append(Step(name, points, factor, bonus))
@@ -126,9 +161,14 @@ def score(tiles: Sequence[TileValue], order: Sequence[str] = MATCH_ORDER) -> Sco
 
 def points_of(tiles: Sequence[TileValue], order: Sequence[str] = MATCH_ORDER) -> int:
     """``score(tiles, order).points``, by the same modifiers, without building the breakdown."""
+    return points_of_totals(totals_of(tiles), order)
+
+
+def points_of_totals(totals: Totals, order: Sequence[str] = MATCH_ORDER) -> int:
+    """The points of any path with these ``totals``: ``score``'s modifiers, without the breakdown."""
     points = 0
     for name in order:
-        applied = MODIFIERS[name](tiles, points)
+        applied = MODIFIERS[name](totals, points)
         if applied is not None:
             points = applied[0]
     return points

@@ -11,22 +11,28 @@ board. Nodes may be shared between prefixes, so the search keeps all its state
 from __future__ import annotations
 
 from collections.abc import Container, Sequence
-from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from .board import Board, Pos
-from .scoring import ENDLESS_ORDER, TileValue, points_of
+from .scoring import ENDLESS_ORDER, TileValue, Totals, points_of_totals, tile_points
 from .wordlist import WordList
 
 
-@dataclass(frozen=True, slots=True)
-class Found:
-    """A word the board allows, its best score, and a tile path that scores that."""
+class Found(NamedTuple):
+    """A word the board allows, its best score, and a tile path that scores that.
+
+    A NamedTuple, immutable and compared by value like a frozen dataclass, because
+    ``solve`` builds one per word (hundreds a board): a frozen dataclass's ``__init__``
+    sets each field through ``object.__setattr__`` and cost several times as much.
+    """
 
     word: str
     score: int
     path: tuple[Pos, ...]
+
+
+_found = tuple.__new__
 
 
 @cache
@@ -68,36 +74,120 @@ def solve(
     if values is None:
         values = [TileValue(letter.score) for row in board.rows() for letter in row]
     special = [i for i, v in enumerate(values) if v.letter_mult != 1 or v.word_mult != 1]
-    candidates = _search(board, words, paths=True, special=special)
-    positions = _positions(board.size)
-    best: dict[str, Found] = {}
-    for key, indices in candidates.items():
-        word = key if isinstance(key, str) else key[0]
-        points = points_of([values[i] for i in indices], order)
-        held = best.get(word)
-        if held is None or points > held.score:
-            best[word] = Found(word, points, tuple([positions[i] for i in indices]))
-    found = list(best.values())
-    found.sort(key=lambda f: (-f.score, f.word))
-    return found
+    # The modifiers see a path only through its Totals, so each candidate is the sum of
+    # numbers prepared per tile, and paths with equal totals (most share a handful)
+    # are scored once: the one scoring function, without rebuilding tiles per path.
+    letter = [tile_points(v) for v in values].__getitem__
+    scored: dict[tuple[int, int, int], int] = {}
+    ranked: list[tuple[int, str, list[int]]] = []
+    if not special:  # each word found once, crossing no multiplier
+        for word, indices in _plain_search(board, words).items():
+            totals = (sum(map(letter, indices)), 1, len(indices))
+            points = scored.get(totals)
+            if points is None:
+                scored[totals] = points = points_of_totals(Totals(*totals), order)
+            ranked.append((-points, word, indices))
+    else:
+        factors = [v.word_mult for v in values]
+        best: dict[str, tuple[int, list[int]]] = {}
+        for key, indices in _search(board, words, special).items():
+            if isinstance(key, str):
+                word, factor = key, 1
+            else:
+                word, factor = key[0], 1
+                for i in indices:
+                    factor *= factors[i]
+            totals = (sum(map(letter, indices)), factor, len(indices))
+            points = scored.get(totals)
+            if points is None:
+                scored[totals] = points = points_of_totals(Totals(*totals), order)
+            held = best.get(word)
+            if held is None or points > held[0]:
+                best[word] = (points, indices)
+        ranked = [(-points, word, indices) for word, (points, indices) in best.items()]
+    # Best first, then alphabetical: plain tuples sort without a key function (words are unique).
+    ranked.sort()
+    position = _positions(board.size).__getitem__
+    # tuple.__new__ straight away: a NamedTuple's own __new__ is one more Python call per word.
+    return [
+        _found(Found, (word, -negative, tuple(map(position, indices)))) for negative, word, indices in ranked
+    ]
 
 
 def count_words(board: Board, words: WordList, excluding: Container[str] = ()) -> int:
     """How many words ``board`` allows that are not in ``excluding``: ``solve`` without the paths.
 
     The game counts after every refill, so this skips what a count does not need:
-    no path tuples, no ``Found`` objects, hence far less for the garbage collector.
+    no paths, no multipliers, no ``Found`` objects, hence far less for the garbage collector.
     """
-    return sum(1 for word in _search(board, words, paths=False) if word not in excluding)
+    if not excluding:
+        return len(board_words(board, words))
+    return sum(1 for word in board_words(board, words) if word not in excluding)
 
 
-_NO_PATH: tuple[int, ...] = ()
+def board_words(board: Board, words: WordList) -> set[str]:
+    """The set of words ``board`` allows: the search of ``solve`` with nothing but the words kept."""
+    symbols = [letter.symbol for row in board.rows() for letter in row]
+    steps = [tuple([(j, symbols[j]) for j in near]) for near in _neighbours(board.size)]
+    shortest = words.min_length - 1  # as a depth: the index of a word's last tile
+    used = [False] * len(symbols)
+    found: set[str] = set()
+    add = found.add
+
+    def walk(i: int, node: dict[str, Any], word: str, depth: int) -> None:
+        if depth >= shortest and "" in node:
+            add(word)
+        used[i] = True
+        depth += 1
+        for j, symbol in steps[i]:
+            if not used[j]:
+                child = node.get(symbol)
+                if child is not None:
+                    walk(j, child, word + symbol, depth)  # noqa: F821 (bound until the del below)
+        used[i] = False
+
+    root: dict[str, Any] = words.trie.root
+    for i, symbol in enumerate(symbols):
+        child = root.get(symbol)
+        if child is not None:
+            walk(i, child, symbol, 0)
+    del walk  # the closure's cycle: see _search
+    return found
 
 
-def _search(
-    board: Board, words: WordList, paths: bool, special: Sequence[int] = ()
-) -> dict[Any, tuple[int, ...]]:
-    """Each word the board allows, with the tile indices of the first path found (if ``paths``).
+def _plain_search(board: Board, words: WordList) -> dict[str, list[int]]:
+    """``_search`` with no special tiles: each word keyed by itself, without a mask to carry."""
+    symbols = [letter.symbol for row in board.rows() for letter in row]
+    steps = [tuple([(j, symbols[j]) for j in near]) for near in _neighbours(board.size)]
+    shortest = words.min_length - 1
+    used = [False] * len(symbols)
+    path = [0] * len(symbols)
+    first_path: dict[str, list[int]] = {}
+
+    def walk(i: int, node: dict[str, Any], word: str, depth: int) -> None:
+        path[depth] = i
+        if depth >= shortest and "" in node and word not in first_path:
+            first_path[word] = path[: depth + 1]
+        used[i] = True
+        depth += 1
+        for j, symbol in steps[i]:
+            if not used[j]:
+                child = node.get(symbol)
+                if child is not None:
+                    walk(j, child, word + symbol, depth)  # noqa: F821 (bound until the del below)
+        used[i] = False
+
+    root: dict[str, Any] = words.trie.root
+    for i, symbol in enumerate(symbols):
+        child = root.get(symbol)
+        if child is not None:
+            walk(i, child, symbol, 0)
+    del walk  # the closure's cycle: see _search
+    return first_path
+
+
+def _search(board: Board, words: WordList, special: Sequence[int] = ()) -> dict[Any, list[int]]:
+    """Each word the board allows, with the tile indices of the first path found.
 
     With ``special`` tiles (at most a few: the multipliers), a word is kept once per
     set of special tiles its path crosses, keyed ``(word, mask)``; a path crossing
@@ -109,20 +199,20 @@ def _search(
         bits[i] = 1 << n
     # Per tile, its neighbours with their letters and special bit: one tuple unpack
     # per step instead of further list look-ups. A used-list beats an int bitmask here.
-    steps = [tuple((j, symbols[j], bits[j]) for j in near) for near in _neighbours(board.size)]
+    steps = [tuple([(j, symbols[j], bits[j]) for j in near]) for near in _neighbours(board.size)]
     shortest = words.min_length - 1  # as a depth: the index of a word's last tile
     used = [False] * len(symbols)
     # path[:depth + 1] is the chain so far; a fixed list written by depth
     # avoids an append and a pop per step.
     path = [0] * len(symbols)
-    first_path: dict[Any, tuple[int, ...]] = {}
+    first_path: dict[Any, list[int]] = {}
 
     def walk(i: int, node: dict[str, Any], word: str, depth: int, mask: int) -> None:
         path[depth] = i
-        if "" in node and depth >= shortest:
+        if depth >= shortest and "" in node:
             key = (word, mask) if mask else word
             if key not in first_path:
-                first_path[key] = tuple(path[: depth + 1]) if paths else _NO_PATH
+                first_path[key] = path[: depth + 1]
         used[i] = True
         depth += 1
         for j, symbol, bit in steps[i]:

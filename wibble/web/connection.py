@@ -31,6 +31,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from simple_websocket import ConnectionClosed
+from wsproto.events import TextMessage
 
 from .. import protocol
 from ..core import ProtocolError, RuleError, WibbleError
@@ -107,18 +108,46 @@ class Outbox:
         self.put(protocol.encode(protocol.error(exc, seq)))
 
     def flush(self) -> None:
-        """Send what is waiting, in order (called by the handler only)."""
+        """Send what is waiting, in order (called by the handler only).
+
+        Everything waiting goes out in one write: an event's messages (a verdict, the
+        refill, the words left) each stay their own websocket frame, but the frames are
+        handed to the socket together, one system call rather than one per message.
+        """
         frames = self._frames
         while frames and self.alive:
             try:
-                # One at a time: list.pop and list.append are each atomic, so a frame put
-                # meanwhile by another thread is neither lost nor reordered.
-                self._ws.send(frames.pop(0))
+                if len(frames) == 1:  # the usual case (a drag's step): simple-websocket's own send
+                    self._ws.send(frames.pop(0))
+                    continue
+                # Taken from the front by count: another thread only ever appends, so a frame
+                # put meanwhile stays for the next pass, neither lost nor reordered.
+                count = len(frames)
+                batch = frames[:count]
+                del frames[:count]
+                _send_all(self._ws, batch)
             except Exception:  # closed, reset or timed out: this client is gone
                 self.alive = False
                 self.broken = True
         if not self.alive:
             frames.clear()
+
+
+def _send_all(ws: Any, frames: list[str]) -> None:
+    """Send ``frames`` as text messages, each its own frame, in one write to the socket.
+
+    simple-websocket's ``send`` encodes one message with its wsproto connection and writes
+    it at once; this does the same for several and joins the bytes. Anything else (a test's
+    fake socket) gets one ``send`` per frame.
+    """
+    connection, sock = getattr(ws, "ws", None), getattr(ws, "sock", None)
+    if connection is None or sock is None:
+        for frame in frames:
+            ws.send(frame)
+        return
+    if not ws.connected:
+        raise ConnectionClosed(ws.close_reason, ws.close_message)
+    sock.send(b"".join([connection.send(TextMessage(data=frame)) for frame in frames]))
 
 
 class GuardedSocket:
