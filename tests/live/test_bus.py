@@ -240,3 +240,27 @@ def test_a_topic_whose_history_no_longer_reaches_back_is_named_for_a_snapshot(
     finally:
         a.stop()
         b.stop()
+
+
+def test_a_long_subscription_stays_listed_so_what_it_misses_while_cut_off_is_kept_for_it(
+    redis_url: str, monkeypatch: Any
+) -> None:
+    import time
+
+    import redis
+
+    from wibble.redis import bus as redis_bus
+
+    monkeypatch.setattr(redis_bus, "HISTORY_SECONDS", 2)  # lists expire in 2 s, not 10 minutes
+    a, b = buses(redis_url)
+    try:
+        a.subscribe("room:ABCD", listener([]))
+        b.subscribe("room:ABCD", listener([]))
+        time.sleep(3)  # longer than a listing lives unless it is listed again
+        with redis.Redis.from_url(redis_url) as admin:
+            admin.client_kill_filter(_type="pubsub")
+            a.publish("room:ABCD", [{"type": "played"}], all_but("nobody"))
+        assert "room:ABCD" not in a._alone  # B, cut off, is still known to listen
+    finally:
+        a.stop()
+        b.stop()

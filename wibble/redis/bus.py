@@ -104,6 +104,8 @@ class RedisBus:
         self._pubsub.subscribe(self._joined)
         self._stopped = False
         self._thread: threading.Thread | None = None
+        self._listed_at = time.monotonic()
+        """When ``_relist`` last ran (each subscription lists its topic as it is made)."""
         self.start()
 
     def _channel(self, topic: str) -> str:
@@ -134,18 +136,32 @@ class RedisBus:
         self.start()
         self._say_joined([topic])
 
-    def _listed(self, topic: str, listening: bool) -> None:
-        """List this process as listening to ``topic`` (or no longer), for ``_others_listen``."""
+    def _list(self, pipe: Any, topics: Iterable[str]) -> None:
+        """Add to ``pipe``: this process listens to ``topics`` (for ``_others_listen``), for the
+        next ``HISTORY_SECONDS`` (the listener lists them again well before: ``_relist``)."""
+        for topic in topics:
+            pipe.sadd(self._listeners(topic), self.process)
+            pipe.expire(self._listeners(topic), HISTORY_SECONDS)
+
+    def _unlist(self, topic: str) -> None:
+        try:
+            self.client.srem(self._listeners(topic), self.process)
+        except Exception as exc:  # (a process listed that does not listen costs others a look)
+            log.warning("could not note that this process stopped listening to %s: %s", topic, exc)
+
+    def _relist(self) -> None:
+        """List again every topic this process listens to, before the lists expire (the listener
+        does it every third of their life, in one round trip)."""
+        self._listed_at = time.monotonic()
+        topics = [self._topic(channel) for channel in list(self._channels)]
+        if not topics:
+            return
         try:
             pipe = self.client.pipeline(transaction=False)
-            if listening:
-                pipe.sadd(self._listeners(topic), self.process)
-                pipe.expire(self._listeners(topic), HISTORY_SECONDS)
-            else:
-                pipe.srem(self._listeners(topic), self.process)
+            self._list(pipe, topics)
             pipe.execute()
-        except Exception as exc:  # (a process listed that does not listen costs others a look)
-            log.warning("could not note that this process listens to %s: %s", topic, exc)
+        except Exception as exc:  # the next pass tries again
+            log.warning("could not list this process's topics again: %s", exc)
 
     def _others_listen(self, topic: str) -> bool:
         """Whether another live process is listed as listening to ``topic`` (it may be cut off
@@ -169,7 +185,7 @@ class RedisBus:
                     self._pubsub.unsubscribe(channel)
                 except Exception as exc:  # the listener subscribes afresh to what is left
                     log.warning("could not unsubscribe from %s: %s", channel, exc)
-        self._listed(topic, False)
+        self._unlist(topic)
 
     def publish(
         self,
@@ -208,11 +224,13 @@ class RedisBus:
             self._alone.add(topic)
 
     def _say_joined(self, topics: list[str]) -> None:
-        """Tell the other processes that this one listens to ``topics`` now (and list it so)."""
-        for topic in topics:
-            self._listed(topic, True)
+        """Tell the other processes that this one listens to ``topics`` now, and list it so (one
+        round trip)."""
         try:
-            self.client.publish(self._joined, json.dumps({"p": self.process, "t": topics}))
+            pipe = self.client.pipeline(transaction=False)
+            self._list(pipe, topics)
+            pipe.publish(self._joined, json.dumps({"p": self.process, "t": topics}))
+            pipe.execute()
         except Exception as exc:  # until Redis is back nothing crosses anyway; resubscribing says it again
             log.warning("could not tell other processes of a subscription: %s", exc)
 
@@ -232,6 +250,8 @@ class RedisBus:
 
     def _listen(self) -> None:
         while not self._stopped:
+            if time.monotonic() - self._listed_at > HISTORY_SECONDS / 3:
+                self._relist()
             try:
                 message = self._pubsub.get_message(timeout=1.0)
             except Exception as exc:
