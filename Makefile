@@ -13,7 +13,7 @@ WORDS  ?=
 NODE   ?= node
 NPM    ?= npm
 
-.PHONY: play test lint js node fast clean
+.PHONY: play test lint js node fast clean compiler
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Wibble needs Python 3.11 or newer (found %s); set PYTHON=python3.12 or similar" % sys.version.split()[0])'
@@ -23,12 +23,13 @@ $(BIN)/python:
 	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv && $(PYTHON) -m venv $(VENV); \
 	  else echo "python3 -m venv failed: install your system's venv package (Debian: python3-venv)"; exit 1; fi; }
 
-# Reinstalled whenever pyproject.toml changes.
-$(VENV)/.installed-play: pyproject.toml | $(BIN)/python
+# Reinstalled whenever pyproject.toml changes, or the compiled board search's source
+# (setup.py builds wibble/core/_walk.c beside it).
+$(VENV)/.installed-play: pyproject.toml setup.py wibble/core/_walk.c | $(BIN)/python compiler
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e .
 	@touch $@
 
-$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
+$(VENV)/.installed-test: pyproject.toml setup.py wibble/core/_walk.c | $(BIN)/python compiler
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
 	@touch $@ $(VENV)/.installed-play
 
@@ -51,6 +52,19 @@ lint: $(VENV)/.installed-test
 node_modules/.installed: package.json package-lock.json | node
 	$(NPM) ci --no-audit --no-fund
 	@touch $@
+
+# A C compiler and Python's headers, for the compiled board search: CC if set, else cc on
+# PATH, else Debian's gcc and python3-dev when we are root. Without them Wibble still
+# installs and plays (searching in Python, slower); the tests say the search is not built.
+compiler: | $(BIN)/python
+	@headers=$$($(BIN)/python -c 'import sysconfig, os; print(int(os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h"))))'); \
+	if ! command -v $${CC:-cc} >/dev/null || [ "$$headers" != 1 ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "No C compiler or Python headers; installing Debian's gcc and python3-dev"; \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gcc python3-dev >/dev/null || \
+	    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gcc python3-dev >/dev/null; } || true; \
+	  else echo "No C compiler or Python headers: Wibble will search boards in Python (slower); install gcc and your Python's headers to build wibble/core/_walk.c"; fi; \
+	fi
 
 # Node and npm: NODE/NPM if set, else on PATH, else Debian's packages when we are root.
 node:

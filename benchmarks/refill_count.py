@@ -29,7 +29,8 @@ from typing import Any
 
 from wibble.core import Board, Draws, Game, HashParams, solve
 from wibble.core import game as game_module
-from wibble.core.solver import _neighbours, count_words
+from wibble.core.search import neighbours as _neighbours
+from wibble.core.solver import count_words
 from wibble.wordlists import load
 
 ROOT = Path(__file__).resolve().parent.parent

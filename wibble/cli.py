@@ -165,7 +165,7 @@ def _serve(args: argparse.Namespace) -> int:
     import gevent
     import gevent.event
 
-    from .core import WordListError
+    from .core import WordListError, search
     from .store import StoreOpenError
     from .web import ConfigError, create_app
     from .web.app import trust_listening_name
@@ -196,6 +196,14 @@ def _serve(args: argparse.Namespace) -> int:
     except StoreOpenError as exc:
         print(f"wibble: {exc}", file=sys.stderr)
         return 2
+    if not search.compiled():
+        print(
+            "Warning: the compiled board search (wibble/core/_walk.c) is not built, so every count of"
+            " the words left runs in Python, about ten times slower; install a C compiler and"
+            " Python's headers, then reinstall (`make play` does)",
+            file=sys.stderr,
+            flush=True,
+        )
     trust_listening_name(app.config, args.host)
     store = app.extensions["wibble.store"]
     print(f"Games are saved in {store.description}", flush=True)

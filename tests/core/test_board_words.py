@@ -30,7 +30,7 @@ from wibble.core import (
     solve,
 )
 from wibble.core.game import MAX_DRAWS
-from wibble.core.solver import board_words
+from wibble.core.search import words as board_words
 from wibble.core.wordlist import WordList, build_word_list
 
 Path = list[tuple[int, int]]

@@ -1,0 +1,505 @@
+/* The board search of wibble/core/solver.py, compiled.
+ *
+ * The game counts every word on the board after each refill, to keep at least a
+ * floor of words unfound; in Python that count was 40% of a saturated server's CPU
+ * (docs/benchmarks.md, "Close to the floor"). This module does the same search
+ * over the same trie, in C, with the same results in the same order:
+ * solver.py's Python search stays the reference, used wherever this module was not
+ * built, and the tests compare the two on random boards of every shipped list.
+ *
+ * The trie (nested dicts, ``""`` marking a word's end: the contract documented in
+ * wibble/core/dictionary.py) is first copied into flat arrays (``compile``), once per
+ * trie: per node a bitmask of the letters it continues with and the index of its
+ * first child, children ordered by letter, so that a step is a bit test, a popcount
+ * and an array read. The copy also numbers every word (its rank in letter order:
+ * the sum, along its path, of the words that sort before each branch taken), so a
+ * word reached along several paths is recognised by an integer, without building
+ * its string twice.
+ *
+ * Results are plain Python objects: ``words`` gives a set of words, ``paths`` the
+ * first path (tile indices, in search order) of each word, or of each word and set
+ * of special tiles crossed, keyed as solver._search keys them.
+ */
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+#define MAX_LETTERS 64 /* a node's letters are one uint64_t bitmask */
+#define MAX_TILES 64   /* the tiles used are one uint64_t bitmask: boards up to 8 x 8 */
+#define MAX_SPECIAL 16 /* special tiles crossed: the low bits of a word's key */
+
+/* What a step reads sits together (16 and 8 bytes): the arrays are megabytes, and a
+   step's cost is mostly its cache misses, one per array it touches. */
+typedef struct {
+    uint64_t mask;  /* the letters this node continues with */
+    uint32_t first; /* its first child's place in the edges */
+    uint32_t end;   /* 1 if a word ends here */
+} Node;
+
+typedef struct {
+    uint32_t child;  /* the node it leads to */
+    uint32_t before; /* words that sort before any word through this edge, counted from its node */
+} Edge;
+
+typedef struct {
+    PyObject_HEAD
+    Py_ssize_t nodes;
+    int letters;
+    PyObject *index;   /* dict: letter (str) -> its number, 0 .. letters - 1 */
+    PyObject *symbols; /* tuple: number -> letter */
+    Node *node;
+    Edge *edge;
+} Compiled;
+
+static void compiled_dealloc(Compiled *self) {
+    Py_XDECREF(self->index);
+    Py_XDECREF(self->symbols);
+    PyMem_Free(self->node);
+    PyMem_Free(self->edge);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *compiled_nodes(Compiled *self, void *closure) {
+    (void)closure;
+    return PyLong_FromSsize_t(self->nodes);
+}
+
+static PyGetSetDef compiled_getset[] = {
+    {"nodes", (getter)compiled_nodes, NULL, "how many nodes the trie has", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject CompiledType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "wibble.core._walk.Compiled",
+    .tp_basicsize = sizeof(Compiled),
+    .tp_dealloc = (destructor)compiled_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A trie copied into flat arrays for the board search (made by compile()).",
+    .tp_getset = compiled_getset,
+};
+
+/* -- compile ---------------------------------------------------------------------- */
+
+/* Numbers every node reachable from ``node`` (each shared node once), collecting the
+   nodes in ``order`` and every letter in ``index``. Depth is a word's length. */
+static int number_nodes(PyObject *node, PyObject *seen, PyObject *order, PyObject *index, Py_ssize_t *edges) {
+    PyObject *key = PyLong_FromVoidPtr(node);
+    if (key == NULL) return -1;
+    int known = PyDict_Contains(seen, key);
+    if (known != 0) {
+        Py_DECREF(key);
+        return known < 0 ? -1 : 0;
+    }
+    PyObject *number = PyLong_FromSsize_t(PyList_GET_SIZE(order));
+    int failed = number == NULL || PyDict_SetItem(seen, key, number) < 0 || PyList_Append(order, node) < 0;
+    Py_XDECREF(number);
+    Py_DECREF(key);
+    if (failed) return -1;
+    PyObject *letter, *next;
+    Py_ssize_t pos = 0;
+    while (PyDict_Next(node, &pos, &letter, &next)) {
+        if (!PyUnicode_Check(letter)) {
+            PyErr_SetString(PyExc_TypeError, "a trie node's keys must be strings");
+            return -1;
+        }
+        if (PyUnicode_GET_LENGTH(letter) == 0) continue; /* "": a word ends here */
+        if (!PyDict_CheckExact(next)) {
+            PyErr_SetString(PyExc_TypeError, "a trie node's children must be dicts");
+            return -1;
+        }
+        (*edges)++;
+        if (PyDict_GetItemWithError(index, letter) == NULL) {
+            if (PyErr_Occurred()) return -1;
+            PyObject *count = PyLong_FromSsize_t(PyDict_GET_SIZE(index));
+            failed = count == NULL || PyDict_SetItem(index, letter, count) < 0;
+            Py_XDECREF(count);
+            if (failed) return -1;
+        }
+        if (number_nodes(next, seen, order, index, edges) < 0) return -1;
+    }
+    return 0;
+}
+
+static Py_ssize_t node_number(PyObject *seen, PyObject *node) {
+    PyObject *key = PyLong_FromVoidPtr(node);
+    if (key == NULL) return -1;
+    PyObject *number = PyDict_GetItemWithError(seen, key); /* borrowed */
+    Py_DECREF(key);
+    if (number == NULL) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_RuntimeError, "a trie node was not numbered");
+        return -1;
+    }
+    return PyLong_AsSsize_t(number);
+}
+
+/* Words in the subtree of each node (memoised in ``words``; 0 means not counted yet,
+   as every node holds a word: a node without one would be a dead end, never built). */
+static uint32_t count_below(Compiled *c, uint32_t node, uint32_t *words) {
+    if (words[node]) return words[node];
+    uint64_t total = c->node[node].end;
+    int children = __builtin_popcountll(c->node[node].mask);
+    for (int k = 0; k < children; k++) {
+        Edge *edge = &c->edge[c->node[node].first + (uint32_t)k];
+        edge->before = (uint32_t)total;
+        total += count_below(c, edge->child, words);
+    }
+    if (total == 0) total = 1; /* keeps the memo's 0 meaning "not counted" (never used for a rank) */
+    words[node] = (uint32_t)total;
+    return words[node];
+}
+
+static PyObject *walk_compile(PyObject *module, PyObject *root) {
+    (void)module;
+    if (!PyDict_CheckExact(root)) {
+        PyErr_SetString(PyExc_TypeError, "compile() takes a trie's root node (a dict)");
+        return NULL;
+    }
+    PyObject *seen = PyDict_New(), *order = PyList_New(0), *index = PyDict_New();
+    Compiled *c = NULL;
+    uint32_t *words = NULL;
+    Py_ssize_t edges = 0;
+    if (seen == NULL || order == NULL || index == NULL) goto fail;
+    if (number_nodes(root, seen, order, index, &edges) < 0) goto fail;
+    Py_ssize_t nodes = PyList_GET_SIZE(order);
+    if (PyDict_GET_SIZE(index) > MAX_LETTERS) {
+        PyErr_Format(PyExc_ValueError, "the trie has %zd letters; the compiled search takes up to %d",
+                     PyDict_GET_SIZE(index), MAX_LETTERS);
+        goto fail;
+    }
+    if (nodes >= (Py_ssize_t)UINT32_MAX || edges >= (Py_ssize_t)UINT32_MAX) {
+        PyErr_SetString(PyExc_ValueError, "the trie is too large for the compiled search");
+        goto fail;
+    }
+    c = PyObject_New(Compiled, &CompiledType);
+    if (c == NULL) goto fail;
+    /* PyObject_New leaves the fields unset: clear them, so that a failure below frees only what was made. */
+    memset((char *)c + sizeof(PyObject), 0, sizeof(Compiled) - sizeof(PyObject));
+    c->nodes = nodes;
+    c->letters = (int)PyDict_GET_SIZE(index);
+    c->index = index;
+    index = NULL;
+    c->symbols = PyTuple_New(c->letters);
+    c->node = PyMem_Calloc((size_t)nodes, sizeof(Node));
+    c->edge = PyMem_Calloc((size_t)edges + 1, sizeof(Edge));
+    words = PyMem_Calloc((size_t)nodes, sizeof(uint32_t));
+    if (c->symbols == NULL || !c->node || !c->edge || !words) {
+        if (!PyErr_Occurred()) PyErr_NoMemory();
+        goto fail;
+    }
+    {
+        PyObject *letter, *number;
+        Py_ssize_t pos = 0;
+        while (PyDict_Next(c->index, &pos, &letter, &number)) {
+            Py_INCREF(letter);
+            PyTuple_SET_ITEM(c->symbols, PyLong_AsSsize_t(number), letter);
+        }
+    }
+    /* Children in letter order, so a child's place is the popcount of the letters below its own. */
+    uint32_t placed = 0;
+    for (Py_ssize_t n = 0; n < nodes; n++) {
+        PyObject *node = PyList_GET_ITEM(order, n);
+        int32_t by_letter[MAX_LETTERS];
+        for (int k = 0; k < c->letters; k++) by_letter[k] = -1;
+        PyObject *letter, *next;
+        Py_ssize_t pos = 0;
+        while (PyDict_Next(node, &pos, &letter, &next)) {
+            if (PyUnicode_GET_LENGTH(letter) == 0) {
+                c->node[n].end = 1;
+                continue;
+            }
+            Py_ssize_t k = PyLong_AsSsize_t(PyDict_GetItem(c->index, letter));
+            Py_ssize_t target = node_number(seen, next);
+            if (target < 0) goto fail;
+            by_letter[k] = (int32_t)target;
+            c->node[n].mask |= (uint64_t)1 << k;
+        }
+        c->node[n].first = placed;
+        for (int k = 0; k < c->letters; k++) {
+            if (by_letter[k] >= 0) c->edge[placed++].child = (uint32_t)by_letter[k];
+        }
+    }
+    count_below(c, 0, words);
+    PyMem_Free(words);
+    Py_DECREF(seen);
+    Py_DECREF(order);
+    return (PyObject *)c;
+fail:
+    PyMem_Free(words);
+    Py_XDECREF(c);
+    Py_XDECREF(seen);
+    Py_XDECREF(order);
+    Py_XDECREF(index);
+    return NULL;
+}
+
+/* -- the search --------------------------------------------------------------------- */
+
+/* Keys already found (a word's rank, shifted, with its special tiles in the low bits):
+   open addressing over a power-of-two table; 0 marks an empty slot, so keys are stored + 1. */
+typedef struct {
+    uint64_t *slots;
+    size_t size, used;
+} KeySet;
+
+static int keyset_add(KeySet *set, uint64_t key) { /* 1 added, 0 present, -1 no memory */
+    key += 1;
+    if (2 * (set->used + 1) > set->size) {
+        size_t size = set->size ? set->size * 2 : 1024;
+        uint64_t *slots = PyMem_Calloc(size, sizeof(uint64_t));
+        if (slots == NULL) return -1;
+        for (size_t i = 0; i < set->size; i++) {
+            uint64_t old = set->slots[i];
+            if (!old) continue;
+            size_t j = (size_t)(old * 0x9E3779B97F4A7C15ull >> 20) & (size - 1);
+            while (slots[j]) j = (j + 1) & (size - 1);
+            slots[j] = old;
+        }
+        PyMem_Free(set->slots);
+        set->slots = slots;
+        set->size = size;
+    }
+    size_t j = (size_t)(key * 0x9E3779B97F4A7C15ull >> 20) & (set->size - 1);
+    while (set->slots[j]) {
+        if (set->slots[j] == key) return 0;
+        j = (j + 1) & (set->size - 1);
+    }
+    set->slots[j] = key;
+    set->used++;
+    return 1;
+}
+
+typedef struct {
+    const Compiled *trie;
+    int tiles, shortest;
+    int letter[MAX_TILES];              /* each tile's letter number, -1 if the trie has none */
+    uint64_t bit[MAX_TILES];            /* each special tile's bit (0 for the others) */
+    int near[MAX_TILES][8], nears[MAX_TILES];
+    const char *utf8[MAX_LETTERS];      /* each letter's UTF-8 bytes, to build a found word */
+    Py_ssize_t utf8_size[MAX_LETTERS];
+    char *text;                         /* the word so far, as UTF-8 */
+    Py_ssize_t length[MAX_TILES + 1];   /* text's length after each depth */
+    int path[MAX_TILES];
+    KeySet found;
+    PyObject *out;                      /* a set of words, or a dict of first paths */
+    int with_paths;
+} Search;
+
+static PyObject *found_word(Search *s, int depth) {
+    return PyUnicode_DecodeUTF8(s->text, s->length[depth + 1], "strict");
+}
+
+static int record(Search *s, int depth, uint64_t rank, uint64_t special) {
+    int added = keyset_add(&s->found, rank << MAX_SPECIAL | special);
+    if (added <= 0) {
+        if (added < 0) PyErr_NoMemory();
+        return added;
+    }
+    PyObject *word = found_word(s, depth);
+    if (word == NULL) return -1;
+    if (!s->with_paths) {
+        int failed = PySet_Add(s->out, word);
+        Py_DECREF(word);
+        return failed;
+    }
+    PyObject *key = word;
+    if (special) {
+        PyObject *bits = PyLong_FromUnsignedLongLong(special);
+        key = bits == NULL ? NULL : PyTuple_Pack(2, word, bits);
+        Py_XDECREF(bits);
+        Py_DECREF(word);
+        if (key == NULL) return -1;
+    }
+    PyObject *path = PyList_New(depth + 1);
+    if (path == NULL) {
+        Py_DECREF(key);
+        return -1;
+    }
+    for (int d = 0; d <= depth; d++) {
+        PyObject *tile = PyLong_FromLong(s->path[d]);
+        if (tile == NULL) {
+            Py_DECREF(path);
+            Py_DECREF(key);
+            return -1;
+        }
+        PyList_SET_ITEM(path, d, tile);
+    }
+    int failed = PyDict_SetItem(s->out, key, path);
+    Py_DECREF(path);
+    Py_DECREF(key);
+    return failed;
+}
+
+static void spell(Search *s, int depth, int tile) {
+    const int k = s->letter[tile];
+    memcpy(s->text + s->length[depth], s->utf8[k], (size_t)s->utf8_size[k]);
+    s->length[depth + 1] = s->length[depth] + s->utf8_size[k];
+}
+
+/* Depth-first from ``tile`` at trie ``node``: the same order as solver.py's walk. */
+static int walk(Search *s, int tile, uint32_t node, int depth, uint64_t used, uint64_t rank, uint64_t special) {
+    const Node here = s->trie->node[node];
+    s->path[depth] = tile;
+    if (depth >= s->shortest && here.end && record(s, depth, rank, special) < 0) return -1;
+    used |= (uint64_t)1 << tile;
+    for (int n = 0; n < s->nears[tile]; n++) {
+        const int next = s->near[tile][n];
+        const int k = s->letter[next];
+        if (k < 0 || used >> next & 1 || !(here.mask >> k & 1)) continue;
+        const Edge edge = s->trie->edge[here.first + (uint32_t)__builtin_popcountll(here.mask & (((uint64_t)1 << k) - 1))];
+        spell(s, depth + 1, next);
+        if (walk(s, next, edge.child, depth + 1, used, rank + edge.before, special | s->bit[next]) < 0) return -1;
+    }
+    return 0;
+}
+
+/* Reads the board (its letters row by row, its side, the special tiles) into ``s``. */
+static int prepare(Search *s, Compiled *trie, PyObject *symbols, Py_ssize_t size, int shortest, PyObject *special) {
+    memset(s, 0, sizeof(*s));
+    s->trie = trie;
+    s->shortest = shortest;
+    if (size < 1 || size * size > MAX_TILES) {
+        PyErr_Format(PyExc_ValueError, "boards from 1 x 1 to 8 x 8 only, not %zd x %zd", size, size);
+        return -1;
+    }
+    PyObject *letters = PySequence_Fast(symbols, "symbols must be a sequence of strings");
+    if (letters == NULL) return -1;
+    if (PySequence_Fast_GET_SIZE(letters) != size * size) {
+        Py_DECREF(letters);
+        PyErr_SetString(PyExc_ValueError, "one symbol per tile");
+        return -1;
+    }
+    s->tiles = (int)(size * size);
+    for (int i = 0; i < s->tiles; i++) {
+        PyObject *number = PyDict_GetItemWithError(trie->index, PySequence_Fast_GET_ITEM(letters, i));
+        if (number == NULL && PyErr_Occurred()) {
+            Py_DECREF(letters);
+            return -1;
+        }
+        s->letter[i] = number == NULL ? -1 : (int)PyLong_AsLong(number);
+    }
+    Py_DECREF(letters);
+    for (int k = 0; k < trie->letters; k++) {
+        s->utf8[k] = PyUnicode_AsUTF8AndSize(PyTuple_GET_ITEM(trie->symbols, k), &s->utf8_size[k]);
+        if (s->utf8[k] == NULL) return -1;
+    }
+    for (int i = 0; i < s->tiles; i++) {
+        int row = i / (int)size, col = i % (int)size;
+        for (int r = row - 1; r <= row + 1; r++) {
+            for (int c = col - 1; c <= col + 1; c++) {
+                if (r < 0 || c < 0 || r >= size || c >= size || (r == row && c == col)) continue;
+                s->near[i][s->nears[i]++] = r * (int)size + c;
+            }
+        }
+    }
+    if (special != NULL && special != Py_None) {
+        PyObject *tiles = PySequence_Fast(special, "special must be a sequence of tile indices");
+        if (tiles == NULL) return -1;
+        Py_ssize_t count = PySequence_Fast_GET_SIZE(tiles);
+        if (count > MAX_SPECIAL) {
+            Py_DECREF(tiles);
+            PyErr_Format(PyExc_ValueError, "up to %d special tiles", MAX_SPECIAL);
+            return -1;
+        }
+        for (Py_ssize_t n = 0; n < count; n++) {
+            long i = PyLong_AsLong(PySequence_Fast_GET_ITEM(tiles, n));
+            if (i < 0 || i >= s->tiles) {
+                Py_DECREF(tiles);
+                if (!PyErr_Occurred()) PyErr_SetString(PyExc_IndexError, "a special tile is off the board");
+                return -1;
+            }
+            s->bit[i] = (uint64_t)1 << n;
+        }
+        Py_DECREF(tiles);
+    }
+    /* The longest word is one letter per tile, each letter at most its longest UTF-8 form. */
+    Py_ssize_t widest = 1;
+    for (int k = 0; k < trie->letters; k++) widest = s->utf8_size[k] > widest ? s->utf8_size[k] : widest;
+    s->text = PyMem_Malloc((size_t)(widest * s->tiles + 1));
+    if (s->text == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *search(PyObject *args, int with_paths) {
+    Compiled *trie;
+    PyObject *symbols, *special = NULL;
+    Py_ssize_t size;
+    int shortest;
+    if (!PyArg_ParseTuple(args, "O!Oni|O", &CompiledType, &trie, &symbols, &size, &shortest, &special)) return NULL;
+    Search *s = PyMem_Malloc(sizeof(Search));
+    if (s == NULL) return PyErr_NoMemory();
+    if (prepare(s, trie, symbols, size, shortest, with_paths ? special : NULL) < 0) {
+        PyMem_Free(s->text);
+        PyMem_Free(s);
+        return NULL;
+    }
+    s->with_paths = with_paths;
+    s->out = with_paths ? PyDict_New() : PySet_New(NULL);
+    int failed = s->out == NULL;
+    const Node root = trie->node[0];
+    for (int i = 0; i < s->tiles && !failed; i++) {
+        const int k = s->letter[i];
+        if (k < 0 || !(root.mask >> k & 1)) continue;
+        const Edge edge = trie->edge[root.first + (uint32_t)__builtin_popcountll(root.mask & (((uint64_t)1 << k) - 1))];
+        s->length[0] = 0;
+        spell(s, 0, i);
+        failed = walk(s, i, edge.child, 0, 0, edge.before, s->bit[i]) < 0;
+    }
+    PyObject *out = s->out;
+    PyMem_Free(s->found.slots);
+    PyMem_Free(s->text);
+    PyMem_Free(s);
+    if (failed) {
+        Py_XDECREF(out);
+        return NULL;
+    }
+    return out;
+}
+
+static PyObject *walk_words(PyObject *module, PyObject *args) {
+    (void)module;
+    return search(args, 0);
+}
+
+static PyObject *walk_paths(PyObject *module, PyObject *args) {
+    (void)module;
+    return search(args, 1);
+}
+
+static PyMethodDef methods[] = {
+    {"compile", walk_compile, METH_O, "compile(root) -> Compiled: a trie's nodes copied into flat arrays."},
+    {"words", walk_words, METH_VARARGS,
+     "words(compiled, symbols, size, shortest) -> set[str]: every word the board allows."},
+    {"paths", walk_paths, METH_VARARGS,
+     "paths(compiled, symbols, size, shortest, special=()) -> dict: each word's first path, "
+     "keyed (word, special tiles crossed as bits) where it crossed any, else by the word."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module_def = {
+    PyModuleDef_HEAD_INIT, "_walk", "The board search of wibble.core.solver, compiled.", -1, methods,
+    NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__walk(void) {
+    if (PyType_Ready(&CompiledType) < 0) return NULL;
+    PyObject *module = PyModule_Create(&module_def);
+    if (module == NULL) return NULL;
+#ifdef SOURCE_DIGEST
+    if (PyModule_AddStringConstant(module, "SOURCE_DIGEST", SOURCE_DIGEST) < 0) {
+        Py_DECREF(module);
+        return NULL;
+    }
+#endif
+    Py_INCREF(&CompiledType);
+    if (PyModule_AddObject(module, "Compiled", (PyObject *)&CompiledType) < 0) {
+        Py_DECREF(&CompiledType);
+        Py_DECREF(module);
+        return NULL;
+    }
+    return module;
+}

@@ -1,0 +1,213 @@
+"""The board search: every word a board allows, by a depth-first walk over tiles pruned by the trie.
+
+Two implementations with the same results in the same order:
+
+- the compiled one (``wibble/core/_walk.c``), built by ``pip install`` wherever a C
+  compiler is: the trie copied once into flat arrays, a step a bit test and an array
+  read. The game counts every word on the board after each refill, and in Python that
+  count was 40% of a saturated server's CPU (docs/benchmarks.md, "Close to the floor");
+- the Python one below, the reference: it runs where the extension was not built (or
+  cannot take a list: more than 64 letters, boards over 8 x 8), and the tests check the
+  compiled walk against it on random boards of every shipped list.
+
+The Python walk reads the trie's nodes directly as plain dicts (``node.get(letter)``,
+``"" in node`` for "a word ends here"), which is the documented ``Node`` contract of
+``wibble.core.dictionary``; going through ``Trie.child``/``Trie.is_word`` would cost
+a method call per step. Nodes may be shared between prefixes, so a search keeps all
+its state (the tiles used, the path, the word so far) itself and never writes to a node.
+
+Tiles are numbered row by row (``row * size + col``); a path is a list of tile numbers.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Sequence
+from functools import cache
+from typing import Any
+
+from .board import Board
+from .dictionary import Trie
+from .wordlist import WordList
+
+try:
+    from . import _walk  # type: ignore[attr-defined]
+except ImportError:  # built without a C compiler: every search runs in Python
+    _walk = None
+
+# Each trie's compiled copy, made at its first search and dropped with the trie.
+_compiled: weakref.WeakKeyDictionary[Trie, Any] = weakref.WeakKeyDictionary()
+_REFUSED = object()  # the compiled walk cannot take this trie: search it in Python
+
+
+def compiled() -> bool:
+    """True if the compiled search was built (``wibble serve`` says so when it is not)."""
+    return _walk is not None
+
+
+def _compiled_trie(trie: Trie) -> Any:
+    """The trie's compiled copy, or ``_REFUSED``."""
+    found = _compiled.get(trie)
+    if found is None:
+        try:
+            found = _walk.compile(trie.root)
+        except ValueError:  # too many letters for one bitmask: the Python walk takes any list
+            found = _REFUSED
+        _compiled[trie] = found
+    return found
+
+
+def _symbols(board: Board) -> list[str]:
+    return [letter.symbol for row in board.rows() for letter in row]
+
+
+def words(board: Board, wordlist: WordList) -> set[str]:
+    """Every word ``board`` allows."""
+    symbols, shortest = _symbols(board), wordlist.min_length - 1  # as a depth: a word's last tile
+    if _walk is not None and board.size <= 8:
+        trie = _compiled_trie(wordlist.trie)
+        if trie is not _REFUSED:
+            found: set[str] = _walk.words(trie, symbols, board.size, shortest)
+            return found
+    return python_words(symbols, board.size, wordlist.trie.root, shortest)
+
+
+def paths(board: Board, wordlist: WordList, special: Sequence[int] = ()) -> dict[Any, list[int]]:
+    """Each word ``board`` allows, with the tiles of the first path the walk finds for it.
+
+    With ``special`` tiles (at most 16: the multipliers), a word is kept once per set of
+    special tiles its path crosses, keyed ``(word, bits)``, bit ``n`` for ``special[n]``;
+    a path crossing none is keyed by the word alone, as without ``special``.
+    """
+    symbols, shortest = _symbols(board), wordlist.min_length - 1
+    if _walk is not None and board.size <= 8 and len(special) <= 16:
+        trie = _compiled_trie(wordlist.trie)
+        if trie is not _REFUSED:
+            found: dict[Any, list[int]] = _walk.paths(trie, symbols, board.size, shortest, special)
+            return found
+    if not special:
+        return python_plain_paths(symbols, board.size, wordlist.trie.root, shortest)
+    return python_paths(symbols, board.size, wordlist.trie.root, shortest, special)
+
+
+@cache
+def neighbours(size: int) -> tuple[tuple[int, ...], ...]:
+    """For each tile number, the numbers of its up to eight neighbours (the walk's order)."""
+    return tuple(
+        tuple(
+            r * size + c
+            for r in range(max(0, row - 1), min(size, row + 2))
+            for c in range(max(0, col - 1), min(size, col + 2))
+            if (r, c) != (row, col)
+        )
+        for row in range(size)
+        for col in range(size)
+    )
+
+
+# -- the Python walk ------------------------------------------------------------------
+
+
+def python_words(symbols: list[str], size: int, root: dict[str, Any], shortest: int) -> set[str]:
+    """``words`` in Python: the walk keeps nothing but the words."""
+    steps = [tuple([(j, symbols[j]) for j in near]) for near in neighbours(size)]
+    used = [False] * len(symbols)
+    found: set[str] = set()
+    add = found.add
+
+    def walk(i: int, node: dict[str, Any], word: str, depth: int) -> None:
+        if depth >= shortest and "" in node:
+            add(word)
+        used[i] = True
+        depth += 1
+        for j, symbol in steps[i]:
+            if not used[j]:
+                child = node.get(symbol)
+                if child is not None:
+                    walk(j, child, word + symbol, depth)  # noqa: F821 (bound until the del below)
+        used[i] = False
+
+    for i, symbol in enumerate(symbols):
+        child = root.get(symbol)
+        if child is not None:
+            walk(i, child, symbol, 0)
+    del walk  # the closure's cycle: see python_paths
+    return found
+
+
+def python_plain_paths(
+    symbols: list[str], size: int, root: dict[str, Any], shortest: int
+) -> dict[str, list[int]]:
+    """``python_paths`` with no special tiles: each word keyed by itself, without a mask to carry."""
+    steps = [tuple([(j, symbols[j]) for j in near]) for near in neighbours(size)]
+    used = [False] * len(symbols)
+    path = [0] * len(symbols)
+    first_path: dict[str, list[int]] = {}
+
+    def walk(i: int, node: dict[str, Any], word: str, depth: int) -> None:
+        path[depth] = i
+        if depth >= shortest and "" in node and word not in first_path:
+            first_path[word] = path[: depth + 1]
+        used[i] = True
+        depth += 1
+        for j, symbol in steps[i]:
+            if not used[j]:
+                child = node.get(symbol)
+                if child is not None:
+                    walk(j, child, word + symbol, depth)  # noqa: F821 (bound until the del below)
+        used[i] = False
+
+    for i, symbol in enumerate(symbols):
+        child = root.get(symbol)
+        if child is not None:
+            walk(i, child, symbol, 0)
+    del walk  # the closure's cycle: see python_paths
+    return first_path
+
+
+def python_paths(
+    symbols: list[str], size: int, root: dict[str, Any], shortest: int, special: Sequence[int] = ()
+) -> dict[Any, list[int]]:
+    """Each word the board allows, with the tile indices of the first path found.
+
+    With ``special`` tiles (at most a few: the multipliers), a word is kept once per
+    set of special tiles its path crosses, keyed ``(word, mask)``; a path crossing
+    none is keyed by the word alone, as without ``special``.
+    """
+    bits = [0] * len(symbols)
+    for n, i in enumerate(special):
+        bits[i] = 1 << n
+    # Per tile, its neighbours with their letters and special bit: one tuple unpack
+    # per step instead of further list look-ups. A used-list beats an int bitmask here.
+    steps = [tuple([(j, symbols[j], bits[j]) for j in near]) for near in neighbours(size)]
+    used = [False] * len(symbols)
+    # path[:depth + 1] is the chain so far; a fixed list written by depth
+    # avoids an append and a pop per step.
+    path = [0] * len(symbols)
+    first_path: dict[Any, list[int]] = {}
+
+    def walk(i: int, node: dict[str, Any], word: str, depth: int, mask: int) -> None:
+        path[depth] = i
+        if depth >= shortest and "" in node:
+            key = (word, mask) if mask else word
+            if key not in first_path:
+                first_path[key] = path[: depth + 1]
+        used[i] = True
+        depth += 1
+        for j, symbol, bit in steps[i]:
+            if not used[j]:
+                child = node.get(symbol)
+                if child is not None:
+                    walk(j, child, word + symbol, depth, mask | bit)  # noqa: F821 (bound until the del below)
+        used[i] = False
+
+    for i, symbol in enumerate(symbols):
+        child = root.get(symbol)
+        if child is not None:
+            walk(i, child, symbol, 0, bits[i])
+    # ``walk`` refers to itself, a reference cycle that would keep this search's
+    # lists alive until a garbage collection; at a thousand players those
+    # collections paused every game for ~100 ms (benchmarks.load). Breaking the
+    # cycle frees everything here, by reference counting.
+    del walk
+    return first_path
