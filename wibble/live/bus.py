@@ -67,9 +67,10 @@ class Subscriber(Protocol):
         """The token hash this session acts with on ``topic`` (None: it watches)."""
 
     def receive(
-        self, topic: str, messages: Sequence[Message], frames: Sequence[str], seq: int | None
+        self, topic: str, messages: Sequence[Message], frames: Sequence[str] | None, seq: int | None
     ) -> None:
-        """Deliver ``messages`` (``frames`` are the same, encoded), adding ``seq`` if it is given."""
+        """Deliver ``messages``, adding ``seq`` if it is given; ``frames`` are the same messages
+        encoded, given whenever ``seq`` is not (with a ``seq`` every frame is encoded afresh)."""
 
 
 class Bus(Protocol):
@@ -130,6 +131,9 @@ class MemoryBus:
         for subscriber in list(subscribers.values()):
             if not audience.includes(subscriber.id, subscriber.holder(topic)):
                 continue
-            if frames is None:
+            own = seq if subscriber.id == origin else None
+            # Encoded once for everyone without a seq, and only if someone is: in a game
+            # played alone the one reader is the mover, whose frames carry its seq.
+            if frames is None and own is None:
                 frames = [protocol.encode(m) for m in messages]
-            subscriber.receive(topic, messages, frames, seq if subscriber.id == origin else None)
+            subscriber.receive(topic, messages, frames, own)

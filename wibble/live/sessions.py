@@ -73,15 +73,17 @@ class Session:
         return self.credential(topic).holder
 
     def receive(
-        self, topic: str, messages: Sequence[dict[str, Any]], frames: Sequence[str], seq: int | None
+        self, topic: str, messages: Sequence[dict[str, Any]], frames: Sequence[str] | None, seq: int | None
     ) -> None:
-        for message, frame in zip(messages, frames, strict=True):
+        for n, message in enumerate(messages):
             if protocol.is_personal(message):
                 credential = self.credential(topic)
                 message = protocol.for_reader(message, credential.holder, credential.token, credential.name)
                 frame = protocol.encode(message if seq is None else {**message, "seq": seq})
-            elif seq is not None:
-                frame = protocol.encode({**message, "seq": seq})
+            elif seq is not None or frames is None:
+                frame = protocol.encode(message if seq is None else {**message, "seq": seq})
+            else:
+                frame = frames[n]
             self.deliver(frame)
 
     def __repr__(self) -> str:
