@@ -1,12 +1,15 @@
 """Time to list every word a board allows, for ``wibble.core.solve`` and the obvious alternatives.
 
 Draws boards with the game's own sampler from a word list, then solves each board
-with: (a) ``solve`` on the list's real trie; (b) a straightforward depth-first search
-over a plain nested-dict trie built here; (c) the same search over a set of words
-plus a set of every prefix; (d) the same search over ``marisa_trie`` (skipped if not
-installed). Every solver returns the same thing, a list of ``Found`` best first, and
-they must agree on every board. Times are per board, after a warm-up; the max can
-include one of the interpreter's full garbage-collection passes.
+with: (a) ``solve`` on the list's real trie, its walk compiled (``wibble/core/_walk.c``);
+(a') the same with the walk in Python (``wibble.core.search``'s reference); (b) a
+straightforward depth-first search over a plain nested-dict trie built here; (c) the
+same search over a set of words plus a set of every prefix; (d) the same search over
+``marisa_trie`` (skipped if not installed). Then the count of words left after a
+refill (``count_words``), compiled and in Python. Every solver returns the same thing,
+a list of ``Found`` best first, and they must agree on every board. Times are per
+board, after a warm-up; the max can include one of the interpreter's full
+garbage-collection passes.
 
     .venv/bin/python -m benchmarks.solver [--words en] [--boards 1000] [--seed 1]
 """
@@ -25,7 +28,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from wibble.core import Board, Found, LetterSampler, Pos, WordList, solve
+from wibble.core import Board, Found, LetterSampler, Pos, WordList, count_words, search, solve
 from wibble.wordlists import load
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -173,6 +176,7 @@ def main() -> None:
     # is 390,000 dicts for English, and a full garbage collection walks every one.
     factories: list[tuple[str, Callable[[], Solver | None]]] = [
         ("(a) wibble solve, real trie", lambda: solve),
+        ("(a') the same, Python walk", lambda: python_walk(solve)),
         ("(b) DFS, nested-dict trie", lambda: dict_trie_solver(word_strings)),
         ("(c) DFS, word + prefix sets", lambda: set_solver(word_strings)),
         ("(d) DFS, marisa-trie", lambda: marisa_solver(word_strings)),
@@ -204,6 +208,32 @@ def main() -> None:
             f"{name:30} {statistics.median(times):>5.2f} ms {percentile(times, 90):>5.2f} ms "
             f"{percentile(times, 99):>5.2f} ms {times[-1]:>5.1f} ms {median_words:>6}"
         )
+    for name, count in [
+        ("count_words, compiled", count_words),
+        ("count_words, Python walk", python_walk(count_words)),
+    ]:
+        assert all(count(board, words) == len(want) for board, want in zip(boards, expected, strict=True))
+        times, _ = time_solver(
+            lambda board, words, count=count: [count(board, words)], boards, words, args.warmup
+        )
+        times.sort()
+        print(
+            f"{name:30} {statistics.median(times):>5.2f} ms {percentile(times, 90):>5.2f} ms "
+            f"{percentile(times, 99):>5.2f} ms {times[-1]:>5.1f} ms"
+        )
+
+
+def python_walk(function: Callable[..., Any]) -> Callable[..., Any]:
+    """``function`` with the compiled walk switched off while it runs: the Python reference walks."""
+
+    def walked(*args: Any) -> Any:
+        compiled, search._walk = search._walk, None
+        try:
+            return function(*args)
+        finally:
+            search._walk = compiled
+
+    return walked
 
 
 if __name__ == "__main__":
