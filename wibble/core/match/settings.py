@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from ..errors import GameDataError
@@ -70,8 +70,11 @@ class Settings:
             raise ValueError("triple_chance must be 0-1")
 
     def to_doc(self) -> dict[str, Any]:
-        doc = asdict(self)
+        # What ``asdict`` gave, field by field: asdict walks and deep-copies every value, and was
+        # most of the cost of a match's document, which is built at every committed play.
+        doc = {name: getattr(self, name) for name in _FIELDS}
         doc["scoring"] = list(self.scoring)
+        doc["costs"] = {name: getattr(self.costs, name) for name in _COST_FIELDS}
         return doc
 
     @classmethod
@@ -92,6 +95,8 @@ class Settings:
         return settings
 
 
+_FIELDS = tuple(f.name for f in fields(Settings))
+_COST_FIELDS = tuple(f.name for f in fields(Costs))
 _WHOLE = ("rounds", "extend_seconds", "gem_tiles", "gem_cap", "start_gems", "word_mult_from")
 
 
