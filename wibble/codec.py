@@ -31,13 +31,16 @@ _encode = msgspec.json.Encoder().encode
 _decode = msgspec.json.Decoder().decode
 
 
-def dumps(value: Any) -> str:
+def dumps(value: Any, ascii_fallback: bool = False) -> str:
     """Compact JSON text, with non-ASCII characters as themselves (as ``json.dumps`` with
-    ``ensure_ascii=False`` and compact separators writes it)."""
+    ``ensure_ascii=False`` and compact separators writes it).
+
+    ``ascii_fallback``: where msgspec cannot write ``value``, escape every non-ASCII character
+    (as plain ``json.dumps`` does), so that even half a surrogate pair gives UTF-8-safe text."""
     try:
         return _encode(value).decode()
     except (TypeError, ValueError, OverflowError):  # UnicodeEncodeError is a ValueError
-        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+        return json.dumps(value, ensure_ascii=ascii_fallback, separators=(",", ":"))
 
 
 def loads(text: str | bytes) -> Any:
