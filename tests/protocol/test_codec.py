@@ -9,6 +9,7 @@ must encode to the same text.
 
 from __future__ import annotations
 
+import importlib
 import json
 import math
 from typing import Any
@@ -23,6 +24,7 @@ from wibble import codec, protocol
 from wibble.core import ProtocolError
 from wibble.core.match import Match, Seat
 
+PARSE = importlib.import_module("wibble.protocol.parse")  # (the package's ``parse`` is the function)
 STDLIB = {"ensure_ascii": False, "separators": (",", ":")}
 
 
@@ -35,9 +37,11 @@ def outcome(frame: str | bytes) -> tuple[str, Any]:
 
 
 def stdlib_outcome(frame: str | bytes, monkeypatch: pytest.MonkeyPatch) -> tuple[str, Any]:
-    """The same, with msgspec's fast path off: today's ``json.loads`` reads every frame."""
+    """The same, with msgspec's paths off (the typed drag commands, then the decoder): the
+    code before, where ``json.loads`` read every frame and the hand-written checks judged it."""
     with monkeypatch.context() as patch:
         patch.setattr(codec, "fast_loads", lambda text: None)
+        patch.setattr(PARSE, "drag_command", lambda frame: None)
         return outcome(frame)
 
 
@@ -92,6 +96,16 @@ HOSTILE = [
     '{"type": "press", "row": [0], "col": 0}',
     '{"type": "release"} ',
     '{"type": "release"}\u00a0',  # not JSON whitespace
+    '{"type":"press","row":0,"col":0,"x":1e400}',
+    '{"type":"press","row":0,"col":0,"x":NaN}',
+    '{"type":"press","row":0,"col":0,"x":99999999999999999999999999}',
+    '{"row":1,"col":2,"type":"enter","seq":null}',
+    '{"type":"release","x":"\\ud800"}',
+    '{"type":"release","seq":-1}',
+    '{"type":"cancel","seq":null,"seq":5}',
+    '{"type":"cancel","type":"release"}',
+    '{"type":"enter","row":2147483648,"col":-2147483648}',
+    '{"type":"enter","row":2147483649,"col":0}',
     "null",
     " null ",
     "nul",
@@ -217,3 +231,33 @@ def test_the_frames_of_a_drag_are_read_by_msgspec() -> None:
         "seq": 7,
     }
     assert codec.fast_loads('{"type": "press", "row": NaN}') is None
+    assert PARSE.drag_command('{"type":"enter","row":1,"col":2,"seq":7}') == protocol.parse(
+        '{"type":"enter","row":1,"col":2,"seq":7}'
+    )
+    assert PARSE.drag_command('{"type":"new_game"}') is None
+
+
+NUMBERS = st.integers(-3, 6) | st.sampled_from(
+    [0, 1, -1, 4, 2**31, -(2**31), 2**31 + 1, -(2**31) - 1, 2**53 - 1, 2**53, 2**64, True, False, None]
+    + [1.0, -0.0, 1.5, "1", [1], {"v": 1}]
+)
+FIELDS = st.sampled_from(["row", "col", "seq", "type", "x"])
+TYPES = st.sampled_from(["press", "enter", "release", "cancel", "new_game", "Press", 1, None])
+
+
+@st.composite
+def drag_frames(draw: st.DrawFn) -> str:
+    """Frames like a drag's, right and wrong: any fields in any order, some twice, odd values."""
+    pairs = [("type", draw(TYPES))] if draw(st.integers(0, 9)) else []
+    pairs += [(name, draw(NUMBERS)) for name in ("row", "col", "seq") if draw(st.integers(0, 5))]
+    pairs += draw(st.lists(st.tuples(FIELDS, NUMBERS | TYPES), max_size=3))
+    pairs = draw(st.permutations(pairs))
+    body = ",".join(f"{json.dumps(key)}:{json.dumps(value)}" for key, value in pairs)
+    return "{" + body + "}" + draw(st.sampled_from(["", " ", "\n", "x", ",{}"]))
+
+
+@settings(max_examples=1500, deadline=None)
+@given(drag_frames())
+def test_drag_like_frames_get_todays_command_or_error(frame: str) -> None:
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        assert outcome(frame) == stdlib_outcome(frame, monkeypatch)

@@ -48,6 +48,7 @@ from .commands import (
     TakeSeat,
     Unset,
 )
+from .drag import drag_command
 from .fields import display_name, int_field, pos_field, reject_constant, text_field
 
 LEVELS = ("easy", "medium", "hard")
@@ -60,6 +61,9 @@ def parse(frame: str | bytes) -> Command:
     """Turn one frame into a command, or raise ``ProtocolError`` saying what is wrong."""
     if isinstance(frame, bytes | bytearray):
         raise ProtocolError("protocol/binary_frame", "send JSON as text frames, not binary")
+    command = drag_command(frame)
+    if command is not None:
+        return command
     data = codec.fast_loads(frame)
     if data is None:  # not read by msgspec (or null): json says what is wrong, in its own words
         data = _loads(frame)
