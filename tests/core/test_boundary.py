@@ -46,14 +46,16 @@ PACKAGE = Path(__file__).resolve().parents[2] / "wibble"
 # web/ and the command line, may import anything.
 MAY_IMPORT = {
     "core": set(),
-    "store": {"core"},
-    "protocol": {"core"},
+    # JSON in and out (msgspec, falling back to json): a leaf every layer that writes JSON may use.
+    "codec": set(),
+    "store": {"core", "codec"},
+    "protocol": {"core", "codec"},
     "cache": {"core"},
     "wordlists": {"core", "cache"},
     "ratelimit": set(),
     "live": {"core", "store", "protocol", "wordlists", "ratelimit", "cache"},
     # The Redis engines implement the store's and the live layer's interfaces, beside them.
-    "redis": {"core", "store", "live", "protocol", "wordlists", "ratelimit", "cache"},
+    "redis": {"core", "codec", "store", "live", "protocol", "wordlists", "ratelimit", "cache"},
 }
 WEB_ONLY = {"flask", "flask_sock", "simple_websocket", "werkzeug", "gevent"}
 

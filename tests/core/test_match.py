@@ -48,7 +48,6 @@ from wibble.core.match import (
     MatchOver,
     Phase,
     Played,
-    Settings,
     TurnChanged,
     WordRefused,
 )
@@ -1054,13 +1053,3 @@ def test_a_long_matchs_snapshot_carries_its_latest_turns_only_and_its_record_all
     assert len(snapshot["history"]) == HISTORY_SHOWN
     assert [t["round"] for t in snapshot["history"]] == [t["round"] for t in match.history[-HISTORY_SHOWN:]]
     assert len(protocol.encode(snapshot)) < 20_000
-
-
-def test_settings_documents_hold_every_setting_as_plain_json() -> None:
-    from dataclasses import asdict
-
-    rules = Settings(rounds=3, turn_seconds=30, costs=Costs(shuffle=2, swap=4, hint=5, extend=1))
-    doc = rules.to_doc()
-    assert doc == {**asdict(rules), "scoring": list(rules.scoring)}
-    assert list(doc) == list(asdict(rules))  # the same keys, in the same order
-    assert Settings.from_doc(json.loads(json.dumps(doc))) == rules

@@ -264,3 +264,25 @@ def test_a_long_subscription_stays_listed_so_what_it_misses_while_cut_off_is_kep
     finally:
         a.stop()
         b.stop()
+
+
+def test_what_msgspec_cannot_write_still_crosses_to_another_process(redis_url: str) -> None:
+    """Half a surrogate pair (a client's bad text echoed back) and an int past 64 bits go over
+    Redis as json.dumps wrote them; the rest as msgspec writes it. Each arrives as it was sent."""
+    a, b = buses(redis_url)
+    try:
+        on_b: list[dict[str, Any]] = []
+        b.subscribe("t", listener(on_b))
+        until(lambda: "t" not in a._alone)
+        sent = [
+            {"type": "played", "name": "Zoë 👩‍⚕️", "n": 1},
+            {"type": "error", "request": "\ud800", "n": 2},
+            {"type": "played", "seed": 2**64, "name": "Zoë", "n": 3},
+        ]
+        for message in sent:
+            a.publish("t", [message], all_but("nobody"))
+        until(lambda: len(on_b) == len(sent))
+        assert on_b == sent
+    finally:
+        a.stop()
+        b.stop()

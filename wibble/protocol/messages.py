@@ -5,12 +5,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from .. import codec
 from ..core import ChainChanged, Event, Game, Move, Phase, Pos, TilesReplaced, TimeUp, WibbleError, WordJudged
 from ..core.letters import Letter, LetterTable
 
 
 def encode(message: dict[str, Any]) -> str:
-    text = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+    text = codec.dumps(message)
     if not text.isascii():
         try:
             text.encode("utf-8")

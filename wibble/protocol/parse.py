@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from .. import codec
 from ..core import SPRINT_SECONDS, ProtocolError
 from ..core.match import VALUES
 from .commands import (
@@ -47,6 +48,7 @@ from .commands import (
     TakeSeat,
     Unset,
 )
+from .drag import drag_command
 from .fields import display_name, int_field, pos_field, reject_constant, text_field
 
 LEVELS = ("easy", "medium", "hard")
@@ -59,14 +61,12 @@ def parse(frame: str | bytes) -> Command:
     """Turn one frame into a command, or raise ``ProtocolError`` saying what is wrong."""
     if isinstance(frame, bytes | bytearray):
         raise ProtocolError("protocol/binary_frame", "send JSON as text frames, not binary")
-    try:
-        data = json.loads(frame, parse_constant=reject_constant)
-    except ProtocolError:
-        raise
-    except RecursionError:
-        raise ProtocolError("protocol/bad_json", "JSON nested too deeply") from None
-    except ValueError as exc:  # JSONDecodeError, and ints longer than Python will parse
-        raise ProtocolError("protocol/bad_json", f"not valid JSON: {exc}") from None
+    command = drag_command(frame)
+    if command is not None:
+        return command
+    data = codec.fast_loads(frame)
+    if data is None:  # not read by msgspec (or null): json says what is wrong, in its own words
+        data = _loads(frame)
     if not isinstance(data, dict):
         raise ProtocolError("protocol/not_object", "a message must be a JSON object with a 'type'")
     if "type" not in data:
@@ -87,6 +87,17 @@ def parse(frame: str | bytes) -> Command:
     except ProtocolError as exc:
         raise exc.about(kind) from None
     return command if seq is None else replace(command, seq=seq)
+
+
+def _loads(frame: str) -> Any:
+    try:
+        return json.loads(frame, parse_constant=reject_constant)
+    except ProtocolError:
+        raise
+    except RecursionError:
+        raise ProtocolError("protocol/bad_json", "JSON nested too deeply") from None
+    except ValueError as exc:  # JSONDecodeError, and ints longer than Python will parse
+        raise ProtocolError("protocol/bad_json", f"not valid JSON: {exc}") from None
 
 
 def seq_of(frame: str | bytes) -> int | None:

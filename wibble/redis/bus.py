@@ -34,6 +34,7 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from .. import codec
 from ..live.bus import EVERYONE, Audience, MemoryBus, Message, Subscriber
 
 log = logging.getLogger(__name__)
@@ -201,7 +202,9 @@ class RedisBus:
             return  # nobody elsewhere listens
         if audience.session is not None and self.local.holds(topic, audience.session):
             return  # one local session's own: nobody elsewhere hears it
-        envelope = json.dumps({"p": self.process, "a": _audience_doc(audience), "m": messages})
+        # Other processes read it with json.loads (or codec.loads): any JSON text will do, and
+        # escaped where msgspec cannot write it, as json.dumps did, so Redis can always take it.
+        envelope = codec.dumps({"p": self.process, "a": _audience_doc(audience), "m": messages}, True)
         joins = self._joins_heard
         try:
             args = [self._channel(topic), envelope, HISTORY, HISTORY_SECONDS]
@@ -285,7 +288,7 @@ class RedisBus:
         already (a replay and the live channel may both bring it) or came from here."""
         try:
             order = _id(entry_id)
-            envelope = json.loads(text)
+            envelope = codec.loads(text)
         except ValueError:
             log.warning("a bus message on %s is damaged; dropped", topic)
             return

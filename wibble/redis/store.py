@@ -29,13 +29,13 @@ if it was early. So a deadline is never missed, and a stale entry costs one chec
 
 from __future__ import annotations
 
-import json
 import logging
 import secrets
 import time
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
+from .. import codec
 from ..core import GameDataError
 from ..store.base import KEEP, KINDS, AlreadyExists, Doc, Due, Row, StorageError, VersionConflict
 from .client import SOCKET_TIMEOUT, connect
@@ -114,7 +114,7 @@ PURGE_BATCH = 500
 
 
 def _dump(doc: Doc) -> str:
-    return json.dumps(doc, separators=(",", ":"), ensure_ascii=False)
+    return codec.dumps(doc)  # the same text as json.dumps(doc, separators=(",", ":"), ensure_ascii=False)
 
 
 def _when(due: float | None) -> str:
@@ -182,7 +182,7 @@ class RedisStore:
         if text is None:
             return None
         try:
-            doc = json.loads(text)
+            doc = codec.loads(text)
             times = float(created), float(updated)
         except (TypeError, ValueError) as exc:
             raise GameDataError(f"its stored document is damaged ({exc})") from None
@@ -230,7 +230,7 @@ class RedisStore:
     def moves(self, doc_id: str) -> list[Doc]:
         texts = self._call(lambda: self.client.lrange(self._keys(doc_id)[1], 0, -1))
         try:
-            return [json.loads(text) for text in texts]
+            return [codec.loads(text) for text in texts]
         except ValueError as exc:
             raise GameDataError(f"a stored move is not JSON ({exc})") from None
 

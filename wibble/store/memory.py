@@ -6,10 +6,10 @@ never change a stored game by changing a dict it still holds.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from .. import codec
 from .base import KEEP, AlreadyExists, Doc, Due, Row, VersionConflict
 
 
@@ -34,22 +34,22 @@ class MemoryStore:
     def create(self, doc_id: str, kind: str, doc: Doc, now: float, due: float | None = None) -> None:
         if doc_id in self._docs:
             raise AlreadyExists(doc_id)
-        self._docs[doc_id] = _Entry(kind, doc["version"], json.dumps(doc), now, now, due)
+        self._docs[doc_id] = _Entry(kind, doc["version"], codec.dumps(doc), now, now, due)
 
     def load(self, doc_id: str) -> Row | None:
         entry = self._docs.get(doc_id)
         if entry is None:
             return None
-        return Row(doc_id, entry.kind, json.loads(entry.doc), entry.created, entry.updated, entry.due)
+        return Row(doc_id, entry.kind, codec.loads(entry.doc), entry.created, entry.updated, entry.due)
 
     def commit(self, doc_id: str, expected: int, doc: Doc, move: Doc, now: float, due: Due = KEEP) -> None:
         entry = self._docs.get(doc_id)
         if entry is None or entry.version != expected:
             raise VersionConflict(doc_id, expected)
-        entry.version, entry.doc, entry.updated = doc["version"], json.dumps(doc), now
+        entry.version, entry.doc, entry.updated = doc["version"], codec.dumps(doc), now
         if due is not KEEP:
             entry.due = due
-        entry.moves.append(json.dumps(move))
+        entry.moves.append(codec.dumps(move))
 
     def touch(self, doc_id: str, now: float) -> None:
         entry = self._docs.get(doc_id)
@@ -58,7 +58,7 @@ class MemoryStore:
 
     def moves(self, doc_id: str) -> list[Doc]:
         entry = self._docs.get(doc_id)
-        return [] if entry is None else [json.loads(text) for text in entry.moves]
+        return [] if entry is None else [codec.loads(text) for text in entry.moves]
 
     def delete(self, doc_id: str) -> None:
         self._docs.pop(doc_id, None)
@@ -95,8 +95,8 @@ class MemoryStore:
     def import_row(self, row: Row, moves: list[Doc]) -> None:
         if row.doc_id in self._docs:
             raise AlreadyExists(row.doc_id)
-        entry = _Entry(row.kind, row.doc["version"], json.dumps(row.doc), row.created, row.updated, row.due)
-        entry.moves = [json.dumps(move) for move in moves]
+        entry = _Entry(row.kind, row.doc["version"], codec.dumps(row.doc), row.created, row.updated, row.due)
+        entry.moves = [codec.dumps(move) for move in moves]
         self._docs[row.doc_id] = entry
 
     def close(self) -> None:

@@ -21,7 +21,6 @@ database from version ``n`` to ``n + 1``, each in its own transaction.
 from __future__ import annotations
 
 import itertools
-import json
 import logging
 import os
 import sqlite3
@@ -30,6 +29,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TypeVar
 
+from .. import codec
 from ..core import GameDataError
 from .base import KEEP, KINDS, AlreadyExists, Doc, Due, Row, StorageError, StoreOpenError, VersionConflict
 from .memory import MemoryStore
@@ -119,7 +119,7 @@ BUSY_PAUSES = (0.001, 0.002, 0.005, 0.01, 0.015, 0.025)
 
 
 def _dump(doc: Doc) -> str:
-    return json.dumps(doc, separators=(",", ":"), ensure_ascii=False)
+    return codec.dumps(doc)  # the same text as json.dumps(doc, separators=(",", ":"), ensure_ascii=False)
 
 
 def _reason(exc: sqlite3.Error) -> str:
@@ -212,7 +212,7 @@ class SqliteStore:
             return None
         kind, text, created, updated, due = row
         try:
-            doc = json.loads(text)
+            doc = codec.loads(text)
         except (TypeError, ValueError) as exc:
             raise GameDataError(f"its stored document is not JSON ({exc})") from None
         if not isinstance(doc, dict) or kind not in KINDS:
@@ -249,7 +249,7 @@ class SqliteStore:
             ).fetchall()
         )
         try:
-            return [json.loads(text) for (text,) in rows]
+            return [codec.loads(text) for (text,) in rows]
         except ValueError as exc:
             raise GameDataError(f"a stored move is not JSON ({exc})") from None
 

@@ -1,0 +1,27 @@
+"""A match's settings as its document stores them: field by field what ``dataclasses.asdict`` wrote,
+so documents saved before and after ``Settings.to_doc`` stopped using it are the same."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+
+import pytest
+
+from wibble.core.match.settings import Costs, Settings
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [
+        Settings(),
+        Settings(rounds=3, turn_seconds=30, round_pause=0.5, costs=Costs(2, 4, 5, 0), values="classic"),
+    ],
+    ids=["defaults", "changed"],
+)
+def test_settings_document_is_what_asdict_wrote(settings: Settings) -> None:
+    before = {**asdict(settings), "scoring": list(settings.scoring)}
+    doc = settings.to_doc()
+    assert doc == before
+    assert list(doc) == list(before)  # the same order of keys: the same stored text
+    assert list(doc["costs"]) == list(before["costs"])
+    assert Settings.from_doc(doc) == settings
