@@ -4,6 +4,7 @@
 // elements and nothing else.
 
 import { MARK_SPOKEN, MARK_TEXT } from "./wording.js";
+import { setAttr, setData, setHidden, setText } from "./dom.js";
 
 const make = (document, tag, className, text) => {
   const element = document.createElement(tag);
@@ -56,7 +57,7 @@ export class BoardPanel {
         mark.setAttribute("aria-hidden", "true");
         const gem = make(this.document, "span", "tile-gem");
         gem.setAttribute("aria-hidden", "true");
-        gem.hidden = true;
+        setHidden(gem, true);
         // The tile's name comes from its content, the letter first, then what the eye
         // reads off the tile (points, marks, gem) in words for a screen reader only: an
         // aria-label would not contain the letters and numbers shown, as speech input needs.
@@ -129,23 +130,22 @@ export class BoardPanel {
     const mult = (marks && data?.mult) || "";
     const wordMult = marks && data?.word_mult ? `${data.word_mult}×` : "";
     const markText = [MARK_TEXT[mult] ?? mult, wordMult].filter(Boolean).join(" ");
-    if (tile.children[2].textContent !== markText) tile.children[2].textContent = markText;
-    tile.dataset.mult = mult;
-    tile.dataset.wordMult = wordMult ? "true" : "";
+    setText(tile.children[2], markText);
+    setData(tile, "mult", mult);
+    setData(tile, "wordMult", wordMult ? "true" : "");
     const gem = Boolean(marks && data?.gem);
-    tile.children[3].hidden = !gem;
-    tile.dataset.gem = String(gem);
+    setHidden(tile.children[3], !gem);
+    setData(tile, "gem", String(gem));
 
     const index = order.get(`${r},${c}`);
     const selected = index !== undefined;
     tile.classList.toggle("selected", selected);
     tile.classList.toggle("last", selected && index === last);
-    tile.setAttribute("aria-selected", String(selected));
+    setAttr(tile, "aria-selected", String(selected));
     tile.classList.toggle("refilling", refilling(r, c));
     const hint = hinted.get(`${r},${c}`);
     tile.classList.toggle("hinted", hint !== undefined);
-    if (hint !== undefined) tile.dataset.hint = String(hint);
-    else delete tile.dataset.hint;
+    setData(tile, "hint", hint === undefined ? undefined : String(hint));
     tile.classList.toggle("swap-target", Boolean(swapTile && swapTile[0] === r && swapTile[1] === c));
 
     let label = data ? `, ${data.score} point${data.score === 1 ? "" : "s"}` : "empty";
@@ -153,18 +153,18 @@ export class BoardPanel {
     if (wordMult) label += ", double word";
     if (gem) label += ", gem";
     if (hint !== undefined) label += `, hint letter ${hint} of ${hinted.size}`;
-    if (tile.children[4].textContent !== label) tile.children[4].textContent = label;
+    setText(tile.children[4], label);
   }
 
   drawTrail(chain) {
     if (!this.trail) return;
     const { line, head } = this.trail;
-    line.setAttribute("points", chain.map(([r, c]) => `${c + 0.5},${r + 0.5}`).join(" "));
+    setAttr(line, "points", chain.map(([r, c]) => `${c + 0.5},${r + 0.5}`).join(" "));
     const end = chain[chain.length - 1];
-    head.setAttribute("r", end ? "0.13" : "0");
+    setAttr(head, "r", end ? "0.13" : "0");
     if (end) {
-      head.setAttribute("cx", String(end[1] + 0.5));
-      head.setAttribute("cy", String(end[0] + 0.5));
+      setAttr(head, "cx", String(end[1] + 0.5));
+      setAttr(head, "cy", String(end[0] + 0.5));
     }
   }
 }
