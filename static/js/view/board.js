@@ -25,6 +25,7 @@ export class BoardPanel {
     this.trail = trail;
     this.focusable = focusable;
     this.tiles = []; // tiles[row][col] -> element
+    this.drawn = []; // drawn[row][col] -> what the tile was last drawn with (drawTile's key)
     this.size = 0;
     this.focus = [0, 0];
     if (focusable) {
@@ -40,6 +41,7 @@ export class BoardPanel {
   build(size) {
     for (const row of this.element.querySelectorAll(".row")) row.remove();
     this.tiles = [];
+    this.drawn = Array.from({ length: size }, () => Array(size).fill(null));
     for (let r = 0; r < size; r += 1) {
       const row = make(this.document, "div", "row");
       row.setAttribute("role", "row");
@@ -115,9 +117,25 @@ export class BoardPanel {
   }
 
   drawTile(r, c, data, { marks, order, last, hinted, swapTile, refilling }) {
-    const tile = this.tiles[r][c];
     const letter = data ? data.letter : "";
     const score = data ? String(data.score) : "";
+    // Marks, in words on the tile itself: colour only repeats them.
+    const mult = (marks && data?.mult) || "";
+    const wordMult = marks && data?.word_mult ? `${data.word_mult}×` : "";
+    const gem = Boolean(marks && data?.gem);
+    const index = order.get(`${r},${c}`);
+    const selected = index !== undefined;
+    const isLast = selected && index === last;
+    const isRefilling = Boolean(refilling(r, c));
+    const hint = hinted.get(`${r},${c}`);
+    const swapTarget = Boolean(swapTile && swapTile[0] === r && swapTile[1] === c);
+    // All the tile shows, in one string: a tile drawn as it was last time is not touched at all
+    // (each write, even of the same value, costs the browser a restyle of the tile).
+    const drawn = [letter, score, mult, wordMult, gem, selected, isLast, isRefilling, hint, hinted.size, swapTarget].join("|");
+    if (this.drawn[r][c] === drawn) return;
+    this.drawn[r][c] = drawn;
+
+    const tile = this.tiles[r][c];
     if (tile.dataset.letter !== letter) {
       tile.dataset.letter = letter;
       tile.children[0].textContent = letter;
@@ -126,27 +144,20 @@ export class BoardPanel {
       tile.dataset.score = score;
       tile.children[1].textContent = score;
     }
-    // Marks, in words on the tile itself: colour only repeats them.
-    const mult = (marks && data?.mult) || "";
-    const wordMult = marks && data?.word_mult ? `${data.word_mult}×` : "";
     const markText = [MARK_TEXT[mult] ?? mult, wordMult].filter(Boolean).join(" ");
     setText(tile.children[2], markText);
     setData(tile, "mult", mult);
     setData(tile, "wordMult", wordMult ? "true" : "");
-    const gem = Boolean(marks && data?.gem);
     setHidden(tile.children[3], !gem);
     setData(tile, "gem", String(gem));
 
-    const index = order.get(`${r},${c}`);
-    const selected = index !== undefined;
     tile.classList.toggle("selected", selected);
-    tile.classList.toggle("last", selected && index === last);
+    tile.classList.toggle("last", isLast);
     setAttr(tile, "aria-selected", String(selected));
-    tile.classList.toggle("refilling", refilling(r, c));
-    const hint = hinted.get(`${r},${c}`);
+    tile.classList.toggle("refilling", isRefilling);
     tile.classList.toggle("hinted", hint !== undefined);
     setData(tile, "hint", hint === undefined ? undefined : String(hint));
-    tile.classList.toggle("swap-target", Boolean(swapTile && swapTile[0] === r && swapTile[1] === c));
+    tile.classList.toggle("swap-target", swapTarget);
 
     let label = data ? `, ${data.score} point${data.score === 1 ? "" : "s"}` : "empty";
     if (mult) label += `, ${MARK_SPOKEN[mult] ?? mult}`;
