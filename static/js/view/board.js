@@ -4,7 +4,7 @@
 // elements and nothing else.
 
 import { MARK_SPOKEN, MARK_TEXT } from "./wording.js";
-import { setAttr, setData, setHidden, setText } from "./dom.js";
+import { setAttr } from "./dom.js";
 
 const make = (document, tag, className, text) => {
   const element = document.createElement(tag);
@@ -25,7 +25,7 @@ export class BoardPanel {
     this.trail = trail;
     this.focusable = focusable;
     this.tiles = []; // tiles[row][col] -> element
-    this.drawn = []; // drawn[row][col] -> what the tile was last drawn with (drawTile's key)
+    this.drawn = []; // drawn[row][col] -> what the tile was last drawn with (drawTile's `next`)
     this.size = 0;
     this.focus = [0, 0];
     if (focusable) {
@@ -59,7 +59,7 @@ export class BoardPanel {
         mark.setAttribute("aria-hidden", "true");
         const gem = make(this.document, "span", "tile-gem");
         gem.setAttribute("aria-hidden", "true");
-        setHidden(gem, true);
+        gem.hidden = true;
         // The tile's name comes from its content, the letter first, then what the eye
         // reads off the tile (points, marks, gem) in words for a screen reader only: an
         // aria-label would not contain the letters and numbers shown, as speech input needs.
@@ -117,54 +117,68 @@ export class BoardPanel {
   }
 
   drawTile(r, c, data, { marks, order, last, hinted, swapTile, refilling }) {
-    const letter = data ? data.letter : "";
-    const score = data ? String(data.score) : "";
     // Marks, in words on the tile itself: colour only repeats them.
     const mult = (marks && data?.mult) || "";
     const wordMult = marks && data?.word_mult ? `${data.word_mult}×` : "";
     const gem = Boolean(marks && data?.gem);
     const index = order.get(`${r},${c}`);
     const selected = index !== undefined;
-    const isLast = selected && index === last;
-    const isRefilling = Boolean(refilling(r, c));
     const hint = hinted.get(`${r},${c}`);
-    const swapTarget = Boolean(swapTile && swapTile[0] === r && swapTile[1] === c);
-    // All the tile shows, in one string: a tile drawn as it was last time is not touched at all
-    // (each write, even of the same value, costs the browser a restyle of the tile).
-    const drawn = [letter, score, mult, wordMult, gem, selected, isLast, isRefilling, hint, hinted.size, swapTarget].join("|");
-    if (this.drawn[r][c] === drawn) return;
-    this.drawn[r][c] = drawn;
-
-    const tile = this.tiles[r][c];
-    if (tile.dataset.letter !== letter) {
-      tile.dataset.letter = letter;
-      tile.children[0].textContent = letter;
-    }
-    if (tile.dataset.score !== score) {
-      tile.dataset.score = score;
-      tile.children[1].textContent = score;
-    }
-    const markText = [MARK_TEXT[mult] ?? mult, wordMult].filter(Boolean).join(" ");
-    setText(tile.children[2], markText);
-    setData(tile, "mult", mult);
-    setData(tile, "wordMult", wordMult ? "true" : "");
-    setHidden(tile.children[3], !gem);
-    setData(tile, "gem", String(gem));
-
-    tile.classList.toggle("selected", selected);
-    tile.classList.toggle("last", isLast);
-    setAttr(tile, "aria-selected", String(selected));
-    tile.classList.toggle("refilling", isRefilling);
-    tile.classList.toggle("hinted", hint !== undefined);
-    setData(tile, "hint", hint === undefined ? undefined : String(hint));
-    tile.classList.toggle("swap-target", swapTarget);
-
     let label = data ? `, ${data.score} point${data.score === 1 ? "" : "s"}` : "empty";
     if (mult) label += `, ${MARK_SPOKEN[mult] ?? mult}`;
     if (wordMult) label += ", double word";
     if (gem) label += ", gem";
     if (hint !== undefined) label += `, hint letter ${hint} of ${hinted.size}`;
-    setText(tile.children[4], label);
+    const next = {
+      letter: data ? data.letter : "",
+      score: data ? String(data.score) : "",
+      mult,
+      wordMult,
+      gem,
+      selected,
+      last: selected && index === last,
+      refilling: Boolean(refilling(r, c)),
+      hint,
+      swapTarget: Boolean(swapTile && swapTile[0] === r && swapTile[1] === c),
+      label,
+    };
+    // Only what differs from the tile's last drawing is written (the board alone writes its
+    // tiles, so what it wrote is what they hold): each write, even of the same value, costs a
+    // restyle of the tile, and reading the element back costs a call into the browser.
+    const before = this.drawn[r][c] ?? {};
+    this.drawn[r][c] = next;
+    const changed = (key) => before[key] !== next[key];
+    const tile = this.tiles[r][c];
+    if (changed("letter")) {
+      tile.dataset.letter = next.letter;
+      tile.children[0].textContent = next.letter;
+    }
+    if (changed("score")) {
+      tile.dataset.score = next.score;
+      tile.children[1].textContent = next.score;
+    }
+    if (changed("mult") || changed("wordMult")) {
+      tile.children[2].textContent = [MARK_TEXT[mult] ?? mult, wordMult].filter(Boolean).join(" ");
+      tile.dataset.mult = mult;
+      tile.dataset.wordMult = wordMult ? "true" : "";
+    }
+    if (changed("gem")) {
+      tile.children[3].hidden = !gem;
+      tile.dataset.gem = String(gem);
+    }
+    if (changed("selected")) {
+      tile.classList.toggle("selected", selected);
+      tile.setAttribute("aria-selected", String(selected));
+    }
+    if (changed("last")) tile.classList.toggle("last", next.last);
+    if (changed("refilling")) tile.classList.toggle("refilling", next.refilling);
+    if (changed("hint")) {
+      tile.classList.toggle("hinted", hint !== undefined);
+      if (hint !== undefined) tile.dataset.hint = String(hint);
+      else delete tile.dataset.hint;
+    }
+    if (changed("swapTarget")) tile.classList.toggle("swap-target", next.swapTarget);
+    if (changed("label")) tile.children[4].textContent = label;
   }
 
   drawTrail(chain) {
