@@ -17,6 +17,7 @@ import { RoomPanel } from "./view/room.js";
 import { SprintPanel } from "./view/sprint.js";
 import { DailyPanel } from "./view/daily.js";
 import { WordPanel, isOthers, statusOf } from "./view/word.js";
+import { setAttr, setData, setHidden, setProp } from "./view/dom.js";
 
 /**
  * Which screen shows: the endless game, the match settings, a match, or a match's end;
@@ -76,12 +77,12 @@ export class View {
     const match = matchOnScreen(state, screen);
     const shown = match ?? state.game; // what the board belongs to
     if (shown && shown.size !== this.board.size) this.board.build(shown.size);
-    if (state.room || shown) this.body.dataset.ready = "true";
+    if (state.room || shown) setData(this.body, "ready", "true");
     // The words are in the list's language; the rest of the page stays English.
     const language = shown ? shown.language || "en" : null;
-    this.body.dataset.mode = state.mode;
-    this.body.dataset.screen = screen;
-    this.body.dataset.phase = phaseOf(state);
+    setData(this.body, "mode", state.mode);
+    setData(this.body, "screen", screen);
+    setData(this.body, "phase", phaseOf(state));
     this.show(screen, state);
 
     const current = currentChain(state);
@@ -100,10 +101,10 @@ export class View {
 
   /** Show the parts of the page that belong to the screen, hide the rest. */
   show(screen, state) {
-    this.boardWrap.hidden = !(screen === "endless" || screen === "match" || screen === "daily");
+    setHidden(this.boardWrap, !(screen === "endless" || screen === "match" || screen === "daily"));
     const panels = [this.word, this.endless, this.match, this.room, this.games, this.sprint, this.daily];
     for (const panel of panels) panel.show(screen, state);
-    for (const button of this.modes) button.setAttribute("aria-pressed", String(button.dataset.mode === state.mode));
+    for (const button of this.modes) setAttr(button, "aria-pressed", String(button.dataset.mode === state.mode));
   }
 
   /** The tiles, and on the board's element what it shows: whose game, the chain's state, who may play. */
@@ -117,22 +118,21 @@ export class View {
       swapTile: state.swap?.tile ?? null,
       refilling: (r, c) => isRefilling(state, r, c),
     });
-    if (language) element.lang = language;
+    if (language) setProp(element, "lang", language);
     if (state.game) {
-      element.dataset.gameId = state.game.id;
-      element.dataset.wordlist = state.game.wordlist;
+      setData(element, "gameId", state.game.id);
+      setData(element, "wordlist", state.game.wordlist);
     }
-    if (match) element.dataset.matchId = match.id;
-    else delete element.dataset.matchId;
+    setData(element, "matchId", match ? match.id : undefined);
     // While a swap is being chosen, the board is where the tile is picked.
-    element.dataset.swap = state.swap ? (state.swap.tile ? "letter" : "tile") : "";
-    element.dataset.status = statusOf(current);
-    element.dataset.owner = isOthers(current, match) ? "other" : "";
+    setData(element, "swap", state.swap ? (state.swap.tile ? "letter" : "tile") : "");
+    setData(element, "status", statusOf(current));
+    setData(element, "owner", isOthers(current, match) ? "other" : "");
     // A room's spectator watches the board (not dimmed), but cannot play on it.
     const watching = match !== null && match.you === null;
-    element.setAttribute("aria-disabled", String(!canPlay || watching));
+    setAttr(element, "aria-disabled", String(!canPlay || watching));
     element.classList.toggle("disabled", !canPlay);
-    element.dataset.watching = String(watching);
+    setData(element, "watching", String(watching));
     if (event.type === "board") dropIn(this.board.tiles, event.changed); // the new letters drop in
   }
 }

@@ -4,6 +4,7 @@
 // elements and nothing else.
 
 import { MARK_SPOKEN, MARK_TEXT } from "./wording.js";
+import { setAttr } from "./dom.js";
 
 const make = (document, tag, className, text) => {
   const element = document.createElement(tag);
@@ -24,6 +25,7 @@ export class BoardPanel {
     this.trail = trail;
     this.focusable = focusable;
     this.tiles = []; // tiles[row][col] -> element
+    this.drawn = []; // drawn[row][col] -> what the tile was last drawn with (drawTile's `next`)
     this.size = 0;
     this.focus = [0, 0];
     if (focusable) {
@@ -39,6 +41,7 @@ export class BoardPanel {
   build(size) {
     for (const row of this.element.querySelectorAll(".row")) row.remove();
     this.tiles = [];
+    this.drawn = Array.from({ length: size }, () => Array(size).fill(null));
     for (let r = 0; r < size; r += 1) {
       const row = make(this.document, "div", "row");
       row.setAttribute("role", "row");
@@ -114,57 +117,79 @@ export class BoardPanel {
   }
 
   drawTile(r, c, data, { marks, order, last, hinted, swapTile, refilling }) {
-    const tile = this.tiles[r][c];
-    const letter = data ? data.letter : "";
-    const score = data ? String(data.score) : "";
-    if (tile.dataset.letter !== letter) {
-      tile.dataset.letter = letter;
-      tile.children[0].textContent = letter;
-    }
-    if (tile.dataset.score !== score) {
-      tile.dataset.score = score;
-      tile.children[1].textContent = score;
-    }
     // Marks, in words on the tile itself: colour only repeats them.
     const mult = (marks && data?.mult) || "";
     const wordMult = marks && data?.word_mult ? `${data.word_mult}×` : "";
-    const markText = [MARK_TEXT[mult] ?? mult, wordMult].filter(Boolean).join(" ");
-    if (tile.children[2].textContent !== markText) tile.children[2].textContent = markText;
-    tile.dataset.mult = mult;
-    tile.dataset.wordMult = wordMult ? "true" : "";
     const gem = Boolean(marks && data?.gem);
-    tile.children[3].hidden = !gem;
-    tile.dataset.gem = String(gem);
-
     const index = order.get(`${r},${c}`);
     const selected = index !== undefined;
-    tile.classList.toggle("selected", selected);
-    tile.classList.toggle("last", selected && index === last);
-    tile.setAttribute("aria-selected", String(selected));
-    tile.classList.toggle("refilling", refilling(r, c));
     const hint = hinted.get(`${r},${c}`);
-    tile.classList.toggle("hinted", hint !== undefined);
-    if (hint !== undefined) tile.dataset.hint = String(hint);
-    else delete tile.dataset.hint;
-    tile.classList.toggle("swap-target", Boolean(swapTile && swapTile[0] === r && swapTile[1] === c));
-
     let label = data ? `, ${data.score} point${data.score === 1 ? "" : "s"}` : "empty";
     if (mult) label += `, ${MARK_SPOKEN[mult] ?? mult}`;
     if (wordMult) label += ", double word";
     if (gem) label += ", gem";
     if (hint !== undefined) label += `, hint letter ${hint} of ${hinted.size}`;
-    if (tile.children[4].textContent !== label) tile.children[4].textContent = label;
+    const next = {
+      letter: data ? data.letter : "",
+      score: data ? String(data.score) : "",
+      mult,
+      wordMult,
+      gem,
+      selected,
+      last: selected && index === last,
+      refilling: Boolean(refilling(r, c)),
+      hint,
+      swapTarget: Boolean(swapTile && swapTile[0] === r && swapTile[1] === c),
+      label,
+    };
+    // Only what differs from the tile's last drawing is written (the board alone writes its
+    // tiles, so what it wrote is what they hold): each write, even of the same value, costs a
+    // restyle of the tile, and reading the element back costs a call into the browser.
+    const before = this.drawn[r][c] ?? {};
+    this.drawn[r][c] = next;
+    const changed = (key) => before[key] !== next[key];
+    const tile = this.tiles[r][c];
+    if (changed("letter")) {
+      tile.dataset.letter = next.letter;
+      tile.children[0].textContent = next.letter;
+    }
+    if (changed("score")) {
+      tile.dataset.score = next.score;
+      tile.children[1].textContent = next.score;
+    }
+    if (changed("mult") || changed("wordMult")) {
+      tile.children[2].textContent = [MARK_TEXT[mult] ?? mult, wordMult].filter(Boolean).join(" ");
+      tile.dataset.mult = mult;
+      tile.dataset.wordMult = wordMult ? "true" : "";
+    }
+    if (changed("gem")) {
+      tile.children[3].hidden = !gem;
+      tile.dataset.gem = String(gem);
+    }
+    if (changed("selected")) {
+      tile.classList.toggle("selected", selected);
+      tile.setAttribute("aria-selected", String(selected));
+    }
+    if (changed("last")) tile.classList.toggle("last", next.last);
+    if (changed("refilling")) tile.classList.toggle("refilling", next.refilling);
+    if (changed("hint")) {
+      tile.classList.toggle("hinted", hint !== undefined);
+      if (hint !== undefined) tile.dataset.hint = String(hint);
+      else delete tile.dataset.hint;
+    }
+    if (changed("swapTarget")) tile.classList.toggle("swap-target", next.swapTarget);
+    if (changed("label")) tile.children[4].textContent = label;
   }
 
   drawTrail(chain) {
     if (!this.trail) return;
     const { line, head } = this.trail;
-    line.setAttribute("points", chain.map(([r, c]) => `${c + 0.5},${r + 0.5}`).join(" "));
+    setAttr(line, "points", chain.map(([r, c]) => `${c + 0.5},${r + 0.5}`).join(" "));
     const end = chain[chain.length - 1];
-    head.setAttribute("r", end ? "0.13" : "0");
+    setAttr(head, "r", end ? "0.13" : "0");
     if (end) {
-      head.setAttribute("cx", String(end[1] + 0.5));
-      head.setAttribute("cy", String(end[0] + 0.5));
+      setAttr(head, "cx", String(end[1] + 0.5));
+      setAttr(head, "cy", String(end[0] + 0.5));
     }
   }
 }

@@ -4,6 +4,7 @@
 
 import * as M from "../match.js";
 import { plural } from "./wording.js";
+import { setHidden } from "./dom.js";
 
 const TICK_MS = 200;
 
@@ -35,14 +36,14 @@ export class ClockPanel {
     clearInterval(this.ticking);
     this.ticking = null;
     this.match = null;
-    this.timer.hidden = true;
+    setHidden(this.timer, true);
   }
 
   update(match) {
     if (!match) return;
     const left = M.secondsLeft(match, this.now());
     const playing = match.phase === M.MatchPhase.PLAYING;
-    this.timer.hidden = left === null || !playing;
+    setHidden(this.timer, left === null || !playing);
     if (left === null) return;
     const seconds = Math.ceil(left);
     if (playing) {

@@ -3,7 +3,7 @@
 // its best words. Owns the `daily` section only (the game itself is the endless panels').
 
 import { bestDays, shareText, streakOf } from "../daily.js";
-import { make, setText } from "./dom.js";
+import { make, setText, setHidden } from "./dom.js";
 import { DAILY, fieldError } from "./wording.js";
 
 export class DailyPanel {
@@ -44,10 +44,10 @@ export class DailyPanel {
   show(screen, state) {
     const el = this.el;
     const over = screen === "daily" && state.game?.sprint?.over === true;
-    el.section.hidden = !(screen === "daily-intro" || over);
-    el.form.hidden = screen !== "daily-intro";
-    el.intro.hidden = screen !== "daily-intro";
-    el.share.hidden = !over;
+    setHidden(el.section, !(screen === "daily-intro" || over));
+    setHidden(el.form, screen !== "daily-intro");
+    setHidden(el.intro, screen !== "daily-intro");
+    setHidden(el.share, !over);
   }
 
   render(state, event, { screen }) {
@@ -62,7 +62,7 @@ export class DailyPanel {
       this.nameGiven = true;
     }
     const error = state.dailyError ? fieldError(state.dailyError) : "";
-    el.error.hidden = !error;
+    setHidden(el.error, !error);
     setText(el.error, error);
     el.name.setAttribute("aria-invalid", String(Boolean(error)));
     el.play.disabled = state.connection.state !== "open";

@@ -1,6 +1,8 @@
-// The two ways the page's panels write elements: a new element with its text, and a text
-// changed only when it differs. Text is always textContent: whatever the server or another
-// player sent is shown as text, never read as markup.
+// The ways the page's panels write elements: a new element with its text, and a text,
+// attribute, data-* value, property or `hidden` changed only when it differs. Text is always
+// textContent: whatever the server or another player sent is shown as text, never read as
+// markup. Writing a value an element already has is not free: the browser restyles it (for
+// `hidden` and `lang`, its whole subtree) and lays out again what it touched, on every render.
 
 /** A new `tag` element of `className` (if any) holding `text` (if any). */
 export function make(document, tag, className = "", text = undefined) {
@@ -13,4 +15,32 @@ export function make(document, tag, className = "", text = undefined) {
 /** Put `text` in `element`, unless it is there already (no needless layout, no lost selection). */
 export function setText(element, text) {
   if (element.textContent !== text) element.textContent = text;
+}
+
+/** Hide or show `element`, unless it is so already. */
+export function setHidden(element, hidden) {
+  if (element.hidden !== hidden) element.hidden = hidden;
+}
+
+/** Set attribute `name` to `value` (a string), or remove it (null), unless it is so already. */
+export function setAttr(element, name, value) {
+  if (value === null) {
+    if (element.hasAttribute(name)) element.removeAttribute(name);
+  } else if (element.getAttribute(name) !== value) {
+    element.setAttribute(name, value);
+  }
+}
+
+/** Set `data-*` value `key` (camelCase) to `value`, or delete it (undefined), unless it is so already. */
+export function setData(element, key, value) {
+  if (value === undefined) {
+    if (key in element.dataset) delete element.dataset[key];
+  } else if (element.dataset[key] !== value) {
+    element.dataset[key] = value;
+  }
+}
+
+/** Set property `name` (`disabled`, `lang`, `title`…) to `value`, unless it has it already. */
+export function setProp(element, name, value) {
+  if (element[name] !== value) element[name] = value;
 }

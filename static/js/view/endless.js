@@ -2,7 +2,7 @@
 // and the controls under the board (the word-list picker and New game). Owns those elements.
 
 import { animate, pulse } from "./motion.js";
-import { make } from "./dom.js";
+import { make, setData, setHidden, setProp, setText } from "./dom.js";
 import { wordsLeftText } from "./wording.js";
 
 export class EndlessPanel {
@@ -33,9 +33,9 @@ export class EndlessPanel {
   show(screen) {
     const endless = screen === "endless";
     const playing = endless || screen === "daily"; // the day's game has a score and words, not a picker
-    this.tally.hidden = !playing;
-    this.controls.hidden = !endless;
-    this.foundPanel.hidden = !playing;
+    setHidden(this.tally, !playing);
+    setHidden(this.controls, !endless);
+    setHidden(this.foundPanel, !playing);
   }
 
   /** The picker goes back to the list being played (Escape after stepping through it). */
@@ -44,13 +44,13 @@ export class EndlessPanel {
   }
 
   render(state, event, { language }) {
-    if (language) this.found.lang = language;
+    if (language) setProp(this.found, "lang", language);
     this.renderFound(state, event);
-    this.total.textContent = String(state.total);
+    setText(this.total, String(state.total));
     this.renderWordsLeft(state.wordsLeft);
     const open = state.connection.state === "open";
-    this.newGame.disabled = !open;
-    this.picker.disabled = !open;
+    setProp(this.newGame, "disabled", !open);
+    setProp(this.picker, "disabled", !open);
     // The picker shows the list being played; after a refused list, it goes back to it.
     const game = state.game;
     const refused = event.type === "error" && String(event.code).startsWith("game/");
@@ -64,9 +64,8 @@ export class EndlessPanel {
   renderWordsLeft(count) {
     const el = this.wordsLeft;
     const text = wordsLeftText(count);
-    if (el.textContent === text) return;
-    el.textContent = text;
-    el.dataset.count = count === null ? "" : String(count);
+    setText(el, text);
+    setData(el, "count", count === null ? "" : String(count));
   }
 
   /** The found words, newest first: the new ones slide in; another game's are replaced. */
@@ -87,8 +86,8 @@ export class EndlessPanel {
       }
     }
     this.shownFound = found.length;
-    this.foundCount.textContent = String(found.length);
-    this.foundEmpty.hidden = found.length > 0;
+    setText(this.foundCount, String(found.length));
+    setHidden(this.foundEmpty, found.length > 0);
   }
 
   foundItem({ word, points }) {

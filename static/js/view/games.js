@@ -2,7 +2,7 @@
 // and the link to the endless game's replay. Owns that side panel.
 
 import { idOf, isMatchEntry } from "../saved.js";
-import { make } from "./dom.js";
+import { make, setHidden } from "./dom.js";
 import { playedAgo } from "./wording.js";
 
 export class GamesPanel {
@@ -19,7 +19,7 @@ export class GamesPanel {
   show(screen, state) {
     // A room's page is the room's: "Your games" would take the tab out of it.
     // /daily's page is the day's: "Your games" would take the tab out of it too.
-    this.panel.hidden = Boolean(state.join.code) || state.mode === "daily";
+    setHidden(this.panel, Boolean(state.join.code) || state.mode === "daily");
   }
 
   /** `open`: something on screen and a connection, so another game can be opened. */
@@ -33,7 +33,7 @@ export class GamesPanel {
     if (shown && shown.games === state.games && shown.playing === playing && shown.open === open
         && shown.replayable === replayable) return;
     this.shown = { games: state.games, playing, open, replayable };
-    this.replayLink.hidden = replayable === null;
+    setHidden(this.replayLink, replayable === null);
     if (replayable !== null) this.replayLink.href = `/replay/${encodeURIComponent(replayable)}`;
     // Rebuilding the buttons must not throw away keyboard focus on one of them.
     const focused = this.document.activeElement?.closest?.("[data-entry-id]")?.dataset.entryId;

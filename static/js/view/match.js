@@ -6,7 +6,7 @@
 import * as M from "../match.js";
 import * as R from "../room.js";
 import { ClockPanel } from "./clock.js";
-import { make, setText } from "./dom.js";
+import { make, setText, setHidden, setProp } from "./dom.js";
 import {
   POWER_NAMES,
   breakdownText,
@@ -74,12 +74,12 @@ export class MatchPanel {
     const playing = screen === "match";
     // A room's spectator watches: no powers.
     const watching = state.mode === "room" && state.room !== null && playing && state.match?.you === null;
-    el.bar.hidden = !playing;
-    el.seats.hidden = !playing;
-    el.powers.hidden = !playing || watching;
-    el.playsPanel.hidden = !(playing || screen === "over");
-    el.setup.hidden = screen !== "setup";
-    el.over.hidden = screen !== "over";
+    setHidden(el.bar, !playing);
+    setHidden(el.seats, !playing);
+    setHidden(el.powers, !playing || watching);
+    setHidden(el.playsPanel, !(playing || screen === "over"));
+    setHidden(el.setup, screen !== "setup");
+    setHidden(el.over, screen !== "over");
   }
 
   /** The power's (or Pass's) button is on screen and may be pressed now. */
@@ -95,9 +95,9 @@ export class MatchPanel {
     this.renderOverActions(state);
     if (!match) {
       this.clock.stop();
-      this.el.swapPicker.hidden = true;
-      this.el.hint.hidden = true;
-      this.el.pause.hidden = true;
+      setHidden(this.el.swapPicker, true);
+      setHidden(this.el.hint, true);
+      setHidden(this.el.pause, true);
       return;
     }
     this.renderBar(match);
@@ -187,7 +187,7 @@ export class MatchPanel {
     const swap = state.swap;
     const picker = this.el.swapPicker;
     const wasOpen = !picker.hidden;
-    picker.hidden = swap === null;
+    setHidden(picker, swap === null);
     if (swap === null) {
       // Back to the board after a swap chosen with the keyboard.
       if (wasOpen && picker.contains(this.document.activeElement)) this.board.focusTile(...this.board.focus);
@@ -209,9 +209,9 @@ export class MatchPanel {
     this.el.swapTitle.textContent = tile
       ? `Change ${tile.letter} to:`
       : "Swap (3 gems): pick the tile to change, on the board.";
-    this.el.swapLetters.lang = match.language;
+    setProp(this.el.swapLetters, "lang", match.language);
     // The letters show once the tile is picked: until then the sheet stays small, clear of the board.
-    this.el.swapLetters.hidden = !tile;
+    setHidden(this.el.swapLetters, !tile);
     for (const button of this.el.swapLetters.children) {
       button.disabled = !tile || button.dataset.letter === tile.letter;
     }
@@ -225,13 +225,13 @@ export class MatchPanel {
 
   renderHint(match) {
     const hint = match.hint;
-    this.el.hint.hidden = !hint;
+    setHidden(this.el.hint, !hint);
     if (hint) this.el.hint.textContent = `Hint: ${hint.word} · ${pts(hint.points)} — lit on the board`;
   }
 
   renderPause(match) {
     const between = match.phase === M.MatchPhase.BETWEEN;
-    this.el.pause.hidden = !between;
+    setHidden(this.el.pause, !between);
     if (!between) return;
     this.el.pauseTitle.textContent = `Round ${match.round} of ${match.rounds} done`;
     const items = M.standings(match).map((seat) => {
@@ -326,11 +326,11 @@ export class MatchPanel {
     const room = state.room;
     const inRoom = state.mode === "room";
     const host = room !== null && R.isHost(room);
-    el.rematch.hidden = inRoom && !host;
-    el.newMatch.hidden = inRoom;
-    el.endless.hidden = inRoom;
-    el.roomLobby.hidden = !inRoom;
-    el.rematchWait.hidden = !inRoom || host;
+    setHidden(el.rematch, inRoom && !host);
+    setHidden(el.newMatch, inRoom);
+    setHidden(el.endless, inRoom);
+    setHidden(el.roomLobby, !inRoom);
+    setHidden(el.rematchWait, !inRoom || host);
     if (inRoom && room && !host) setText(el.rematchWait, waitingText(R.hostName(room), "a rematch"));
   }
 

@@ -3,6 +3,7 @@
 // banner. Owns those elements; the words are view/wording.js's.
 
 import { CHAIN_SPOKEN, messageText, plural, spokenText } from "./wording.js";
+import { setData, setHidden } from "./dom.js";
 
 export class MessagesPanel {
   /** @param {Document} root the page; `animate(element, keyframes, ms)` the view's motion */
@@ -61,12 +62,12 @@ export class MessagesPanel {
   renderConnection(state) {
     const { state: phase, lost, retryAt, restarting } = state.connection;
     const el = this.banner;
-    el.dataset.state = phase;
+    setData(el, "state", phase);
     // The banner is for trouble: shown once a connection is lost or the first one
     // fails, and hidden again only when a fresh game snapshot has arrived.
     const show = !state.live && (lost || phase === "waiting");
-    el.hidden = !show;
-    this.retry.hidden = phase !== "waiting";
+    setHidden(el, !show);
+    setHidden(this.retry, phase !== "waiting");
     clearInterval(this.countdown);
     this.countdown = null;
     if (!show) return;

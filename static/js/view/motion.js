@@ -1,7 +1,11 @@
 // The page's motion: short animations, none at all for a player who asks for reduced motion.
 // Every panel animates through here, so that one setting stops them all.
 
-export const reducedMotion = () => window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
+let reduceQuery; // asked once: its `matches` follows the setting, and each matchMedia() costs a few ms at every word on a slow phone
+export const reducedMotion = () => {
+  reduceQuery ??= window.matchMedia?.("(prefers-reduced-motion: reduce)") ?? null;
+  return reduceQuery?.matches;
+};
 
 /** Play `keyframes` on `element` for `duration` ms (after `delay`), unless motion is reduced. */
 export function animate(element, keyframes, duration, delay = 0) {

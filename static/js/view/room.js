@@ -4,7 +4,7 @@
 
 import * as M from "../match.js";
 import * as R from "../room.js";
-import { make, setText } from "./dom.js";
+import { make, setText, setHidden } from "./dom.js";
 import {
   LEVEL_LABELS,
   PRESENCE,
@@ -71,9 +71,9 @@ export class RoomPanel {
 
   show(screen, state) {
     const el = this.el;
-    el.entry.hidden = screen !== "room-entry";
-    el.lobby.hidden = screen !== "lobby";
-    el.bar.hidden = !(state.mode === "room" && state.room !== null && (screen === "match" || screen === "over"));
+    setHidden(el.entry, screen !== "room-entry");
+    setHidden(el.lobby, screen !== "lobby");
+    setHidden(el.bar, !(state.mode === "room" && state.room !== null && (screen === "match" || screen === "over")));
   }
 
   /** The link friends open: this page's origin, /r/<code>. */
@@ -114,9 +114,9 @@ export class RoomPanel {
       intro = "Friends are playing Wibble here. Give your name to watch, then take a free seat.";
     }
     setText(el.entryIntro, intro);
-    el.nameForm.hidden = !asking;
-    el.codeForm.hidden = !creating;
-    el.gone.hidden = !gone;
+    setHidden(el.nameForm, !asking);
+    setHidden(el.codeForm, !creating);
+    setHidden(el.gone, !gone);
     setText(el.submit, creating ? (join.step === "creating" ? "Creating…" : "Create a room") : "Join room");
     el.submit.disabled = busy || state.connection.state !== "open";
     // The name this browser used last time, offered once; after that the field is the player's.
@@ -128,10 +128,10 @@ export class RoomPanel {
     const onCode = Boolean(error?.say === "bad_code");
     const nameText = error && !onCode ? fieldError(error) : "";
     const codeText = onCode ? fieldError(error) : "";
-    el.nameError.hidden = nameText === "";
+    setHidden(el.nameError, nameText === "");
     setText(el.nameError, nameText);
     el.nameField.setAttribute("aria-invalid", String(nameText !== ""));
-    el.codeError.hidden = codeText === "";
+    setHidden(el.codeError, codeText === "");
     setText(el.codeError, codeText);
     el.codeForm.elements.code.setAttribute("aria-invalid", String(codeText !== ""));
     // The field to fix takes the focus, and so does the name when the player asked for this form.
@@ -171,16 +171,16 @@ export class RoomPanel {
     this.renderRules(room, host);
 
     const check = R.startCheck(room);
-    el.start.hidden = !host;
+    setHidden(el.start, !host);
     el.start.disabled = !check.ok || !open;
     let wait;
     if (host) wait = check.ok ? "" : START_BLOCKED[check.why] ?? "";
     else wait = waitingText(R.hostName(room), "the match");
     setText(el.wait, wait);
-    el.leaveSeat.hidden = !R.canLeaveSeat(room);
+    setHidden(el.leaveSeat, !R.canLeaveSeat(room));
     el.leaveSeat.disabled = !open;
     const match = state.match;
-    el.results.hidden = !(match && match.room === room.code && match.phase === M.MatchPhase.OVER);
+    setHidden(el.results, !(match && match.room === room.code && match.phase === M.MatchPhase.OVER));
     // Just made: the room's heading takes the focus (its link is the next thing to use).
     if (event.type === "room" && event.created) el.title.focus();
   }
@@ -276,8 +276,8 @@ export class RoomPanel {
     const el = this.el;
     const rules = room.rules;
     const editing = host && R.canEdit(room);
-    el.rulesForm.hidden = !editing;
-    el.rulesSummary.hidden = editing;
+    setHidden(el.rulesForm, !editing);
+    setHidden(el.rulesSummary, editing);
     if (editing) {
       // Not while typing in it: the field shows what is typed until it is left.
       if (this.document.activeElement !== el.rounds && el.rounds.value !== String(rules.rounds)) {

@@ -3,7 +3,7 @@
 // Owns those elements only; counts down from the sprint's `endsAt` on the tab's clock.
 
 import { clockText, secondsLeft } from "../sprint.js";
-import { make, setText } from "./dom.js";
+import { make, setText, setHidden } from "./dom.js";
 import { plural, sprintOverText, sprintResultText } from "./wording.js";
 
 const TICK_MS = 250;
@@ -35,7 +35,7 @@ export class SprintPanel {
 
   show(screen, state) {
     const sprint = screen === "endless" || screen === "daily" ? state.game?.sprint ?? null : null;
-    this.over.hidden = !sprint?.over;
+    setHidden(this.over, !sprint?.over);
     if (!sprint || sprint.over) this.stop();
   }
 
@@ -52,7 +52,7 @@ export class SprintPanel {
       setText(this.title, sprintOverText(state.total));
       setText(this.result, sprintResultText({ total: state.total, words: state.found.length }));
       this.missed.replaceChildren(...sprint.missed.map((entry, index) => this.missedItem(entry, index)));
-      this.none.hidden = sprint.missed.length > 0;
+      setHidden(this.none, sprint.missed.length > 0);
       // The end took the board away from under the player: the focus goes to what replaced it.
       if (event.type === "over") this.title.focus({ preventScroll: true });
     }
@@ -85,12 +85,12 @@ export class SprintPanel {
     clearInterval(this.ticking);
     this.ticking = null;
     this.sprint = null;
-    this.clock.hidden = true;
+    setHidden(this.clock, true);
   }
 
   update() {
     const left = secondsLeft(this.sprint, this.now());
-    this.clock.hidden = left === null;
+    setHidden(this.clock, left === null);
     if (left === null) return;
     const text = clockText(left);
     if (this.clock.textContent !== text) {

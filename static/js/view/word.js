@@ -4,7 +4,7 @@
 
 import * as M from "../match.js";
 import { animate, reducedMotion } from "./motion.js";
-import { setText } from "./dom.js";
+import { setData, setHidden, setProp, setText } from "./dom.js";
 import { SHORT_LABEL, STATUS_LABEL, pts } from "./wording.js";
 
 /** What the line (and the board) shows of the chain: its status, a word already found apart. */
@@ -32,33 +32,33 @@ export class WordPanel {
   /** Shown with the board: the endless game and a match being played. */
   show(screen, state) {
     const over = state.game?.sprint?.over === true && screen !== "match"; // a sprint's final board is not played on
-    this.line.hidden = over || !(screen === "endless" || screen === "match" || screen === "daily");
+    setHidden(this.line, over || !(screen === "endless" || screen === "match" || screen === "daily"));
   }
 
   /** `current` is store.js's currentChain; `match` the match on screen, or null. */
   render(state, event, { current, match, canPlay, language }) {
     const status = statusOf(current);
-    this.line.dataset.status = status;
-    if (language) this.word.lang = language;
+    setData(this.line, "status", status);
+    if (language) setProp(this.word, "lang", language);
     // A chain shorter than a word can be, that starts no word: what letting go will say.
     const minLength = (match ?? state.game)?.minLength ?? 3;
     const short = status === "none" && current.chain.length < minLength;
     const other = isOthers(current, match);
-    this.line.dataset.owner = other ? "other" : "";
-    this.owner.textContent = other ? `${M.seatName(match, current.seat)}:` : "";
-    this.word.textContent = current.word;
+    setData(this.line, "owner", other ? "other" : "");
+    setText(this.owner, other ? `${M.seatName(match, current.seat)}:` : "");
+    setText(this.word, current.word);
     // The server's points (store.js's currentChain says why they may be a step behind).
     // A chain that spells no word scores nothing: its letters' sum would read as points.
     const points = status === "none" ? null : current.points;
-    this.points.textContent = points === null ? "" : pts(points);
-    this.points.dataset.stale = String(current.stale);
-    this.status.textContent = short ? SHORT_LABEL : STATUS_LABEL[status] ?? "";
+    setText(this.points, points === null ? "" : pts(points));
+    setData(this.points, "stale", String(current.stale));
+    setText(this.status, short ? SHORT_LABEL : STATUS_LABEL[status] ?? "");
     let hint = "Drag across touching letters, or type a word";
     if (match && !M.isMyTurn(match)) {
       hint = match.phase === M.MatchPhase.PLAYING ? `${M.seatName(match, match.turn)} is playing…` : "Between rounds";
     }
     setText(this.hint, hint);
-    this.submit.disabled = !canPlay || !state.mine || current.chain.length === 0;
+    setProp(this.submit, "disabled", !canPlay || !state.mine || current.chain.length === 0);
     this.renderSpelling(state, event);
   }
 
@@ -67,8 +67,8 @@ export class WordPanel {
     const spelling = state.spelling;
     const count = spelling ? spelling.paths.length : 0;
     setText(this.paths, count > 1 ? `${spelling.index + 1}/${count}` : "");
-    this.paths.title = count > 1 ? `Path ${spelling.index + 1} of ${count}: Tab for the next` : "";
-    this.line.dataset.spelling = String(spelling !== null);
+    setProp(this.paths, "title", count > 1 ? `Path ${spelling.index + 1} of ${count}: Tab for the next` : "");
+    setData(this.line, "spelling", String(spelling !== null));
     if (event.type === "refused") {
       // Seen, not only heard (the message says which letter): the line shakes and shows it struck.
       this.refused.textContent = event.letter;
@@ -78,8 +78,8 @@ export class WordPanel {
         : [{ transform: "translateX(0)" }, { transform: "translateX(-6px)" }, { transform: "translateX(6px)" }, { transform: "translateX(0)" }];
       animate(this.line, shake, 260);
     } else if (event.type === "local" || event.type === "word") {
-      this.line.dataset.refused = "false";
-      this.refused.textContent = "";
+      setData(this.line, "refused", "false");
+      setText(this.refused, "");
     }
   }
 }
