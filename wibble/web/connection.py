@@ -50,7 +50,7 @@ DRAIN_TIMEOUT = 2.0  # seconds a send may take while the connection is closing
 # Small, so a client that stops reading fills it after a few dozen messages, and the
 # outbox limit, not megabytes of kernel memory, is what bounds it.
 SEND_BUFFER = 16 * 1024
-# What one recv may take: more than a whole message (4 KB), and the grain of the read budget's
+# What one recv may take: about one whole message (4 KB), and the grain of the read budget's
 # pacing (the budget is checked after each read), so a flood is read a few KB at a time.
 READ_SIZE = 4096
 _PING = frames.frame(frames.PING, b"")
@@ -64,6 +64,8 @@ def upgrade(environ: Mapping[str, Any]) -> socket.socket | None:
     if sock is None:
         log.error("this WSGI server does not give the app its socket: websockets need `wibble serve`")
         return None
+    # Frames a client sent before reading our 101 could sit unread in gevent's request buffer
+    # (as they did under simple-websocket); browsers and websocket-client wait for the 101.
     try:
         sock.sendall(frames.handshake_response(environ["HTTP_SEC_WEBSOCKET_KEY"]))
     except OSError:

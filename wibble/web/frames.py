@@ -36,8 +36,9 @@ _FIN = 0x80
 
 
 def accept_key(key: str) -> str:
-    """The Sec-WebSocket-Accept that answers a client's Sec-WebSocket-Key."""
-    return base64.b64encode(hashlib.sha1(key.encode("ascii") + _GUID).digest()).decode("ascii")
+    """The Sec-WebSocket-Accept that answers a client's Sec-WebSocket-Key (any key: a WSGI
+    header is latin-1 text, so even a malformed one gets an answer, never an exception)."""
+    return base64.b64encode(hashlib.sha1(key.encode("latin-1") + _GUID).digest()).decode("ascii")
 
 
 def handshake_response(key: str) -> bytes:
