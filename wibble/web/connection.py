@@ -342,9 +342,11 @@ def serve_connection(
         if counted:
             budgets.disconnect(address)
         _leave(router, session)
-        _finish(wire, outbox, close_code)
-        wire.close()
-        hang_up()
+        try:
+            _finish(wire, outbox, close_code)
+        finally:  # even if killed mid-send: a ping timer left running would fire forever
+            wire.close()
+            hang_up()
 
 
 def _leave(router: Router, session: Session) -> None:
