@@ -48,7 +48,6 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -107,11 +106,10 @@ class Connection:
 
         self.stack = stack
         self.frames: list[str] = []
-        # A socket that keeps what it is sent (no wsproto connection of its own: ws and sock None).
-        socket = SimpleNamespace(send=self.frames.append, ws=None, sock=None)
+        # Written messages are kept as text, not framed (the frame layer is not counted here).
         # As on the server: a put only wakes the handler, which sends what waits once the
         # message is handled (``flush`` after each step, below).
-        self.outbox = Outbox(socket, 1_000_000, lambda: None, lambda: None)
+        self.outbox = Outbox(self.frames.extend, 1_000_000, lambda: None, lambda: None)
         self.session = Session(self.outbox.put, "192.0.2.1")
 
     def send(self, frame: str) -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-WEB_PACKAGES = {"flask", "flask_sock", "simple_websocket", "gevent", "werkzeug"}
+WEB_PACKAGES = {"flask", "gevent", "werkzeug"}
 
 PROBE = """
 import json, sys
@@ -57,7 +57,7 @@ MAY_IMPORT = {
     # The Redis engines implement the store's and the live layer's interfaces, beside them.
     "redis": {"core", "codec", "store", "live", "protocol", "wordlists", "ratelimit", "cache"},
 }
-WEB_ONLY = {"flask", "flask_sock", "simple_websocket", "werkzeug", "gevent"}
+WEB_ONLY = {"flask", "werkzeug", "gevent"}
 
 
 def wibble_imports(path: Path) -> tuple[set[str], set[str]]:

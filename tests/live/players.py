@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from types import SimpleNamespace
 from typing import Any
 
 from tests.support import find_paths
@@ -143,9 +142,12 @@ class Person(Player):
 
     def __init__(self, router: Router, address: str = "192.0.2.1") -> None:
         super().__init__(router, address)
-        socket = SimpleNamespace(send=self._deliver)
-        self.outbox = Outbox(socket, 100_000, lambda: self.outbox.flush(), lambda: None)
+        self.outbox = Outbox(self._write, 100_000, lambda: self.outbox.flush(), lambda: None)
         self.session = Session(self.outbox.put, address)
+
+    def _write(self, frames: list[str]) -> None:
+        for frame in frames:
+            self._deliver(frame)
 
     def send(self, **message: Any) -> list[Message]:
         start = len(self.frames)

@@ -1,73 +1,73 @@
-"""The outbox hands every frame waiting to the socket in one write, each still its own websocket message."""
+"""The outbox hands every message waiting to the socket in one write, each still its own websocket frame."""
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-from typing import Any
+from collections.abc import Callable
 
-from wsproto.connection import Connection, ConnectionType
-from wsproto.events import TextMessage
-
+from wibble.web import frames
 from wibble.web.connection import Outbox
 
 
-def socket_pair() -> tuple[Any, list[bytes], list[str]]:
-    """A websocket as simple-websocket holds it (a wsproto server connection and a socket)
-    whose writes are kept, and a list its own ``send`` (one message, one write) appends to."""
+def framed(writes: list[bytes]) -> list[str]:
+    """What a browser reads from these bytes: each frame final, unmasked, text, one message."""
+    data = b"".join(writes)
+    messages = []
+    while data:
+        assert data[0] == 0x80 | frames.TEXT, data[:2]  # final, text
+        assert not data[1] & 0x80, data[:2]  # unmasked
+        size, at = data[1], 2
+        if size == 126:
+            size, at = int.from_bytes(data[2:4], "big"), 4
+        elif size == 127:
+            size, at = int.from_bytes(data[2:10], "big"), 10
+        messages.append(data[at : at + size].decode("utf-8"))
+        data = data[at + size :]
+    return messages
+
+
+def socket() -> tuple[list[bytes], Callable[[list[str]], None]]:
+    """The writes a connection would make, and its ``write`` (as ``Wire.write_texts`` frames them)."""
     writes: list[bytes] = []
-    one_by_one: list[str] = []
-    server = Connection(ConnectionType.SERVER)
 
-    def send(frame: str) -> None:
-        one_by_one.append(frame)
-        writes.append(server.send(TextMessage(data=frame)))
+    def write(messages: list[str]) -> None:
+        writes.append(frames.encode_texts(messages))
 
-    ws = SimpleNamespace(ws=server, sock=SimpleNamespace(send=writes.append), connected=True, send=send)
-    return ws, writes, one_by_one
-
-
-def messages(writes: list[bytes]) -> list[str]:
-    """What a browser reads from these bytes: one text message per frame."""
-    client = Connection(ConnectionType.CLIENT)
-    for chunk in writes:
-        client.receive_data(chunk)
-    events = list(client.events())
-    assert all(isinstance(event, TextMessage) and event.message_finished for event in events)
-    return [event.data for event in events if isinstance(event, TextMessage)]
+    return writes, write
 
 
 def test_the_frames_of_one_event_go_out_in_one_write_each_its_own_message() -> None:
-    ws, writes, _ = socket_pair()
-    outbox = Outbox(ws, 100, lambda: None, lambda: None)
-    frames = ['{"type":"word","word":"ÉTÉ"}', '{"type":"board","changed":[]}', '{"type":"x"}']
-    for frame in frames:
-        outbox.put(frame)
+    writes, write = socket()
+    outbox = Outbox(write, 100, lambda: None, lambda: None)
+    messages = ['{"type":"word","word":"ÉTÉ"}', '{"type":"board","changed":[]}', '{"type":"x"}', "y" * 300]
+    for message in messages:
+        outbox.put(message)
 
     outbox.flush()
 
     assert len(writes) == 1
-    assert messages(writes) == frames
+    assert framed(writes) == messages
     assert len(outbox) == 0
 
 
-def test_a_single_frame_is_sent_as_before() -> None:
-    ws, writes, one_by_one = socket_pair()
-    outbox = Outbox(ws, 100, lambda: None, lambda: None)
-    outbox.put('{"type":"chain"}')
-    outbox.flush()
-    assert one_by_one == ['{"type":"chain"}']
-    assert messages(writes) == ['{"type":"chain"}']
-
-
 def test_a_failed_write_drops_the_client_and_what_it_had_waiting() -> None:
-    ws, _, _ = socket_pair()
-
-    def broken(data: bytes) -> None:
+    def broken(messages: list[str]) -> None:
         raise OSError("connection reset")
 
-    ws.sock.send = broken
-    outbox = Outbox(ws, 100, lambda: None, lambda: None)
+    outbox = Outbox(broken, 100, lambda: None, lambda: None)
     outbox.put("a")
     outbox.put("b")
     outbox.flush()
     assert (outbox.alive, outbox.broken, len(outbox)) == (False, True, 0)
+    outbox.put("c")
+    assert len(outbox) == 0
+
+
+def test_a_full_outbox_drops_the_client_and_hangs_up() -> None:
+    hung_up: list[bool] = []
+    woken: list[bool] = []
+    outbox = Outbox(lambda messages: None, 2, lambda: woken.append(True), lambda: hung_up.append(True))
+    for message in "abc":
+        outbox.put(message)
+    assert (outbox.alive, outbox.broken, hung_up, len(woken)) == (False, False, [True], 3)
+    outbox.flush()
+    assert len(outbox) == 0

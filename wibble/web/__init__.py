@@ -1,4 +1,4 @@
-"""The web edge: the only package that imports Flask or flask-sock."""
+"""The web edge: the only package that imports Flask."""
 
 from .app import ConfigError, create_app
 

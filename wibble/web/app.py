@@ -9,7 +9,6 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from flask import Flask, Response, abort, jsonify, redirect, render_template, request
-from flask_sock import Sock
 
 from .. import protocol
 from ..cache import from_setting
@@ -21,7 +20,7 @@ from ..live.rooms import room_id
 from ..store import Store, default_data_dir, open_store
 from ..wordlists import DEFAULT_DIR, WordLists
 from .assets import IMMUTABLE, REVALIDATE, Assets, Pages, is_version
-from .connection import Connections, check_websocket_library, serve_connection
+from .connection import Connections, serve_connection, upgrade
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -93,6 +92,8 @@ DEFAULTS: dict[str, Any] = {
     "READ_BURST_BYTES": 32768,
     "OUTBOX_LIMIT": 256,  # messages queued for a client that is not reading, before it is dropped
     "SEND_TIMEOUT": 10.0,  # seconds one send may wait for a client to read, before it is dropped
+    # The websocket's largest message in bytes, and seconds between the server's pings (a ping
+    # unanswered by the next one closes the connection with 1008).
     "SOCK_SERVER_OPTIONS": {"max_message_size": protocol.MAX_FRAME_BYTES, "ping_interval": 25},
 }
 
@@ -108,7 +109,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if test_config:
         app.config.from_mapping(test_config)
     _check_config(app.config)
-    check_websocket_library()
 
     cache = from_setting(app.config["CACHE_DIR"])
     wordlists = WordLists(Path(app.config["WORDS_DIR"]), app.config["DEFAULT_WORDLIST"], cache=cache)
@@ -355,24 +355,34 @@ def _add_guards(app: Flask) -> None:
             origin, request.host_url, app.config["ALLOWED_ORIGINS"], app.config["ALLOWED_HOSTS"]
         ):
             abort(403)
-        # simple-websocket accepts permessage-deflate whenever a client offers it, and
-        # inflates before checking the size limit: a 4 KB frame could become megabytes.
-        # Our messages are small, so compression is simply not offered back.
-        request.environ.pop("HTTP_SEC_WEBSOCKET_EXTENSIONS", None)
+        # Compression is never agreed (connection.upgrade answers no extension): a 4 KB
+        # compressed frame could inflate to megabytes, and our messages are small.
         return None
+
+
+class _Upgraded(Response):
+    """The answer to a websocket handshake, already written on the socket (the 101, then the
+    frames): the WSGI server must write nothing more, and closes the connection afterwards."""
+
+    def __call__(self, environ: Any, start_response: Any) -> Any:
+        if "gunicorn.socket" in environ:
+            raise StopIteration  # how gunicorn's worker is told the response was written
+        return []
 
 
 def _add_websocket(app: Flask, live: Router, connections: Connections) -> None:
     trusted = app.config["TRUSTED_PROXIES"]
-    sock = Sock(app)
 
-    @sock.route("/ws")  # type: ignore[untyped-decorator]
-    def ws(connection: Any) -> None:
+    @app.route("/ws", websocket=True)
+    def ws() -> Response:
         # Deadlines (turn timers, bots) run in the serving process, however it was started:
         # `wibble serve`, or create_app() under another WSGI server.
         live.timers.start()
         address = client_address(request.environ, trusted)
-        serve_connection(connection, live, app.config, address, connections)
+        sock = upgrade(request.environ)
+        if sock is not None:
+            serve_connection(sock, live, app.config, address, connections)
+        return _Upgraded()
 
 
 _STATUS = {

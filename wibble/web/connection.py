@@ -1,47 +1,48 @@
 """One websocket connection: read frames, hand them to a ``Player``, write replies.
 
-The traps this guards against (flask-sock 0.7 / simple-websocket 1.1):
-- ``receive()`` can stay blocked after the library refuses an oversize frame (it
-  wakes us before it marks the connection closed), and it sleeps through wake-ups
-  that bring no message; so we wait on the library's event ourselves, and its
-  reader wakes us once more as its very last act, when it closes its socket;
-- two threads sending on one socket interleave frames, and a client that stops
-  reading would block ``send()`` forever, so a game's broadcast only appends to the
-  connection's bounded ``Outbox`` and wakes its handler, which sends; a full outbox
-  drops that client instead of growing or blocking the game;
+After the handshake (``upgrade``: the 101 written straight onto the socket) the
+connection's one greenlet does everything: it waits until its socket is readable, a
+message is put in its outbox, or a ping is due; it reads what arrived, decodes it with
+``frames.Decoder``, handles each message and writes what waits, all frames in one send.
+An idle connection is that greenlet parked in the hub with two libev watchers (its
+socket, the ping timer): no second reader greenlet, no buffer, no timer per wait.
+
+The traps this guards against:
+- two greenlets writing one socket interleave frames, and a client that stops reading
+  would block a send for as long as it likes, so a game's broadcast only appends to the
+  connection's bounded ``Outbox`` and wakes its greenlet, the only one that writes; a full
+  outbox drops that client (its socket shut down) instead of growing or blocking the game;
 - an exception escaping the handler writes raw HTTP onto the socket, so none do;
 - small frames wait ~40 ms for Nagle's algorithm unless TCP_NODELAY is set;
-- the library's ``sock.send`` may send part of a frame, its own pongs share the
-  socket, and pings never reach a message rate limit: ``GuardedSocket`` fixes all three.
-
-A connection costs two greenlets under gevent (the handler, and the library's
-reader), and an idle one costs nothing until a frame or a ping arrives: thousands
-of players wait silently. An earlier design (a sender thread per connection, and a
-handler polling ``receive(timeout=1.0)``) held 4,000 idle players with 75 KB each
-and woke 4,000 times a second (``python -m benchmarks.load --idle 4000``).
+- a send must send all of a frame or be the connection's last (``sendall``, then nothing
+  more, not even a close frame, after one that failed part-way);
+- pings, pongs and empty fragments never reach a message rate limit, so reads are also
+  paced by bytes: past the budget the socket is not read for a while, and TCP makes the
+  client wait too, while replies and broadcasts still go out.
 """
 
 from __future__ import annotations
 
 import logging
 import socket
-import threading
 import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from simple_websocket import ConnectionClosed
-from wsproto.events import TextMessage
+from gevent import get_hub
+from gevent.hub import Waiter
 
 from .. import protocol
 from ..core import ProtocolError, RuleError, WibbleError
 from ..live import Router, Session
 from ..ratelimit import TokenBucket
+from . import frames
+from .frames import Control, FrameError
 
 log = logging.getLogger(__name__)
 
 POLICY_VIOLATION = 1008
-MESSAGE_TOO_BIG = 1009
+MESSAGE_TOO_BIG = frames.MESSAGE_TOO_BIG
 INTERNAL_ERROR = 1011
 SERVICE_RESTART = 1012
 DRAIN_TIMEOUT = 2.0  # seconds a send may take while the connection is closing
@@ -49,40 +50,46 @@ DRAIN_TIMEOUT = 2.0  # seconds a send may take while the connection is closing
 # Small, so a client that stops reading fills it after a few dozen messages, and the
 # outbox limit, not megabytes of kernel memory, is what bounds it.
 SEND_BUFFER = 16 * 1024
+# What one recv may take: about one whole message (4 KB), and the grain of the read budget's
+# pacing (the budget is checked after each read), so a flood is read a few KB at a time.
+READ_SIZE = 4096
+_PING = frames.frame(frames.PING, b"")
 
 
-def check_websocket_library() -> None:
-    """Fail at start-up, not mid-game, if simple-websocket no longer has what this module relies on."""
-    import inspect
-
-    from simple_websocket import ws as library
-
-    needed = [
-        ("Base._thread", hasattr(library.Base, "_thread")),
-        ("Base.close", hasattr(library.Base, "close")),
-        ("Server(thread_class=...)", "thread_class" in inspect.signature(library.Server.__init__).parameters),
-        ("Base(thread_class=...)", "thread_class" in inspect.signature(library.Base.__init__).parameters),
-    ]
-    missing = [name for name, present in needed if not present]
-    if missing:
-        raise RuntimeError(
-            "this version of simple-websocket lacks "
-            + ", ".join(missing)
-            + "; install simple-websocket>=1.0,<1.2"
-        )
+def upgrade(environ: Mapping[str, Any]) -> socket.socket | None:
+    """Answer a websocket handshake (already checked by the app's guard) with its 101, on the
+    request's own socket; that socket, or None when the client left or the server cannot hand
+    out its socket (only gevent's, ``wibble.socket`` or gunicorn's gevent worker's, can)."""
+    sock: socket.socket | None = environ.get("wibble.socket") or environ.get("gunicorn.socket")
+    if sock is None:
+        log.error("this WSGI server does not give the app its socket: websockets need `wibble serve`")
+        return None
+    # Frames a client sent before reading our 101 could sit unread in gevent's request buffer
+    # (as they did under simple-websocket); browsers and websocket-client wait for the 101.
+    try:
+        sock.sendall(frames.handshake_response(environ["HTTP_SEC_WEBSOCKET_KEY"]))
+    except OSError:
+        return None
+    return sock
 
 
 class Outbox:
-    """A bounded queue of outgoing frames; only the connection's handler sends them.
+    """A bounded queue of outgoing messages; only the connection's greenlet writes them.
 
     ``put`` never blocks: any greenlet (another tab's broadcast, under its game's
-    lock) appends a frame and wakes the handler. Past ``limit`` frames waiting, the
-    client is not reading: it is dropped, and its socket shut down so the handler
+    lock) appends a message and wakes the connection. Past ``limit`` messages waiting,
+    the client is not reading: it is dropped, and its socket shut down so the connection
     stops waiting on a send that may never finish.
     """
 
-    def __init__(self, ws: Any, limit: int, wake: Callable[[], None], hang_up: Callable[[], None]) -> None:
-        self._ws = ws
+    def __init__(
+        self,
+        write: Callable[[list[str]], None],
+        limit: int,
+        wake: Callable[[], None],
+        hang_up: Callable[[], None],
+    ) -> None:
+        self._write = write
         self._frames: list[str] = []  # a list, not a deque: an empty one costs no block of memory
         self._limit = limit
         self._wake = wake
@@ -108,7 +115,7 @@ class Outbox:
         self.put(protocol.encode(protocol.error(exc, seq)))
 
     def flush(self) -> None:
-        """Send what is waiting, in order (called by the handler only).
+        """Write what is waiting, in order (called by the connection's greenlet only).
 
         Everything waiting goes out in one write: an event's messages (a verdict, the
         refill, the words left) each stay their own websocket frame, but the frames are
@@ -116,16 +123,14 @@ class Outbox:
         """
         frames = self._frames
         while frames and self.alive:
+            # Taken from the front by count: a write may wait for the client, and another
+            # greenlet only ever appends meanwhile, so a message put then stays for the next
+            # pass, neither lost nor reordered.
+            count = len(frames)
+            batch = frames[:count]
+            del frames[:count]
             try:
-                if len(frames) == 1:  # the usual case (a drag's step): simple-websocket's own send
-                    self._ws.send(frames.pop(0))
-                    continue
-                # Taken from the front by count: another thread only ever appends, so a frame
-                # put meanwhile stays for the next pass, neither lost nor reordered.
-                count = len(frames)
-                batch = frames[:count]
-                del frames[:count]
-                _send_all(self._ws, batch)
+                self._write(batch)
             except Exception:  # closed, reset or timed out: this client is gone
                 self.alive = False
                 self.broken = True
@@ -133,81 +138,67 @@ class Outbox:
             frames.clear()
 
 
-def _send_all(ws: Any, frames: list[str]) -> None:
-    """Send ``frames`` as text messages, each its own frame, in one write to the socket.
+class Wire:
+    """The socket after the handshake, as the connection's one greenlet waits on it and writes it.
 
-    simple-websocket's ``send`` encodes one message with its wsproto connection and writes
-    it at once; this does the same for several and joins the bytes. Anything else (a test's
-    fake socket) gets one ``send`` per frame.
-    """
-    connection, sock = getattr(ws, "ws", None), getattr(ws, "sock", None)
-    if connection is None or sock is None:
-        for frame in frames:
-            ws.send(frame)
-        return
-    if not ws.connected:
-        raise ConnectionClosed(ws.close_reason, ws.close_message)
-    sock.send(b"".join([connection.send(TextMessage(data=frame)) for frame in frames]))
-
-
-class GuardedSocket:
-    """The socket as simple-websocket sees it: whole sends, one at a time, and paced reads.
-
-    - simple-websocket calls ``sock.send`` and ignores a short count, which with a
-      send timeout (or a full buffer) cuts a frame short; here a send sends it all.
-    - Its reader thread answers pings and sends close frames on the same socket as
-      our sender thread; a lock keeps their frames from interleaving.
-    - Pings, pongs and empty fragments never reach the message rate limit, so reads
-      are paced by bytes instead: past the budget, the reader simply waits, and TCP
-      makes the client wait too.
+    ``wait`` parks the greenlet until the socket is readable, ``wake`` is called (from any
+    greenlet: the outbox, a stopping server) or the ping timer fires; the watchers are
+    libev's, so waiting costs no greenlet, and the ping timer is one repeating watcher for
+    the connection's whole life.
     """
 
-    def __init__(self, sock: socket.socket, read_budget: TokenBucket, closed: Callable[[], None]) -> None:
-        self._sock = sock
-        self._send_lock = threading.Lock()
-        self._read_budget = read_budget
-        self._closed = closed
+    def __init__(self, sock: socket.socket, ping_interval: float | None) -> None:
+        self.sock = sock
+        self._hub = get_hub()
+        self._readable = self._hub.loop.io(sock.fileno(), 1)
+        self._waiter: Any = None  # the Waiter of a wait under way
+        self.woken = False
+        self.ping_due = False
+        self._pinger: Any = None
+        if ping_interval:
+            self._pinger = self._hub.loop.timer(ping_interval, ping_interval)
+            self._pinger.start(self._ping)
 
-    def send(self, data: bytes) -> int:
-        with self._send_lock:
-            self._sock.sendall(data)
-        return len(data)
+    def _ping(self) -> None:
+        self.ping_due = True
+        self.wake()
 
-    def recv(self, size: int) -> bytes:
-        data = self._sock.recv(size)
-        delay = self._read_budget.spend(len(data))
-        if delay:
-            time.sleep(delay)
-        return data
+    def wake(self) -> None:
+        self.woken = True
+        waiter = self._waiter
+        if waiter is not None:
+            self._waiter = None
+            # Waiter.switch must come from the hub: the waiting greenlet resumes once the caller yields.
+            self._hub.loop.run_callback(waiter.switch, False)
+
+    def wait(self, read: bool = True, timeout: float | None = None) -> bool:
+        """Until a wake-up or, if ``read``, until the socket is readable (True), or ``timeout``."""
+        if self.woken:
+            return False
+        waiter = Waiter(self._hub)
+        self._waiter = waiter
+        if read:
+            self._readable.start(waiter.switch, True)
+        timer = None
+        if timeout is not None:
+            timer = self._hub.loop.timer(timeout)
+            timer.start(waiter.switch, False)
+        try:
+            return waiter.get() is True
+        finally:
+            self._waiter = None
+            if read:
+                self._readable.stop()
+            if timer is not None:
+                timer.close()
+
+    def write_texts(self, messages: list[str]) -> None:
+        self.sock.sendall(frames.encode_texts(messages))
 
     def close(self) -> None:
-        """The library's reader closes its socket as its last act: the handler must hear of it."""
-        try:
-            self._sock.close()
-        finally:
-            self._closed()
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._sock, name)
-
-
-def next_frame(ws: Any, outbox: Outbox, closing: list[int] | None = None) -> str | bytes | None:
-    """The next frame from the client; None when frames wait to be sent or the connection ended.
-
-    The library's own ``receive()`` waits on the same event, but sleeps again after a
-    wake-up that brought no message; here a wake-up from the outbox, or a request to
-    close (``closing`` not empty: the server is stopping), returns at once.
-    No timeout: every frame, every outgoing message and the end of the library's
-    reader (``GuardedSocket.close``) wake it, and a timer per wait costs time and memory.
-    """
-    event = ws.event
-    while ws.connected and not ws.input_buffer and not len(outbox) and not closing:
-        event.wait()
-        event.clear()
-    if ws.input_buffer:
-        frame: str | bytes = ws.input_buffer.pop(0)
-        return frame
-    return None
+        self._readable.close()
+        if self._pinger is not None:
+            self._pinger.close()
 
 
 class Connections:
@@ -268,29 +259,6 @@ class _Closing(Exception):
         self.code = code
 
 
-def _tune_socket(ws: Any, config: Mapping[str, Any]) -> socket.socket | None:
-    """Set the socket's options and wrap it in a ``GuardedSocket``; returns the raw socket."""
-    sock: socket.socket | None = getattr(ws, "sock", None)
-    if sock is None:
-        return None
-    try:
-        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
-        # Bounds a send to a client that stopped reading. Safe for receiving only
-        # because pings make the library wait in select() before every recv().
-        if config["SOCK_SERVER_OPTIONS"].get("ping_interval"):
-            sock.settimeout(float(config["SEND_TIMEOUT"]))
-        else:
-            sock.settimeout(None)  # the handshake's timeout is over
-    except OSError:
-        pass
-    read_budget = TokenBucket(
-        float(config["READ_BYTES_PER_SECOND"]), float(config["READ_BURST_BYTES"]), time.monotonic
-    )
-    ws.sock = GuardedSocket(sock, read_budget, ws.event.set)
-    return sock
-
-
 def _handle(frame: str | bytes, router: Router, session: Session, outbox: Outbox) -> None:
     """Parse and apply one message; every refusal is answered, and nothing escapes."""
     command = None
@@ -311,24 +279,37 @@ def _handle(frame: str | bytes, router: Router, session: Session, outbox: Outbox
         outbox.put_error(failure, command.seq if command is not None else None)
 
 
+def _tune_socket(sock: socket.socket, config: Mapping[str, Any]) -> None:
+    try:
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
+        # Bounds a send to a client that stopped reading. Reads never wait on it: the
+        # socket is read only once it is readable.
+        sock.settimeout(float(config["SEND_TIMEOUT"]))
+    except OSError:
+        pass
+
+
 def serve_connection(
-    ws: Any,
+    sock: socket.socket,
     router: Router,
     config: Mapping[str, Any],
     address: str = "",
     connections: Connections | None = None,
 ) -> None:
-    """Run one connection until the client leaves, misbehaves past the limits, or the server stops."""
-    sock = _tune_socket(ws, config)
+    """Run one upgraded connection until the client leaves, misbehaves past the limits, or the
+    server stops; then close it with a close frame (if the client is still there to read it)."""
+    _tune_socket(sock, config)
+    options = config["SOCK_SERVER_OPTIONS"]
+    wire = Wire(sock, options.get("ping_interval"))
 
     def hang_up() -> None:
-        if sock is not None:
-            try:
-                sock.shutdown(socket.SHUT_RDWR)  # also ends a send stuck on a client that stopped reading
-            except OSError:
-                pass
+        try:
+            sock.shutdown(socket.SHUT_RDWR)  # also ends a send stuck on a client that stopped reading
+        except OSError:
+            pass
 
-    outbox = Outbox(ws, int(config["OUTBOX_LIMIT"]), ws.event.set, hang_up)
+    outbox = Outbox(wire.write_texts, int(config["OUTBOX_LIMIT"]), wire.wake, hang_up)
     session = Session(outbox.put, address)
     budgets = router.budgets
     if connections is None:  # not `or`: an empty Connections is falsy
@@ -337,7 +318,7 @@ def serve_connection(
 
     def close_with(code: int) -> None:
         closing.append(code)
-        ws.event.set()
+        wire.wake()
 
     close_code: int | None = None
     counted = budgets.connect(address)
@@ -350,11 +331,9 @@ def serve_connection(
                 RuleError("limit/connections", "too many connections from your address; close some tabs")
             )
             raise _Closing(POLICY_VIOLATION)
-        close_code = _receive_loop(ws, router, session, outbox, config, closing)
+        close_code = _receive_loop(wire, router, session, outbox, config, closing)
     except _Closing as stop:
         close_code = stop.code
-    except ConnectionClosed:
-        pass
     except Exception:
         log.exception("websocket connection failed")
         close_code = INTERNAL_ERROR
@@ -363,8 +342,11 @@ def serve_connection(
         if counted:
             budgets.disconnect(address)
         _leave(router, session)
-        _finish(ws, sock, outbox, close_code)
-        hang_up()
+        try:
+            _finish(wire, outbox, close_code)
+        finally:  # even if killed mid-send: a ping timer left running would fire forever
+            wire.close()
+            hang_up()
 
 
 def _leave(router: Router, session: Session) -> None:
@@ -376,46 +358,124 @@ def _leave(router: Router, session: Session) -> None:
         log.exception("a connection's leaving was not all noted")
 
 
+class _Reading:
+    """What one connection's loop keeps between reads: its budgets, its decoder, its pings."""
+
+    def __init__(self, config: Mapping[str, Any]) -> None:
+        self.limiter = Limiter(config)
+        max_bytes = config["SOCK_SERVER_OPTIONS"].get("max_message_size") or protocol.MAX_FRAME_BYTES
+        self.decoder = frames.Decoder(int(max_bytes))
+        self.budget = TokenBucket(
+            float(config["READ_BYTES_PER_SECOND"]), float(config["READ_BURST_BYTES"]), time.monotonic
+        )
+        self.paused_until = 0.0  # the read budget is spent: read nothing before then
+        self.answered = True  # the client answered the last ping (or none was sent)
+
+
 def _receive_loop(
-    ws: Any,
+    wire: Wire,
     router: Router,
     session: Session,
     outbox: Outbox,
     config: Mapping[str, Any],
     closing: list[int],
 ) -> int | None:
-    """Read and handle frames until the connection ends; returns the close code to send, if any."""
-    limiter = Limiter(config)
-    max_bytes = int(config["SOCK_SERVER_OPTIONS"].get("max_message_size") or protocol.MAX_FRAME_BYTES)
+    """Read and handle frames until the connection ends; returns the close code to send, if any
+    (the client's own, echoed, when it closed first; None when it is gone)."""
+    state = _Reading(config)
     while True:
+        wire.woken = False
         outbox.flush()
         if closing:
             return closing[0]
-        # A message that arrived with the client's close frame is still handled.
-        if not outbox.alive or not (ws.connected or ws.input_buffer):
+        if not outbox.alive:
             return None
-        frame = next_frame(ws, outbox, closing)
-        if frame is None:
-            continue
-        if isinstance(frame, str) and len(frame.encode("utf-8", "surrogatepass")) > max_bytes:
-            # The library's own limit counts characters; a frame of "ñ"s is twice as many bytes.
-            return MESSAGE_TOO_BIG
-        if limiter.admit(outbox):
-            _handle(frame, router, session, outbox)
-
-
-def _finish(ws: Any, sock: socket.socket | None, outbox: Outbox, close_code: int | None) -> None:
-    """Send what is queued (briefly), then the close frame."""
-    if sock is not None and outbox.alive and len(outbox):
         try:
-            sock.settimeout(DRAIN_TIMEOUT)  # let queued frames go out, briefly
+            if wire.ping_due and not _ping(wire, state):
+                return POLICY_VIOLATION  # no pong for a whole interval: the client is gone
+            data = _read(wire, state)
+        except TimeoutError:  # readable, yet nothing came for SEND_TIMEOUT: wait again
+            continue
+        except OSError:
+            outbox.broken = True  # a write may have failed part-way: say nothing more
+            return None
+        if data is None:
+            continue
+        if not data:
+            return None  # the client went away without a close frame
+        delay = state.budget.spend(len(data))
+        if delay:
+            state.paused_until = time.monotonic() + delay
+        code = _handle_data(data, state, wire, router, session, outbox)
+        if code is not None:
+            return code
+
+
+def _ping(wire: Wire, state: _Reading) -> bool:
+    """Send the ping that is due; False if the last one was never answered."""
+    wire.ping_due = False
+    if not state.answered:
+        return False
+    state.answered = False
+    wire.sock.sendall(_PING)
+    return True
+
+
+def _read(wire: Wire, state: _Reading) -> bytes | None:
+    """What the client sent (b"" once it has gone), or None after a wake-up with nothing read.
+
+    While the read budget is spent, the socket is not watched at all, but a wake-up still
+    returns at once: replies and broadcasts go out meanwhile.
+    """
+    if state.paused_until:
+        pause = state.paused_until - time.monotonic()
+        if pause > 0:
+            wire.wait(read=False, timeout=pause)
+            return None
+        state.paused_until = 0.0
+    if not wire.wait():
+        return None
+    return wire.sock.recv(READ_SIZE)
+
+
+def _handle_data(
+    data: bytes, state: _Reading, wire: Wire, router: Router, session: Session, outbox: Outbox
+) -> int | None:
+    """Handle the messages and control frames ``data`` completes; a close code ends the loop."""
+    try:
+        events = state.decoder.feed(data)
+    except FrameError as exc:
+        return exc.code
+    for event in events:
+        if not isinstance(event, Control):
+            if state.limiter.admit(outbox):
+                _handle(event, router, session, outbox)
+        elif event.opcode == frames.PING:
+            try:
+                wire.sock.sendall(frames.frame(frames.PONG, event.payload))
+            except OSError:
+                outbox.broken = True
+                return None
+        elif event.opcode == frames.PONG:
+            state.answered = True
+        else:
+            return event.code  # the client closes: its code is echoed, after what waits for it
+    return None
+
+
+def _finish(wire: Wire, outbox: Outbox, close_code: int | None) -> None:
+    """Send what is queued (briefly), then the close frame."""
+    if outbox.alive and len(outbox):
+        try:
+            wire.sock.settimeout(DRAIN_TIMEOUT)  # let queued frames go out, briefly
         except OSError:
             pass
     outbox.flush()
+    # A send that failed may have left half a frame: a close frame must not follow it.
+    if close_code is None or outbox.broken:
+        return
+    reason = "server restarting" if close_code == SERVICE_RESTART else ""
     try:
-        # A send that failed may have left half a frame: a close frame must not follow it.
-        if ws.connected and not outbox.broken:
-            reason = "server restarting" if close_code == SERVICE_RESTART else None
-            ws.close(reason=close_code, message=reason)
-    except Exception:
+        wire.sock.sendall(frames.close_frame(close_code, reason))
+    except OSError:
         pass

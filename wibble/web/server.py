@@ -9,7 +9,6 @@ from __future__ import annotations
 import gc
 import logging
 import time
-from collections.abc import Callable
 from typing import Any, TextIO
 
 import gevent
@@ -165,6 +164,12 @@ class Handler(WSGIHandler):  # type: ignore[misc]
             self._deadline.cancel()
             self._deadline = None
 
+    def get_environ(self) -> Any:
+        environ = super().get_environ()
+        # The websocket route speaks frames on the socket itself after its 101 (connection.upgrade).
+        environ["wibble.socket"] = self.socket
+        return environ
+
     def handle_one_response(self) -> None:
         if self.environ.get("HTTP_UPGRADE", "").lower() == "websocket":
             # From here on a websocket (or refused as one): counted by the app's budgets instead.
@@ -174,33 +179,6 @@ class Handler(WSGIHandler):  # type: ignore[misc]
         finally:
             if self.environ.get("HTTP_UPGRADE", "").lower() == "websocket":
                 self.close_connection = True
-
-
-class Reader:
-    """The websocket library's reader, started as a bare greenlet instead of a ``threading.Thread``.
-
-    Patched by gevent, a thread is a greenlet anyway, plus a thread's bookkeeping
-    (a Thread object with its own locks and events, an entry in threading's tables)
-    that nothing here uses: about 5 KB for every connection. However the reader
-    ends, even by an exception the library did not expect, the connection is marked
-    closed and its handler woken (it waits for that without a timeout).
-    """
-
-    def __init__(self, target: Callable[[], None]) -> None:
-        self._target = target
-        self.name = "websocket-reader"
-
-    def start(self) -> None:
-        gevent.spawn_raw(self._run)
-
-    def _run(self) -> None:
-        try:
-            self._target()
-        finally:
-            ws = getattr(self._target, "__self__", None)  # the target is the library's ws._thread
-            if ws is not None:
-                ws.connected = False
-                ws.event.set()
 
 
 def make_server(app: Any, host: str, port: int, access_log: TextIO | None = None) -> WSGIServer:
@@ -220,8 +198,6 @@ def make_server(app: Any, host: str, port: int, access_log: TextIO | None = None
     gc.freeze()
     _, older, oldest = gc.get_threshold()
     gc.set_threshold(YOUNG_COLLECTION, older, oldest)
-    options = app.config.get("SOCK_SERVER_OPTIONS") or {}
-    app.config["SOCK_SERVER_OPTIONS"] = {**options, "thread_class": Reader}
     server = WSGIServer((host, port), app, handler_class=Handler, log=access_log)
     server.handshake_timeout = float(app.config["HANDSHAKE_TIMEOUT"])
     server.http_connections = HttpConnections(
