@@ -37,7 +37,8 @@ Errors are ``error`` messages (none is expected), failed connects and room set-u
 replies slower than 5 s, replies that contradict the move, steps some connection never
 read, and connections closed before the end. The server gets roomy per-address budgets
 (``tests.support.ROOMY_BUDGETS``: rooms, joins, games, board builds, connections, as
-everything connects from 127.0.0.1) and ``WIBBLE_MAX_ROOMS`` 10,000, and keeps its
+everything connects from 127.0.0.1), ``WIBBLE_MAX_ROOMS`` 10,000 and
+``WIBBLE_ROOM_SPECTATORS_PER_ADDRESS`` 1,000, and keeps its
 games in memory unless ``--data-dir DIR`` or ``--store`` (SQLite in a fresh temporary
 directory, as a host runs it) says otherwise.
 
@@ -117,7 +118,9 @@ PASSES = 0.05  # rooms: share of turns passed
 ROUNDS = 20  # each match's rounds: longer than any run
 ROUND_PAUSE = 3.0  # the server's ROUND_PAUSE_SECONDS: the floors pause as long between rounds
 WARM_UP = 2.0  # seconds of play before the measured window
-SERVER_ENV = {"WIBBLE_MAX_ROOMS": "10000"}  # with tests.support.ROOMY_BUDGETS, which start_wibble adds
+# With tests.support.ROOMY_BUDGETS, which start_wibble adds. Every spectator connects from
+# 127.0.0.1 here, so the cap on one address's spectators in a room (10) is lifted too.
+SERVER_ENV = {"WIBBLE_MAX_ROOMS": "10000", "WIBBLE_ROOM_SPECTATORS_PER_ADDRESS": "1000"}
 
 # --patch NAME[,NAME]: Wibble with changes patched in (measured without touching wibble/), one row each.
 PATCHES = {
