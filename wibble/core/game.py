@@ -52,7 +52,7 @@ from .errors import GameDataError, RuleError
 from .fields import count_of, field_of
 from .hashing import DEFAULT_MODULI, FoundWords, HashParams
 from .letters import Letter, LetterSampler
-from .scoring import ENDLESS_ORDER, TileValue, score
+from .scoring import ENDLESS_ORDER, Totals, points_of_totals
 from .solver import Found, count_words, solve
 from .wordlist import WordList
 
@@ -377,8 +377,14 @@ class Game:
             raise RuleError("state/not_your_chain", "someone else (another tab) is dragging this chain")
 
     def _points(self, tiles: tuple[Pos, ...]) -> int:
+        # The one scoring function's modifiers on the path's totals, as ``solve`` scores: every
+        # drag step asks, and building a tile value per tile and a breakdown nobody reads was
+        # a tenth of a step's time in the core. An endless tile is its letter's score, unmultiplied.
         board = self.board
-        return score([TileValue(board[pos].score) for pos in tiles], ENDLESS_ORDER).points
+        letters = 0
+        for pos in tiles:
+            letters += board[pos].score
+        return points_of_totals(Totals(letters, 1, len(tiles)), ENDLESS_ORDER)
 
     def _clear_chain(self) -> None:
         self.owner = None
