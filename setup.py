@@ -1,7 +1,7 @@
 """The one compiled part: the board search (wibble/core/_walk.c), built where a C compiler is.
 
 Everything else is in pyproject.toml. The extension is optional: without a compiler
-the install still succeeds and wibble/core/solver.py searches in Python (about 20
+the install still succeeds and wibble/core/search.py walks boards in Python (about ten
 times slower per count; `wibble serve` says so at start-up).
 """
 

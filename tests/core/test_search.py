@@ -29,15 +29,11 @@ def boards(words: WordList, count: int, seed: int, size: int = 5) -> list[Board]
 
 def python_paths(board: Board, words: WordList, special: list[int]) -> dict[object, list[int]]:
     symbols = [letter.symbol for row in board.rows() for letter in row]
-    root, shortest = words.trie.root, words.min_length - 1
-    if not special:
-        return dict(search.python_plain_paths(symbols, board.size, root, shortest))
-    return search.python_paths(symbols, board.size, root, shortest, special)
+    return search.python_paths(symbols, board.size, words.trie.root, words.min_length - 1, special)
 
 
 def python_words(board: Board, words: WordList) -> set[str]:
-    symbols = [letter.symbol for row in board.rows() for letter in row]
-    return search.python_words(symbols, board.size, words.trie.root, words.min_length - 1)
+    return set(python_paths(board, words, []))
 
 
 def test_the_compiled_search_is_built() -> None:

@@ -15,11 +15,20 @@ from functools import cache
 import pytest
 
 from tests.support import find_paths, shipped_list
-from wibble.core import Board, Found, LetterSampler, Pos, count_words, solve
+from wibble.core import Board, Found, LetterSampler, Pos, count_words, search, solve
 from wibble.core.wordlist import WordList, build_word_list
 
 # Distinct scores, so a score summed over the wrong tiles shows.
 SCORES = {"a": 1, "b": 2, "c": 3, "e": 5, "t": 7, "ñ": 11, "o": 13, "x": 17}
+
+
+@pytest.fixture(autouse=True, params=["compiled walk", "python walk"])
+def walk(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Every test here twice: through the compiled walk, and through the Python one a host
+    without a C compiler plays with."""
+    if request.param == "python walk":
+        monkeypatch.setattr(search, "_walk", None)
+    return str(request.param)
 
 
 def word_list(words: Sequence[str], min_length: int = 3) -> WordList:

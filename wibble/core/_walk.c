@@ -45,7 +45,6 @@ typedef struct {
 
 typedef struct {
     PyObject_HEAD
-    Py_ssize_t nodes;
     int letters;
     PyObject *index;   /* dict: letter (str) -> its number, 0 .. letters - 1 */
     PyObject *symbols; /* tuple: number -> letter */
@@ -61,23 +60,12 @@ static void compiled_dealloc(Compiled *self) {
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-static PyObject *compiled_nodes(Compiled *self, void *closure) {
-    (void)closure;
-    return PyLong_FromSsize_t(self->nodes);
-}
-
-static PyGetSetDef compiled_getset[] = {
-    {"nodes", (getter)compiled_nodes, NULL, "how many nodes the trie has", NULL},
-    {NULL, NULL, NULL, NULL, NULL},
-};
-
 static PyTypeObject CompiledType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "wibble.core._walk.Compiled",
     .tp_basicsize = sizeof(Compiled),
     .tp_dealloc = (destructor)compiled_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "A trie copied into flat arrays for the board search (made by compile()).",
-    .tp_getset = compiled_getset,
 };
 
 /* -- compile ---------------------------------------------------------------------- */
@@ -176,7 +164,6 @@ static PyObject *walk_compile(PyObject *module, PyObject *root) {
     if (c == NULL) goto fail;
     /* PyObject_New leaves the fields unset: clear them, so that a failure below frees only what was made. */
     memset((char *)c + sizeof(PyObject), 0, sizeof(Compiled) - sizeof(PyObject));
-    c->nodes = nodes;
     c->letters = (int)PyDict_GET_SIZE(index);
     c->index = index;
     index = NULL;
@@ -286,17 +273,13 @@ typedef struct {
     int with_paths;
 } Search;
 
-static PyObject *found_word(Search *s, int depth) {
-    return PyUnicode_DecodeUTF8(s->text, s->length[depth + 1], "strict");
-}
-
 static int record(Search *s, int depth, uint64_t rank, uint64_t special) {
     int added = keyset_add(&s->found, rank << MAX_SPECIAL | special);
     if (added <= 0) {
         if (added < 0) PyErr_NoMemory();
         return added;
     }
-    PyObject *word = found_word(s, depth);
+    PyObject *word = PyUnicode_DecodeUTF8(s->text, s->length[depth + 1], "strict");
     if (word == NULL) return -1;
     if (!s->with_paths) {
         int failed = PySet_Add(s->out, word);

@@ -8,7 +8,8 @@ Two implementations with the same results in the same order:
   count was 40% of a saturated server's CPU (docs/benchmarks.md, "Close to the floor");
 - the Python one below, the reference: it runs where the extension was not built (or
   cannot take a list: more than 64 letters, boards over 8 x 8), and the tests check the
-  compiled walk against it on random boards of every shipped list.
+  compiled walk against it on random boards of every shipped list. It is one walk for
+  every use, kept plain rather than fast: the compiled walk is the fast one.
 
 The Python walk reads the trie's nodes directly as plain dicts (``node.get(letter)``,
 ``"" in node`` for "a word ends here"), which is the documented ``Node`` contract of
@@ -64,30 +65,34 @@ def _symbols(board: Board) -> list[str]:
 def words(board: Board, wordlist: WordList) -> set[str]:
     """Every word ``board`` allows."""
     symbols, shortest = _symbols(board), wordlist.min_length - 1  # as a depth: a word's last tile
-    if _walk is not None and board.size <= 8:
-        trie = _compiled_trie(wordlist.trie)
-        if trie is not _REFUSED:
-            found: set[str] = _walk.words(trie, symbols, board.size, shortest)
-            return found
-    return python_words(symbols, board.size, wordlist.trie.root, shortest)
+    trie = _compiled_for(board, wordlist)
+    if trie is not None:
+        found: set[str] = _walk.words(trie, symbols, board.size, shortest)
+        return found
+    return set(python_paths(symbols, board.size, wordlist.trie.root, shortest))
 
 
 def paths(board: Board, wordlist: WordList, special: Sequence[int] = ()) -> dict[Any, list[int]]:
     """Each word ``board`` allows, with the tiles of the first path the walk finds for it.
 
-    With ``special`` tiles (at most 16: the multipliers), a word is kept once per set of
-    special tiles its path crosses, keyed ``(word, bits)``, bit ``n`` for ``special[n]``;
-    a path crossing none is keyed by the word alone, as without ``special``.
+    With ``special`` tiles (at most 16 for the compiled walk: the multipliers), a word is
+    kept once per set of special tiles its path crosses, keyed ``(word, bits)``, bit ``n``
+    for ``special[n]``; a path crossing none is keyed by the word alone, as without ``special``.
     """
     symbols, shortest = _symbols(board), wordlist.min_length - 1
-    if _walk is not None and board.size <= 8 and len(special) <= 16:
-        trie = _compiled_trie(wordlist.trie)
-        if trie is not _REFUSED:
-            found: dict[Any, list[int]] = _walk.paths(trie, symbols, board.size, shortest, special)
-            return found
-    if not special:
-        return python_plain_paths(symbols, board.size, wordlist.trie.root, shortest)
+    trie = _compiled_for(board, wordlist) if len(special) <= 16 else None
+    if trie is not None:
+        found: dict[Any, list[int]] = _walk.paths(trie, symbols, board.size, shortest, special)
+        return found
     return python_paths(symbols, board.size, wordlist.trie.root, shortest, special)
+
+
+def _compiled_for(board: Board, wordlist: WordList) -> Any:
+    """The list's compiled trie if the compiled walk can search ``board`` with it, else None."""
+    if _walk is None or board.size > 8:  # the tiles used are one 64-bit mask
+        return None
+    trie = _compiled_trie(wordlist.trie)
+    return None if trie is _REFUSED else trie
 
 
 @cache
@@ -106,63 +111,6 @@ def neighbours(size: int) -> tuple[tuple[int, ...], ...]:
 
 
 # -- the Python walk ------------------------------------------------------------------
-
-
-def python_words(symbols: list[str], size: int, root: dict[str, Any], shortest: int) -> set[str]:
-    """``words`` in Python: the walk keeps nothing but the words."""
-    steps = [tuple([(j, symbols[j]) for j in near]) for near in neighbours(size)]
-    used = [False] * len(symbols)
-    found: set[str] = set()
-    add = found.add
-
-    def walk(i: int, node: dict[str, Any], word: str, depth: int) -> None:
-        if depth >= shortest and "" in node:
-            add(word)
-        used[i] = True
-        depth += 1
-        for j, symbol in steps[i]:
-            if not used[j]:
-                child = node.get(symbol)
-                if child is not None:
-                    walk(j, child, word + symbol, depth)  # noqa: F821 (bound until the del below)
-        used[i] = False
-
-    for i, symbol in enumerate(symbols):
-        child = root.get(symbol)
-        if child is not None:
-            walk(i, child, symbol, 0)
-    del walk  # the closure's cycle: see python_paths
-    return found
-
-
-def python_plain_paths(
-    symbols: list[str], size: int, root: dict[str, Any], shortest: int
-) -> dict[str, list[int]]:
-    """``python_paths`` with no special tiles: each word keyed by itself, without a mask to carry."""
-    steps = [tuple([(j, symbols[j]) for j in near]) for near in neighbours(size)]
-    used = [False] * len(symbols)
-    path = [0] * len(symbols)
-    first_path: dict[str, list[int]] = {}
-
-    def walk(i: int, node: dict[str, Any], word: str, depth: int) -> None:
-        path[depth] = i
-        if depth >= shortest and "" in node and word not in first_path:
-            first_path[word] = path[: depth + 1]
-        used[i] = True
-        depth += 1
-        for j, symbol in steps[i]:
-            if not used[j]:
-                child = node.get(symbol)
-                if child is not None:
-                    walk(j, child, word + symbol, depth)  # noqa: F821 (bound until the del below)
-        used[i] = False
-
-    for i, symbol in enumerate(symbols):
-        child = root.get(symbol)
-        if child is not None:
-            walk(i, child, symbol, 0)
-    del walk  # the closure's cycle: see python_paths
-    return first_path
 
 
 def python_paths(

@@ -79,12 +79,10 @@ class Session:
             if protocol.is_personal(message):
                 credential = self.credential(topic)
                 message = protocol.for_reader(message, credential.holder, credential.token, credential.name)
-                frame = protocol.encode(message if seq is None else {**message, "seq": seq})
-            elif seq is not None or frames is None:
-                frame = protocol.encode(message if seq is None else {**message, "seq": seq})
-            else:
-                frame = frames[n]
-            self.deliver(frame)
+            elif seq is None and frames is not None:
+                self.deliver(frames[n])  # the frame everyone without a seq gets, encoded once
+                continue
+            self.deliver(protocol.encode(message if seq is None else {**message, "seq": seq}))
 
     def __repr__(self) -> str:
         return f"<Session {self.id} {self.address}>"
