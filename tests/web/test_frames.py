@@ -7,6 +7,7 @@ browser does); the server's are checked against the bytes it would build unmaske
 from __future__ import annotations
 
 import os
+import sys
 
 import pytest
 from hypothesis import given
@@ -164,6 +165,18 @@ def test_a_fragmented_message_over_the_limit_closes_with_1009() -> None:
         + client_frame(piece, ABNF.OPCODE_CONT, fin=1)
     )
     assert refused(data) == frames.MESSAGE_TOO_BIG
+
+
+def test_empty_fragments_hold_no_memory_and_still_end_in_one_message() -> None:
+    # A hostile client may send empty continuations for ever (each 6 bytes, within its read
+    # budget, answering pings meanwhile): what the decoder keeps must not grow with them.
+    decoder = Decoder(LIMIT)
+    assert decoder.feed(client_frame("he", fin=0)) == []
+    empty = client_frame(b"", ABNF.OPCODE_CONT, fin=0)
+    for _ in range(100):
+        assert decoder.feed(empty * 1000) == []
+    assert sys.getsizeof(decoder._message) < 1024  # the two bytes so far, not 100,000 entries
+    assert decoder.feed(client_frame("llo", ABNF.OPCODE_CONT, fin=1)) == ["hello"]
 
 
 def test_a_close_frame_gives_its_code_and_ends_the_reading() -> None:

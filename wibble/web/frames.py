@@ -25,7 +25,6 @@ CLOSE: Final = 0x8
 PING: Final = 0x9
 PONG: Final = 0xA
 
-NORMAL_CLOSURE: Final = 1000
 PROTOCOL_ERROR: Final = 1002
 NO_STATUS: Final = 1005  # never sent: what a close frame without a code means
 INVALID_DATA: Final = 1007
@@ -66,11 +65,6 @@ def unmask(payload: bytes, mask: bytes) -> bytes:
         return b""
     key = (mask * ((size + 3) >> 2))[:size]
     return (int.from_bytes(payload, "little") ^ int.from_bytes(key, "little")).to_bytes(size, "little")
-
-
-def mask_payload(payload: bytes, mask: bytes) -> bytes:
-    """Masking is its own inverse (for clients: the tests and benchmarks)."""
-    return unmask(payload, mask)
 
 
 def frame(opcode: int, payload: bytes) -> bytes:
@@ -160,9 +154,11 @@ class Decoder:
     def __init__(self, max_size: int) -> None:
         self.max_size = max_size
         self._pending = b""  # the start of a frame not yet whole
-        self._fragments: list[bytes] = []
-        self._fragmented = 0  # the opcode of the message being fragmented; 0 (CONTINUATION): none
-        self._fragment_bytes = 0
+        # The message being fragmented: its opcode (0, CONTINUATION, when none) and its bytes so
+        # far, in one buffer: a list of fragments would grow by one entry per empty fragment,
+        # for ever, under a client sending nothing but those.
+        self._fragmented = 0
+        self._message = bytearray()
 
     def feed(self, data: bytes) -> list[Event]:
         """Every whole message and control frame ``data`` completes, in order.
@@ -236,7 +232,7 @@ class Decoder:
         if opcode == CONTINUATION:
             if not self._fragmented:
                 raise FrameError(PROTOCOL_ERROR, "a continuation frame with no message to continue")
-            size += self._fragment_bytes
+            size += len(self._message)
         elif self._fragmented:
             raise FrameError(PROTOCOL_ERROR, "a new message began before the last one ended")
         if size > self.max_size:
@@ -245,19 +241,15 @@ class Decoder:
     def _data(self, opcode: int, fin: int, payload: bytes) -> Message | None:
         """The message this data frame ends, or None while its fragments keep coming."""
         if opcode == CONTINUATION:
-            self._fragments.append(payload)
-            self._fragment_bytes += len(payload)
+            self._message += payload
             if not fin:
                 return None
-            opcode = self._fragmented
-            payload = b"".join(self._fragments)
-            self._fragments = []
+            opcode, payload = self._fragmented, bytes(self._message)
             self._fragmented = 0
-            self._fragment_bytes = 0
+            self._message = bytearray()
         elif not fin:
             self._fragmented = opcode
-            self._fragments = [payload]
-            self._fragment_bytes = len(payload)
+            self._message = bytearray(payload)
             return None
         if opcode == BINARY:
             return payload
