@@ -42,10 +42,12 @@ from .frames import Control, FrameError
 log = logging.getLogger(__name__)
 
 POLICY_VIOLATION = 1008
-MESSAGE_TOO_BIG = frames.MESSAGE_TOO_BIG
 INTERNAL_ERROR = 1011
 SERVICE_RESTART = 1012
 DRAIN_TIMEOUT = 2.0  # seconds a send may take while the connection is closing
+# After the close frame, how long and how much the server reads, waiting for the client to close.
+LINGER_SECONDS = 1.0
+LINGER_BYTES = 64 * 1024
 # The kernel's buffer for frames a client has not read yet (Linux doubles the number).
 # Small, so a client that stops reading fills it after a few dozen messages, and the
 # outbox limit, not megabytes of kernel memory, is what bounds it.
@@ -121,21 +123,18 @@ class Outbox:
         refill, the words left) each stay their own websocket frame, but the frames are
         handed to the socket together, one system call rather than one per message.
         """
-        frames = self._frames
-        while frames and self.alive:
-            # Taken from the front by count: a write may wait for the client, and another
-            # greenlet only ever appends meanwhile, so a message put then stays for the next
-            # pass, neither lost nor reordered.
-            count = len(frames)
-            batch = frames[:count]
-            del frames[:count]
+        while self._frames and self.alive:
+            # Everything waiting, swapped out before the write: a write may wait for the
+            # client, and what other greenlets put meanwhile goes out on the next pass,
+            # neither lost nor reordered.
+            batch, self._frames = self._frames, []
             try:
                 self._write(batch)
             except Exception:  # closed, reset or timed out: this client is gone
                 self.alive = False
                 self.broken = True
         if not self.alive:
-            frames.clear()
+            self._frames.clear()
 
 
 class Wire:
@@ -229,7 +228,7 @@ class Limiter:
 
     ``admit`` says whether to handle a message (True), to ignore it with a warning
     (False: the warning is put in the outbox at most once a second), or to close the
-    connection because the client keeps flooding (raises ``_Flooding``).
+    connection because the client keeps flooding (raises ``_Closing``).
     """
 
     def __init__(self, config: Mapping[str, Any]) -> None:
@@ -321,9 +320,10 @@ def serve_connection(
         wire.wake()
 
     close_code: int | None = None
-    counted = budgets.connect(address)
-    connections.add(session, close_with)
-    try:
+    counted = False
+    try:  # from here on the wire (its ping timer) is closed whatever happens, a kill included
+        counted = budgets.connect(address)
+        connections.add(session, close_with)
         if connections.closing is not None:
             raise _Closing(connections.closing)
         if not counted:
@@ -394,9 +394,7 @@ def _receive_loop(
             if wire.ping_due and not _ping(wire, state):
                 return POLICY_VIOLATION  # no pong for a whole interval: the client is gone
             data = _read(wire, state)
-        except TimeoutError:  # readable, yet nothing came for SEND_TIMEOUT: wait again
-            continue
-        except OSError:
+        except OSError:  # a ping's send timed out (a client not reading), or the socket failed
             outbox.broken = True  # a write may have failed part-way: say nothing more
             return None
         if data is None:
@@ -478,4 +476,28 @@ def _finish(wire: Wire, outbox: Outbox, close_code: int | None) -> None:
     try:
         wire.sock.sendall(frames.close_frame(close_code, reason))
     except OSError:
-        pass
+        return
+    _linger(wire)
+
+
+def _linger(wire: Wire) -> None:
+    """After the close frame: write nothing more, and read and drop what the client still sends
+    until it closes too, for at most ``LINGER_SECONDS`` and ``LINGER_BYTES``. Closing a socket with
+    bytes still unread (the rest of an oversize message, say) resets the connection, and a
+    browser then reports 1006 instead of the close code it was sent."""
+    try:
+        wire.sock.shutdown(socket.SHUT_WR)
+    except OSError:
+        return
+    deadline, left = time.monotonic() + LINGER_SECONDS, LINGER_BYTES
+    while left > 0 and (remaining := deadline - time.monotonic()) > 0:
+        wire.woken = False  # a message put for this closing connection changes nothing now
+        if not wire.wait(timeout=remaining):
+            continue
+        try:
+            data = wire.sock.recv(min(READ_SIZE, left))
+        except OSError:
+            return
+        if not data:
+            return  # the client closed its side: done
+        left -= len(data)
