@@ -16,8 +16,11 @@ everywhere else:
   protocol refuses in its own words); each goes to ``json``, which raises or returns
   exactly what it always did.
 
-One difference is kept: a float that is not finite (never in a document or a message the
-code builds) is written ``null`` where ``json`` wrote ``NaN``, which is not JSON.
+Two differences are kept: a float that is not finite (never in a document or a message the
+code builds) is written ``null`` where ``json`` wrote ``NaN``, which is not JSON; and msgspec
+writes some types ``json`` refused (dataclasses, sets, bytes, dates) where ``json`` raised, so
+a message holding one by mistake goes out (a ``Pos`` as ``{"row":..,"col":..}``) instead of
+failing: messages are built from plain types by ``wibble.protocol``, and its tests say so.
 """
 
 from __future__ import annotations

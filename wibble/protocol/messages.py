@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from .. import codec
@@ -11,13 +10,9 @@ from ..core.letters import Letter, LetterTable
 
 
 def encode(message: dict[str, Any]) -> str:
-    text = codec.dumps(message)
-    if not text.isascii():
-        try:
-            text.encode("utf-8")
-        except UnicodeEncodeError:  # half a surrogate pair echoed back: escape it instead
-            text = json.dumps(message, separators=(",", ":"))
-    return text
+    # msgspec refuses half a surrogate pair (a client's text echoed back) rather than write
+    # text that is not UTF-8; the fallback then escapes every non-ASCII character.
+    return codec.dumps(message, ascii_fallback=True)
 
 
 def _tile(letter: Letter) -> dict[str, Any]:

@@ -154,7 +154,8 @@ class RedisBus:
         """List again every topic this process listens to, before the lists expire (the listener
         does it every third of their life, in one round trip)."""
         self._listed_at = time.monotonic()
-        topics = [self._topic(channel) for channel in list(self._channels)]
+        with self._lock:  # a copy taken while no subscription changes it
+            topics = [self._topic(channel) for channel in self._channels]
         if not topics:
             return
         try:
@@ -204,7 +205,9 @@ class RedisBus:
             return  # one local session's own: nobody elsewhere hears it
         # Other processes read it with json.loads (or codec.loads): any JSON text will do, and
         # escaped where msgspec cannot write it, as json.dumps did, so Redis can always take it.
-        envelope = codec.dumps({"p": self.process, "a": _audience_doc(audience), "m": messages}, True)
+        envelope = codec.dumps(
+            {"p": self.process, "a": _audience_doc(audience), "m": messages}, ascii_fallback=True
+        )
         joins = self._joins_heard
         try:
             args = [self._channel(topic), envelope, HISTORY, HISTORY_SECONDS]

@@ -114,7 +114,7 @@ PURGE_BATCH = 500
 
 
 def _dump(doc: Doc) -> str:
-    return codec.dumps(doc)  # the same text as json.dumps(doc, separators=(",", ":"), ensure_ascii=False)
+    return codec.dumps(doc)  # json.dumps's compact text (a float may be spelt shorter: 1e16)
 
 
 def _when(due: float | None) -> str:

@@ -119,7 +119,7 @@ BUSY_PAUSES = (0.001, 0.002, 0.005, 0.01, 0.015, 0.025)
 
 
 def _dump(doc: Doc) -> str:
-    return codec.dumps(doc)  # the same text as json.dumps(doc, separators=(",", ":"), ensure_ascii=False)
+    return codec.dumps(doc)  # json.dumps's compact text (a float may be spelt shorter: 1e16)
 
 
 def _reason(exc: sqlite3.Error) -> str:
