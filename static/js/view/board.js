@@ -4,14 +4,7 @@
 // elements and nothing else.
 
 import { MARK_SPOKEN, MARK_TEXT } from "./wording.js";
-import { setAttr } from "./dom.js";
-
-const make = (document, tag, className, text) => {
-  const element = document.createElement(tag);
-  if (className) element.className = className;
-  if (text !== undefined) element.textContent = text;
-  return element;
-};
+import { make, setAttr } from "./dom.js";
 
 export class BoardPanel {
   /**
