@@ -169,7 +169,7 @@ def _fresh_word(planner: Planner, game_id: str) -> list[Any]:
 
     game = planner.stack.router.games.get(game_id)
     assert game is not None
-    found = {word for word, _ in game.game.found.in_order}
+    found = game.game.found.words
     options = [f for f in solve(game.game.board, game.game.words) if f.word not in found]
     return list(options[len(options) // 2].path)  # a middling word: not always the longest
 

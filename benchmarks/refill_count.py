@@ -65,7 +65,7 @@ def play(games: int, words_each: int) -> tuple[Counter[int], list[tuple[Board, s
         for seed in range(games):
             game = Game(words, Draws(seed), HashParams.draw(rng), min_words=FLOOR)
             for _ in range(words_each):
-                found = {word for word, _ in game.found.in_order}
+                found = game.found.words
                 options = [f for f in solve(game.board, words) if f.word not in found][:20]
                 if not options:
                     break

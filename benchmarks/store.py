@@ -133,7 +133,7 @@ def new_id(rng: random.Random, nbytes: int = 12) -> str:
 
 def choose(game: Game, rng: random.Random) -> list[Pos]:
     if rng.random() < REAL_WORDS:
-        found = {word for word, _ in game.found.in_order}
+        found = game.found.words
         fresh = [f for f in solve(game.board, game.words) if f.word not in found and len(f.path) <= LONGEST]
         if fresh:
             return list(rng.choice(fresh).path)

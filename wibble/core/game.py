@@ -40,7 +40,7 @@ exactly as the original would have, refill for refill.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping, Set
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any, TypeVar
@@ -188,7 +188,7 @@ class Game:
         # words_left: how many words the board allows that this game has not found yet.
         self.board, self.words_left = best_draw(
             lambda: Board.fill(self._sampler, draws, size),
-            lambda board: self._unfound(board, set()),
+            lambda board: self._unfound(board, frozenset()),
             min_words,
         )
         self.phase = Phase.IDLE
@@ -215,7 +215,7 @@ class Game:
             "hash_bases": list(self.found.params.bases),
             "board": "".join(letter.symbol for row in self.board.rows() for letter in row),
             "words_left": self.words_left,
-            "found": [[word, points] for word, points in self.found.in_order],
+            "found": self.found.to_doc(),
             "total": self.total,
             "version": self.version,
             "phase": self.phase.value,
@@ -281,7 +281,7 @@ class Game:
 
     def missed(self, limit: int = MISSED_SHOWN) -> list[Found]:
         """The best words the board holds that were not found, each with a path that spells it."""
-        found = {word for word, _ in self.found.in_order}
+        found = self.found.words
         return [entry for entry in solve(self.board, self.words) if entry.word not in found][:limit]
 
     # -- events -----------------------------------------------------------------
@@ -350,7 +350,7 @@ class Game:
 
         Only the used tiles are ever redrawn: the rest of the board stays as the player saw it.
         """
-        found = {word for word, _ in self.found.in_order}
+        found = self.found.words
         changed, self.words_left = best_draw(
             lambda: self.board.refill(used, self._sampler, self.draws),
             lambda _: self._unfound(self.board, found),
@@ -359,10 +359,10 @@ class Game:
         self.board.place(changed)  # the best draw may not be the last one
         return changed
 
-    def _unfound(self, board: Board, found: set[str]) -> int:
+    def _unfound(self, board: Board, found: Set[str]) -> int:
         """How many words ``board`` allows that are not in ``found``."""
-        # A plain set of the (few) found words, not FoundWords: hashing each of the
-        # board's hundreds of words would cost more than finding them.
+        # The found words as a plain set, not FoundWords' hashed lookup: hashing each
+        # of the board's hundreds of words would cost more than finding them.
         return count_words(board, self.words, found)
 
     def _require(self, phase: Phase, action: str) -> None:

@@ -10,7 +10,9 @@ A hash match is only a hint: ``FoundWords`` confirms it by comparing the words.
 from __future__ import annotations
 
 import random
+from collections.abc import Set
 from dataclasses import dataclass
+from typing import Any
 
 # Two Mersenne primes: independent moduli, and Python's big ints keep the
 # products exact, so nothing wraps silently.
@@ -77,13 +79,19 @@ class FoundWords:
     def __init__(self, params: HashParams) -> None:
         self.params = params
         self._by_key: dict[HashKey, list[str]] = {}
-        self._ordered: list[tuple[str, int]] = []
+        # [word, points] in the order found, already in the document's form: every commit
+        # writes the whole list, and a long game's hundreds of pairs are then one copy,
+        # not one new list each. A pair never changes once added.
+        self._pairs: list[list[Any]] = []
+        # The same words as a plain set: after each refill the board's words are counted
+        # less these, and rebuilding it from the pairs cost a pass over every word found.
+        self._words: set[str] = set()
 
     def __contains__(self, word: object) -> bool:
         return isinstance(word, str) and self.contains(word, self.params.of(word))
 
     def __len__(self) -> int:
-        return len(self._ordered)
+        return len(self._pairs)
 
     def contains(self, word: str, key: HashKey) -> bool:
         """Fast path on ``key``; a hit is confirmed against the stored words."""
@@ -92,9 +100,19 @@ class FoundWords:
 
     def add(self, word: str, key: HashKey, points: int) -> None:
         self._by_key.setdefault(key, []).append(word)
-        self._ordered.append((word, points))
+        self._pairs.append([word, points])
+        self._words.add(word)
 
     @property
     def in_order(self) -> list[tuple[str, int]]:
         """(word, points) in the order they were found."""
-        return list(self._ordered)
+        return [(word, points) for word, points in self._pairs]
+
+    @property
+    def words(self) -> Set[str]:
+        """Every word found, to check a board's words against (read it; never change it)."""
+        return self._words
+
+    def to_doc(self) -> list[list[Any]]:
+        """[word, points] in the order found, as a game's document holds them (a new list)."""
+        return list(self._pairs)

@@ -117,7 +117,7 @@ class Dailies(Service):
             try:
                 self._change(
                     day,
-                    lambda board: board.finish(player, live.game_id, game.total, len(game.found.in_order)),
+                    lambda board: board.finish(player, live.game_id, game.total, len(game.found)),
                 )
             except WibbleError as exc:
                 log.error("daily %s: could not enter game %s's score: %s", day, live.game_id, exc.code)
