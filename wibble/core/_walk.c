@@ -9,12 +9,12 @@
  *
  * The trie (nested dicts, ``""`` marking a word's end: the contract documented in
  * wibble/core/dictionary.py) is first copied into flat arrays (``compile``), once per
- * trie: per node a bitmask of the letters it continues with and the index of its
- * first child, children ordered by letter, so that a step is a bit test, a popcount
- * and an array read. The copy also numbers every word (its rank in letter order:
- * the sum, along its path, of the words that sort before each branch taken), so a
- * word reached along several paths is recognised by an integer, without building
- * its string twice.
+ * trie: per edge the bitmask of the letters its node continues with and the index of
+ * that node's first edge, edges ordered by letter, so that a step is a popcount and
+ * one read of a 16-byte record. The copy also numbers every word (its rank in letter
+ * order: the sum, along its path, of the words that sort before each branch taken),
+ * so a word reached along several paths is recognised by an integer, without
+ * building its string twice.
  *
  * Results are plain Python objects: ``words`` gives a set of words, ``paths`` the
  * first path (tile indices, in search order) of each word, or of each word and set
@@ -30,8 +30,7 @@
 #define MAX_TILES 64   /* the tiles used are one uint64_t bitmask: boards up to 8 x 8 */
 #define MAX_SPECIAL 16 /* special tiles crossed: the low bits of a word's key */
 
-/* What a step reads sits together (16 and 8 bytes): the arrays are megabytes, and a
-   step's cost is mostly its cache misses, one per array it touches. */
+/* The trie as compile() first lays it out: nodes, and edges in letter order. */
 typedef struct {
     uint64_t mask;  /* the letters this node continues with */
     uint32_t first; /* its first child's place in the edges */
@@ -43,20 +42,29 @@ typedef struct {
     uint32_t before; /* words that sort before any word through this edge, counted from its node */
 } Edge;
 
+/* What the walk reads: each edge with a copy of what it needs of the node the edge leads to,
+   so that one step reads one 16-byte record. The array is megabytes and a step's read is
+   mostly a cache miss: a node and an edge apart were two. */
+typedef struct {
+    uint64_t mask;       /* the letters the node continues with */
+    uint32_t first : 31; /* the node's first step (edge) */
+    uint32_t end : 1;    /* a word ends at the node */
+    uint32_t before;     /* words that sort before any word through this edge, counted from its parent */
+} Step;
+
 typedef struct {
     PyObject_HEAD
     int letters;
     PyObject *index;   /* dict: letter (str) -> its number, 0 .. letters - 1 */
     PyObject *symbols; /* tuple: number -> letter */
-    Node *node;
-    Edge *edge;
+    Step root; /* the root, as if an edge led to it */
+    Step *step;
 } Compiled;
 
 static void compiled_dealloc(Compiled *self) {
     Py_XDECREF(self->index);
     Py_XDECREF(self->symbols);
-    PyMem_Free(self->node);
-    PyMem_Free(self->edge);
+    PyMem_Free(self->step);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -122,16 +130,29 @@ static Py_ssize_t node_number(PyObject *seen, PyObject *node) {
     return PyLong_AsSsize_t(number);
 }
 
+/* The bits set in ``x``: the processor's instruction where the build may use it, else the
+   same sum in a few shifts, inline (the compiler's fallback is a call per step). */
+static inline uint32_t bits_in(uint64_t x) {
+#ifdef __POPCNT__
+    return (uint32_t)__builtin_popcountll(x);
+#else
+    x -= (x >> 1) & 0x5555555555555555ull;
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+    return (uint32_t)((x * 0x0101010101010101ull) >> 56);
+#endif
+}
+
 /* Words in the subtree of each node (memoised in ``words``; 0 means not counted yet,
    as every node holds a word: a node without one would be a dead end, never built). */
-static uint32_t count_below(Compiled *c, uint32_t node, uint32_t *words) {
+static uint32_t count_below(const Node *nodes, Edge *edges, uint32_t node, uint32_t *words) {
     if (words[node]) return words[node];
-    uint64_t total = c->node[node].end;
-    int children = __builtin_popcountll(c->node[node].mask);
+    uint64_t total = nodes[node].end;
+    int children = (int)bits_in(nodes[node].mask);
     for (int k = 0; k < children; k++) {
-        Edge *edge = &c->edge[c->node[node].first + (uint32_t)k];
+        Edge *edge = &edges[nodes[node].first + (uint32_t)k];
         edge->before = (uint32_t)total;
-        total += count_below(c, edge->child, words);
+        total += count_below(nodes, edges, edge->child, words);
     }
     if (total == 0) total = 1; /* keeps the memo's 0 meaning "not counted" (never used for a rank) */
     words[node] = (uint32_t)total;
@@ -146,6 +167,8 @@ static PyObject *walk_compile(PyObject *module, PyObject *root) {
     }
     PyObject *seen = PyDict_New(), *order = PyList_New(0), *index = PyDict_New();
     Compiled *c = NULL;
+    Node *node_at = NULL;
+    Edge *edge_at = NULL;
     uint32_t *words = NULL;
     Py_ssize_t edges = 0;
     if (seen == NULL || order == NULL || index == NULL) goto fail;
@@ -156,7 +179,7 @@ static PyObject *walk_compile(PyObject *module, PyObject *root) {
                      PyDict_GET_SIZE(index), MAX_LETTERS);
         goto fail;
     }
-    if (nodes >= (Py_ssize_t)UINT32_MAX || edges >= (Py_ssize_t)UINT32_MAX) {
+    if (nodes >= (Py_ssize_t)UINT32_MAX || edges >= (Py_ssize_t)INT32_MAX) { /* Step.first: 31 bits */
         PyErr_SetString(PyExc_ValueError, "the trie is too large for the compiled search");
         goto fail;
     }
@@ -168,10 +191,11 @@ static PyObject *walk_compile(PyObject *module, PyObject *root) {
     c->index = index;
     index = NULL;
     c->symbols = PyTuple_New(c->letters);
-    c->node = PyMem_Calloc((size_t)nodes, sizeof(Node));
-    c->edge = PyMem_Calloc((size_t)edges + 1, sizeof(Edge));
+    node_at = PyMem_Calloc((size_t)nodes, sizeof(Node));
+    edge_at = PyMem_Calloc((size_t)edges + 1, sizeof(Edge));
+    c->step = PyMem_Calloc((size_t)edges + 1, sizeof(Step));
     words = PyMem_Calloc((size_t)nodes, sizeof(uint32_t));
-    if (c->symbols == NULL || !c->node || !c->edge || !words) {
+    if (c->symbols == NULL || !node_at || !edge_at || !c->step || !words) {
         if (!PyErr_Occurred()) PyErr_NoMemory();
         goto fail;
     }
@@ -193,26 +217,35 @@ static PyObject *walk_compile(PyObject *module, PyObject *root) {
         Py_ssize_t pos = 0;
         while (PyDict_Next(node, &pos, &letter, &next)) {
             if (PyUnicode_GET_LENGTH(letter) == 0) {
-                c->node[n].end = 1;
+                node_at[n].end = 1;
                 continue;
             }
             Py_ssize_t k = PyLong_AsSsize_t(PyDict_GetItem(c->index, letter));
             Py_ssize_t target = node_number(seen, next);
             if (target < 0) goto fail;
             by_letter[k] = (int32_t)target;
-            c->node[n].mask |= (uint64_t)1 << k;
+            node_at[n].mask |= (uint64_t)1 << k;
         }
-        c->node[n].first = placed;
+        node_at[n].first = placed;
         for (int k = 0; k < c->letters; k++) {
-            if (by_letter[k] >= 0) c->edge[placed++].child = (uint32_t)by_letter[k];
+            if (by_letter[k] >= 0) edge_at[placed++].child = (uint32_t)by_letter[k];
         }
     }
-    count_below(c, 0, words);
+    count_below(node_at, edge_at, 0, words);
+    for (uint32_t e = 0; e < placed; e++) {
+        const Node *to = &node_at[edge_at[e].child];
+        c->step[e] = (Step){.mask = to->mask, .first = to->first, .end = to->end, .before = edge_at[e].before};
+    }
+    c->root = (Step){.mask = node_at[0].mask, .first = node_at[0].first, .end = node_at[0].end, .before = 0};
+    PyMem_Free(node_at);
+    PyMem_Free(edge_at);
     PyMem_Free(words);
     Py_DECREF(seen);
     Py_DECREF(order);
     return (PyObject *)c;
 fail:
+    PyMem_Free(node_at);
+    PyMem_Free(edge_at);
     PyMem_Free(words);
     Py_XDECREF(c);
     Py_XDECREF(seen);
@@ -262,7 +295,7 @@ typedef struct {
     int tiles, shortest;
     int letter[MAX_TILES];              /* each tile's letter number, -1 if the trie has none */
     uint64_t bit[MAX_TILES];            /* each special tile's bit (0 for the others) */
-    int near[MAX_TILES][8], nears[MAX_TILES];
+    int near[MAX_TILES][8], nears[MAX_TILES]; /* each tile's neighbours with a letter, in rising order */
     const char *utf8[MAX_LETTERS];      /* each letter's UTF-8 bytes, to build a found word */
     Py_ssize_t utf8_size[MAX_LETTERS];
     char *text;                         /* the word so far, as UTF-8 */
@@ -320,19 +353,31 @@ static void spell(Search *s, int depth, int tile) {
     s->length[depth + 1] = s->length[depth] + s->utf8_size[k];
 }
 
-/* Depth-first from ``tile`` at trie ``node``: the same order as solver.py's walk. */
-static int walk(Search *s, int tile, uint32_t node, int depth, uint64_t used, uint64_t rank, uint64_t special) {
-    const Node here = s->trie->node[node];
+/* The step from ``at`` with letter ``k`` (which ``at``'s node continues with). */
+static inline const Step *step_to(const Compiled *trie, const Step *at, int k) {
+    return &trie->step[at->first + bits_in(at->mask & (((uint64_t)1 << k) - 1))];
+}
+
+/* Depth-first from ``tile``, reached by ``here``: the same order as solver.py's walk. */
+static int walk(Search *s, int tile, const Step *here, int depth, uint64_t used, uint64_t rank, uint64_t special) {
     s->path[depth] = tile;
-    if (depth >= s->shortest && here.end && record(s, depth, rank, special) < 0) return -1;
+    if (depth >= s->shortest && here->end && record(s, depth, rank, special) < 0) return -1;
     used |= (uint64_t)1 << tile;
+    /* The neighbours the node continues with, as bits, without a branch per neighbour (which
+       way each goes is a coin toss, and mispredicted branches were most of a count's time),
+       then taken lowest first: near[] lists them in rising order, as the Python walk visits. */
+    uint64_t next_tiles = 0;
     for (int n = 0; n < s->nears[tile]; n++) {
         const int next = s->near[tile][n];
-        const int k = s->letter[next];
-        if (k < 0 || used >> next & 1 || !(here.mask >> k & 1)) continue;
-        const Edge edge = s->trie->edge[here.first + (uint32_t)__builtin_popcountll(here.mask & (((uint64_t)1 << k) - 1))];
+        next_tiles |= (here->mask >> s->letter[next] & 1) << next;
+    }
+    next_tiles &= ~used;
+    while (next_tiles) {
+        const int next = __builtin_ctzll(next_tiles);
+        next_tiles &= next_tiles - 1;
+        const Step *step = step_to(s->trie, here, s->letter[next]);
         spell(s, depth + 1, next);
-        if (walk(s, next, edge.child, depth + 1, used, rank + edge.before, special | s->bit[next]) < 0) return -1;
+        if (walk(s, next, step, depth + 1, used, rank + step->before, special | s->bit[next]) < 0) return -1;
     }
     return 0;
 }
@@ -372,6 +417,7 @@ static int prepare(Search *s, Compiled *trie, PyObject *symbols, Py_ssize_t size
         for (int r = row - 1; r <= row + 1; r++) {
             for (int c = col - 1; c <= col + 1; c++) {
                 if (r < 0 || c < 0 || r >= size || c >= size || (r == row && c == col)) continue;
+                if (s->letter[r * (int)size + c] < 0) continue; /* a letter no word has: never a step */
                 s->near[i][s->nears[i]++] = r * (int)size + c;
             }
         }
@@ -423,14 +469,13 @@ static PyObject *search(PyObject *args, int with_paths) {
     s->with_paths = with_paths;
     s->out = with_paths ? PyDict_New() : PySet_New(NULL);
     int failed = s->out == NULL;
-    const Node root = trie->node[0];
     for (int i = 0; i < s->tiles && !failed; i++) {
         const int k = s->letter[i];
-        if (k < 0 || !(root.mask >> k & 1)) continue;
-        const Edge edge = trie->edge[root.first + (uint32_t)__builtin_popcountll(root.mask & (((uint64_t)1 << k) - 1))];
+        if (k < 0 || !(trie->root.mask >> k & 1)) continue;
+        const Step *step = step_to(trie, &trie->root, k);
         s->length[0] = 0;
         spell(s, 0, i);
-        failed = walk(s, i, edge.child, 0, 0, edge.before, s->bit[i]) < 0;
+        failed = walk(s, i, step, 0, 0, step->before, s->bit[i]) < 0;
     }
     PyObject *out = s->out;
     PyMem_Free(s->found.slots);
