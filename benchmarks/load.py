@@ -37,6 +37,13 @@ Modes (one per run):
   order turned each round. Reports the paced players' round trips in each phase and
   the p99 ratio with / without, pooled and per round. No echo floor.
 
+``--rounds N`` measures every server N times, taking turns, each started afresh: on a
+shared machine one minute can run 20% slower than the next, and taking turns puts the
+slow and fast minutes on both servers rather than on whichever ran then. Each round's
+CPU per event is printed beside the echo floor's, then the rounds pooled.
+
+Wibble saves its games in a new, empty folder for each run (``--data-dir`` to choose).
+
 Errors are ``error`` messages, failed connects, replies slower than 5 s, closed
 connections and replies that contradict the player's board. Client and server
 share the machine; the client's and the server's CPU use over the measured time
@@ -44,6 +51,7 @@ are reported (100% = one core) so a saturated client shows.
 
     .venv/bin/python -m benchmarks.load [--players 1000] [--seconds 20]
     .venv/bin/python -m benchmarks.load --saturate --players 100 --seconds 20
+    .venv/bin/python -m benchmarks.load --saturate --seconds 15 --rounds 3   # Wibble and echo taking turns
     .venv/bin/python -m benchmarks.load --idle 4000 --seconds 40
     .venv/bin/python -m benchmarks.load --gunicorn   # also gunicorn's gevent worker (pip install gunicorn)
     .venv/bin/python -m benchmarks.load --url ws://HOST:PORT/ws [--server-pid PID] [--no-echo]
@@ -61,6 +69,7 @@ import os
 import random
 import re
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -121,11 +130,22 @@ class Target:
 
 
 def start_wibble(saturate: bool, data_dir: str | None = None, env: dict[str, str] | None = None) -> Target:
+    """``wibble serve`` saving its games in ``data_dir``; by default in a new, empty folder,
+    removed after, as on a new host: a run neither reads nor adds to the games of
+    ~/.local/share/wibble, nor depends on what earlier runs left there."""
     from tests.support import LiveServer
 
-    options = () if data_dir is None else ("--data-dir", data_dir)
-    server = LiveServer(*options, env={**(UNLIMITED if saturate else {}), **(env or {})})
-    return Target("wibble", server.ws_url, server.process.pid, server.stop)
+    folder = tempfile.mkdtemp(prefix="wibble-load-data-") if data_dir is None else None
+    server = LiveServer(
+        "--data-dir", folder or data_dir or "", env={**(UNLIMITED if saturate else {}), **(env or {})}
+    )
+
+    def stop() -> None:
+        server.stop()
+        if folder is not None:
+            shutil.rmtree(folder, ignore_errors=True)
+
+    return Target("wibble", server.ws_url, server.process.pid, stop)
 
 
 def start_wibble_redis(saturate: bool, processes: int, folder: Path) -> Target:
@@ -854,6 +874,49 @@ async def idle_run(target: Target, words: WordList, players: int, seconds: float
 # -- report ----------------------------------------------------------------------------
 
 
+def pooled(rounds: list[Result]) -> Result:
+    """One target's rounds as one result: rates and CPU shares averaged, round trips pooled."""
+    times = [t for r in rounds for t in r.times]
+    errors: Counter[str] = Counter()
+    for r in rounds:
+        errors += r.errors
+    extra = {key: statistics.fmean(r.extra[key] for r in rounds) for key in rounds[0].extra}
+
+    def mean(share: Callable[[Result], float]) -> float:
+        return statistics.fmean(share(r) for r in rounds)
+
+    return Result(
+        rounds[0].name,
+        mean(lambda r: r.events_per_s),
+        percentile(times, 0.5),
+        percentile(times, 0.99),
+        errors,
+        max(r.rss_mb for r in rounds),
+        mean(lambda r: r.server_cpu),
+        mean(lambda r: r.client_cpu),
+        mean(lambda r: r.other_cpu),
+        extra=extra,
+        times=times,
+    )
+
+
+def cpu_per_event(r: Result) -> float:
+    """The server's CPU per event in µs."""
+    return r.server_cpu / r.events_per_s * 1e6 if r.events_per_s else float("nan")
+
+
+def report_rounds(rounds: list[list[Result]]) -> None:
+    """Each round's CPU per event beside the echo floor's, then the rounds pooled."""
+    for n, results in enumerate(rounds, 1):
+        line = ", ".join(f"{r.name} {cpu_per_event(r):.0f} µs" for r in results)
+        if results[-1].name == "echo floor":
+            line += f"; {ratio(cpu_per_event(results[0]), cpu_per_event(results[-1]))} the echo's"
+            line += f"; events/s {ratio(results[0].events_per_s, results[-1].events_per_s)}"
+        print(f"round {n}: CPU per event: {line}")
+    print(f"the {len(rounds)} rounds pooled (rates and CPU averaged, percentiles of every round trip):")
+    report([pooled([results[i] for results in rounds]) for i in range(len(rounds[0]))], idle=False)
+
+
 def ratio(a: float, b: float) -> str:
     return f"{a / b:.2f}x" if b and b == b and a == a else "-"
 
@@ -900,7 +963,11 @@ def report(results: list[Result], idle: bool) -> None:
                 f"Wibble's CPU per event {per_event:.0f} µs (all its processes together)"
             )
         elif not r.name.startswith("echo") and r.events_per_s:
-            print(f"{r.name}: Wibble's CPU per event {r.server_cpu / r.events_per_s * 1e6:.0f} µs")
+            line = f"{r.name}: Wibble's CPU per event {cpu_per_event(r):.0f} µs"
+            if results[-1].name == "echo floor" and results[-1].events_per_s:
+                echo = cpu_per_event(results[-1])
+                line += f", the echo floor's {echo:.0f} µs: {ratio(cpu_per_event(r), echo)}"
+            print(line)
         if r.errors:
             print(f"{r.name} errors: " + ", ".join(f"{kind} x{n}" for kind, n in r.errors.most_common(6)))
 
@@ -1012,9 +1079,16 @@ def main() -> None:
         "--data-dir",
         default=None,
         metavar="DIR",
-        help="the server's --data-dir ('' keeps games in memory only)",
+        help="the server's --data-dir ('' keeps games in memory only; default: a new empty folder)",
     )
     parser.add_argument("--no-echo", action="store_true", help="skip the echo server floor")
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="measure every server this many times, taking turns (Wibble, echo, Wibble, echo...), so"
+        " that the machine's slower and faster minutes fall on both; each round's figures, then pooled",
+    )
     parser.add_argument(
         "--redis",
         type=lambda text: [int(n) for n in text.split(",")],
@@ -1063,20 +1137,28 @@ def main() -> None:
         run_bots(args, words, players, seconds)
         return
 
-    results = []
-    for start in servers(args):
-        target = start()
-        if target.name == "wibble":
-            target.name = args.name
-        try:
-            if args.idle:
-                result = asyncio.run(idle_run(target, words, args.idle, seconds, args.ramp))
-            else:
-                result = asyncio.run(play_run(target, words, players, seconds, pace, args.ramp))
-        finally:
-            target.stop()
-        results.append(result)
-    report(results, bool(args.idle))
+    if args.rounds > 1 and args.idle:
+        parser.error("--rounds is for play runs, not --idle")
+    rounds = []
+    for _ in range(args.rounds):
+        results = []
+        for start in servers(args):
+            target = start()
+            if target.name == "wibble":
+                target.name = args.name
+            try:
+                if args.idle:
+                    result = asyncio.run(idle_run(target, words, args.idle, seconds, args.ramp))
+                else:
+                    result = asyncio.run(play_run(target, words, players, seconds, pace, args.ramp))
+            finally:
+                target.stop()
+            results.append(result)
+        rounds.append(results)
+    if args.rounds > 1:
+        report_rounds(rounds)
+    else:
+        report(rounds[0], bool(args.idle))
 
 
 if __name__ == "__main__":
