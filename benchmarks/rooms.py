@@ -46,6 +46,7 @@ directory, as a host runs it) says otherwise.
     .venv/bin/python -m benchmarks.rooms rooms [--rooms 250] [--seats 4] [--seconds 30]
     .venv/bin/python -m benchmarks.rooms rooms --store          # the server saves to SQLite
     .venv/bin/python -m benchmarks.rooms rooms --floors relay   # floors to run (default: relay echo)
+    .venv/bin/python -m benchmarks.rooms rooms --store --floors relay --rounds 3   # Wibble and relay in turns
     .venv/bin/python -m benchmarks.rooms relay [--port 0]       # the relay floor alone
 
 Diagnostics: ``--gc-log`` reports every garbage collection the server makes in the
@@ -880,6 +881,13 @@ def main() -> None:
     )
     parser.add_argument("--gc-log", action="store_true", help="report the server's garbage collections")
     parser.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="rooms: measure every server this many times, taking turns, each round's table and then"
+        " every round's p99 against the relay floor (the machine's speed drifts between minutes)",
+    )
+    parser.add_argument(
         "--patch",
         action="append",
         default=[],
@@ -936,30 +944,42 @@ def measure_all(args: argparse.Namespace, data_dir: str, floors: list[str]) -> N
     servers = [wibble_server(data_dir, [], args.gc_log)]
     servers += [wibble_server(data_dir, names.split(","), args.gc_log) for names in args.patch]
     servers += [Server(start_relay if floor == "relay" else start_echo) for floor in floors]
-    fan_results: list[FanResult] = []
-    room_results: list[tuple[Result, RoomTally]] = []
-    logs: list[tuple[str, str, tuple[float, float]]] = []
-    for server in servers:
-        target = server.start()
-        try:
-            if fanout:
-                fan = asyncio.run(fanout_run(target, words, seats, args.spectators, seconds))
-                fan_results.append(fan)
-                window = fan.window
-            else:
-                result, tally = asyncio.run(rooms_run(target, words, args.rooms, seats, seconds, args.ramp))
-                room_results.append((result, tally))
-                window = (result.extra["wall_start"], result.extra["wall_stop"])
-        finally:
-            target.stop()
-        if server.gc_log:
-            logs.append((target.name, server.gc_log, window))
-    if fanout:
-        report_fanout(fan_results)
-    else:
-        report_rooms(room_results, seconds)
-    for name, path, window in logs:
-        report_gc(name, path, window)
+    rounds = 1 if fanout else args.rounds
+    p99_ratios: list[float] = []
+    for n in range(1, rounds + 1):
+        if rounds > 1:
+            print(f"round {n} of {rounds}", flush=True)
+        fan_results: list[FanResult] = []
+        room_results: list[tuple[Result, RoomTally]] = []
+        logs: list[tuple[str, str, tuple[float, float]]] = []
+        for server in servers:
+            target = server.start()
+            try:
+                if fanout:
+                    fan = asyncio.run(fanout_run(target, words, seats, args.spectators, seconds))
+                    fan_results.append(fan)
+                    window = fan.window
+                else:
+                    run = rooms_run(target, words, args.rooms, seats, seconds, args.ramp)
+                    result, tally = asyncio.run(run)
+                    room_results.append((result, tally))
+                    window = (result.extra["wall_start"], result.extra["wall_stop"])
+            finally:
+                target.stop()
+            if server.gc_log:
+                logs.append((target.name, server.gc_log, window))
+        if fanout:
+            report_fanout(fan_results)
+        else:
+            report_rooms(room_results, seconds)
+            relay = [r for r, _ in room_results if r.name == "relay floor"]
+            if relay:
+                p99_ratios.append(room_results[0][0].p99_ms / relay[0].p99_ms)
+        for name, path, window in logs:
+            report_gc(name, path, window)
+    if len(p99_ratios) > 1:
+        each = ", ".join(f"{x:.2f}x" for x in p99_ratios)
+        print(f"wibble / relay floor, p99 by round: {each}; median {statistics.median(p99_ratios):.2f}x")
 
 
 if __name__ == "__main__":
