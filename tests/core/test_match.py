@@ -426,6 +426,25 @@ def test_the_best_word_of_every_turn_of_a_match_is_the_best_any_path_scores() ->
         play_best(match)
 
 
+def test_the_best_word_searched_alone_is_the_first_of_the_whole_search() -> None:
+    # Each release asks for the turn's best word without solving the board whole: it must be
+    # the very word, path and points the whole search puts first, multipliers and all.
+    from wibble.core.solver import solve as fresh_solve
+
+    match = new_match(SEED, round_pause=0)
+    turns = 0
+    while match.phase is Phase.PLAYING:
+        match._solved = None  # nothing kept from an earlier search of this board
+        alone = match.best()
+        values = [match.specials.value(P(r, c), match.board[P(r, c)]) for r in range(5) for c in range(5)]
+        whole = fresh_solve(match.board, match.words, values, match.settings.scoring)
+        assert alone == (whole[0] if whole else None)
+        assert match.solve()[0] == match.best() == alone  # and from the kept search
+        play_best(match)
+        turns += 1
+    assert turns > 5
+
+
 # -- time -----------------------------------------------------------------------------------------
 
 

@@ -16,6 +16,8 @@ import pytest
 
 from tests.support import find_paths, shipped_list
 from wibble.core import Board, Found, LetterSampler, Pos, count_words, search, solve
+from wibble.core.scoring import TileValue
+from wibble.core.solver import best
 from wibble.core.wordlist import WordList, build_word_list
 
 # Distinct scores, so a score summed over the wrong tiles shows.
@@ -194,6 +196,21 @@ def test_counting_agrees_with_solving_and_leaves_out_what_it_is_told(size: int, 
 
     assert count_words(board, words) == len(on_board)
     assert count_words(board, words, excluded) == len(on_board) - len(set(on_board[::3]))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_best_word_alone_is_the_first_word_solve_ranks(seed: int) -> None:
+    words = english()
+    rng = random.Random(seed)
+    board = Board.fill(LetterSampler(words.letters), rng)
+    letters = [letter for row in board.rows() for letter in row]
+    plain = [TileValue(letter.score) for letter in letters]
+    doubled = list(plain)  # a double letter and a double word somewhere: paths score apart
+    for i, mult in ((rng.randrange(25), (2, 1)), (rng.randrange(25), (1, 2))):
+        doubled[i] = TileValue(letters[i].score, letter_mult=mult[0], word_mult=mult[1])
+    for values in (None, plain, doubled):
+        assert best(board, words, values) == solve(board, words, values)[0]
+    assert best(board_of(["xx", "xx"], word_list(["ab"])), word_list(["ab"])) is None
 
 
 def test_solving_leaves_nothing_for_the_garbage_collector() -> None:

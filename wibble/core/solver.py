@@ -54,6 +54,36 @@ def solve(
     the search keeps one path per word and set of multiplier tiles crossed, and
     each word gets the best of those, scored by the one scoring function.
     """
+    ranked = _ranked(board, words, values, order)
+    # Best first, then alphabetical: plain tuples sort without a key function (words are unique).
+    ranked.sort()
+    position = _positions(board.size).__getitem__
+    # tuple.__new__ straight away: a NamedTuple's own __new__ is one more Python call per word.
+    return [
+        _found(Found, (word, -negative, tuple(map(position, indices)))) for negative, word, indices in ranked
+    ]
+
+
+def best(
+    board: Board,
+    words: WordList,
+    values: Sequence[TileValue] | None = None,
+    order: Sequence[str] = ENDLESS_ORDER,
+) -> Found | None:
+    """``solve(...)[0]`` (None on a board without a word), without sorting the rest or building
+    a ``Found`` for each: a match asks for the turn's best word at every release."""
+    ranked = _ranked(board, words, values, order)
+    if not ranked:
+        return None
+    negative, word, indices = min(ranked)  # the order solve sorts in
+    position = _positions(board.size).__getitem__
+    return Found(word, -negative, tuple(map(position, indices)))
+
+
+def _ranked(
+    board: Board, words: WordList, values: Sequence[TileValue] | None, order: Sequence[str]
+) -> list[tuple[int, str, list[int]]]:
+    """(-points, word, tile indices of its best path) for every word ``board`` allows, unsorted."""
     if values is None:
         values = [TileValue(letter.score) for row in board.rows() for letter in row]
     special = [i for i, v in enumerate(values) if v.letter_mult != 1 or v.word_mult != 1]
@@ -88,13 +118,7 @@ def solve(
             if held is None or points > held[0]:
                 best[word] = (points, indices)
         ranked = [(-points, word, indices) for word, (points, indices) in best.items()]
-    # Best first, then alphabetical: plain tuples sort without a key function (words are unique).
-    ranked.sort()
-    position = _positions(board.size).__getitem__
-    # tuple.__new__ straight away: a NamedTuple's own __new__ is one more Python call per word.
-    return [
-        _found(Found, (word, -negative, tuple(map(position, indices)))) for negative, word, indices in ranked
-    ]
+    return ranked
 
 
 def count_words(board: Board, words: WordList, excluding: AbstractSet[str] = frozenset()) -> int:

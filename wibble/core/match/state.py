@@ -36,8 +36,9 @@ from ..board import Pos
 from ..chain import Chain, require_on_board
 from ..draws import Draws
 from ..errors import RuleError
-from ..scoring import Score, score
+from ..scoring import Score, TileValue, score
 from ..solver import Found, count_words, solve
+from ..solver import best as best_found
 from ..turns import TICKS_PER_ROUND, TurnOrder, step
 from ..wordlist import WordList
 from .settings import LEVELS, MAX_SEATS, Settings
@@ -237,26 +238,35 @@ class Match:
         the turn's best word often ask about the same board, and a search costs milliseconds
         on the one thread every player shares. Any change to letters or multipliers misses.
         """
-        key = (
-            "".join(letter.symbol for row in self.board.rows() for letter in row),
-            self.specials.letter_mult,
-            self.specials.word_mult,
-        )
+        key = self._board_key()
         cached = self._solved
         if cached is not None and cached[0] == key:
             return list(cached[1])
-        values = [
-            self.specials.value(Pos(r, c), letter)
-            for r, row in enumerate(self.board.rows())
-            for c, letter in enumerate(row)
-        ]
-        found = solve(self.board, self.words, values, self.settings.scoring)
+        found = solve(self.board, self.words, self._values(), self.settings.scoring)
         self._solved = (key, tuple(found))
         return found
 
     def best(self) -> Found | None:
-        found = self.solve()
-        return found[0] if found else None
+        """The board's best word now: from the last ``solve`` if it was of this board, else
+        searched for alone (each release asks; most boards are never solved whole)."""
+        cached = self._solved
+        if cached is not None and cached[0] == self._board_key():
+            return cached[1][0] if cached[1] else None
+        return best_found(self.board, self.words, self._values(), self.settings.scoring)
+
+    def _board_key(self) -> tuple[Any, ...]:
+        return (
+            "".join(letter.symbol for row in self.board.rows() for letter in row),
+            self.specials.letter_mult,
+            self.specials.word_mult,
+        )
+
+    def _values(self) -> list[TileValue]:
+        return [
+            self.specials.value(Pos(r, c), letter)
+            for r, row in enumerate(self.board.rows())
+            for c, letter in enumerate(row)
+        ]
 
     def summary(self) -> dict[str, Any]:
         """The end screen: ranking (ties share a rank), each seat's best word, every turn beside its best."""
