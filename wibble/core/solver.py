@@ -1,4 +1,5 @@
-"""Every word a board allows, scored and ranked (``solve``), or just counted (``count_words``).
+"""Every word a board allows, scored and ranked (``solve``), the best alone (``best``), or just
+counted (``count_words``).
 
 The walk over the board itself is ``wibble.core.search`` (compiled where it was built);
 this module turns the paths it finds into scores with the one scoring function.
@@ -102,7 +103,7 @@ def _ranked(
             ranked.append((-points, word, indices))
     else:
         factors = [v.word_mult for v in values]
-        best: dict[str, tuple[int, list[int]]] = {}
+        best_path: dict[str, tuple[int, list[int]]] = {}  # each word's best points and path
         for key, indices in search.paths(board, words, special).items():
             if isinstance(key, str):
                 word, factor = key, 1
@@ -114,10 +115,10 @@ def _ranked(
             points = scored.get(totals)
             if points is None:
                 scored[totals] = points = points_of_totals(Totals(*totals), order)
-            held = best.get(word)
+            held = best_path.get(word)
             if held is None or points > held[0]:
-                best[word] = (points, indices)
-        ranked = [(-points, word, indices) for word, (points, indices) in best.items()]
+                best_path[word] = (points, indices)
+        ranked = [(-points, word, indices) for word, (points, indices) in best_path.items()]
     return ranked
 
 
