@@ -292,14 +292,18 @@ def _handle(frame: str | bytes, router: Router, session: Session, outbox: Outbox
 
 
 def _tune_socket(sock: socket.socket, config: Mapping[str, Any]) -> None:
-    try:
-        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
-        # Bounds a send to a client that stopped reading. Reads never wait on it: the
-        # socket is read only once it is readable.
-        sock.settimeout(float(config["SEND_TIMEOUT"]))
-    except OSError:
-        pass
+    # Bounds a send to a client that stopped reading (reads never wait on it: the socket is
+    # read only once it is readable). First, and on its own: an option the socket refuses
+    # (no TCP_NODELAY on a Unix socket) must not leave sends without it.
+    sock.settimeout(float(config["SEND_TIMEOUT"]))
+    for level, option, value in (
+        (socket.IPPROTO_TCP, socket.TCP_NODELAY, 1),
+        (socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER),
+    ):
+        try:
+            sock.setsockopt(level, option, value)
+        except OSError:
+            pass
 
 
 def serve_connection(

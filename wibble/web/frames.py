@@ -69,12 +69,7 @@ def unmask(payload: bytes, mask: bytes) -> bytes:
 
 def frame(opcode: int, payload: bytes) -> bytes:
     """One unmasked, final frame (a server never masks)."""
-    size = len(payload)
-    if size < 126:
-        return bytes((_FIN | opcode, size)) + payload
-    if size < 0x10000:
-        return bytes((_FIN | opcode, 126)) + size.to_bytes(2, "big") + payload
-    return bytes((_FIN | opcode, 127)) + size.to_bytes(8, "big") + payload
+    return _header(opcode, len(payload)) + payload
 
 
 def encode_texts(messages: Iterable[str | bytes]) -> bytes:
@@ -84,16 +79,18 @@ def encode_texts(messages: Iterable[str | bytes]) -> bytes:
         payload = message.encode("utf-8") if isinstance(message, str) else message
         size = len(payload)
         # The usual message is short: its header is two bytes, made here without a call.
-        parts.append(bytes((_FIN | TEXT, size)) if size < 126 else _header(size))
+        parts.append(bytes((_FIN | TEXT, size)) if size < 126 else _header(TEXT, size))
         parts.append(payload)
     return b"".join(parts)
 
 
-def _header(size: int) -> bytes:
-    """A final text frame's header for a payload of 126 bytes or more."""
+def _header(opcode: int, size: int) -> bytes:
+    """A final frame's header for a payload of ``size`` bytes, its length in the shortest form."""
+    if size < 126:
+        return bytes((_FIN | opcode, size))
     if size < 0x10000:
-        return bytes((_FIN | TEXT, 126)) + size.to_bytes(2, "big")
-    return bytes((_FIN | TEXT, 127)) + size.to_bytes(8, "big")
+        return bytes((_FIN | opcode, 126)) + size.to_bytes(2, "big")
+    return bytes((_FIN | opcode, 127)) + size.to_bytes(8, "big")
 
 
 def close_frame(code: int, reason: str = "") -> bytes:
