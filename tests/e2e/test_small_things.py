@@ -79,3 +79,20 @@ def test_a_shuffle_is_said_and_a_finished_match_is_not_playing(
     expect(entry).to_contain_text("over")
     expect(entry).to_contain_text("on screen")
     expect(entry).not_to_contain_text("playing")
+
+
+def test_a_message_too_big_is_refused_with_its_close_code_not_a_reset(page: Page, server: LiveServer) -> None:
+    # The server refuses a message from its header, with most of it still on its way: it
+    # reads the rest out (up to LINGER_BYTES, 64 KiB) before closing, or the browser sees
+    # the connection reset and reports 1006 instead of 1009 (some of the twelve did, in
+    # every run, without it).
+    page.goto(server.url)
+    codes = page.evaluate(
+        """(size) => Promise.all(Array.from({length: 12}, () => new Promise((resolve) => {
+            const ws = new WebSocket(location.origin.replace("http", "ws") + "/ws");
+            ws.onopen = () => ws.send("x".repeat(size));
+            ws.onclose = (event) => resolve(event.code);
+        })))""",
+        50_000,
+    )
+    assert codes == [1009] * 12
