@@ -269,10 +269,16 @@ def count(binary: str, plan_file: Path, units: int) -> int:
         ]
         env = {**os.environ, "PYTHONHASHSEED": "0"}
         done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, check=False)
-        match = re.search(r"Collected : (\d+)", done.stderr)
-        if done.returncode != 0 or match is None:
+        found = collected(done.stderr)
+        if done.returncode != 0 or found is None:
             sys.exit(f"callgrind run failed ({done.returncode}):\n{done.stderr[-3000:]}")
-        return int(match.group(1))
+        return found
+
+
+def collected(stderr: str) -> int | None:
+    """The instructions callgrind counted (its "Collected" line), or None if it printed none."""
+    match = re.search(r"Collected : (\d+)", stderr)
+    return int(match.group(1)) if match else None
 
 
 def replay(plan_file: Path, units: int) -> None:

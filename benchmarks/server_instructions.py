@@ -32,7 +32,6 @@ import argparse
 import json
 import os
 import re
-import shutil
 import signal
 import subprocess
 import sys
@@ -41,11 +40,13 @@ import time
 from pathlib import Path
 from typing import Any
 
+from benchmarks.instructions import collected, valgrind
+from benchmarks.load import UNLIMITED
+
 ROOT = Path(__file__).resolve().parent.parent
 UNITS = {"press": ("press + cancel", 2), "enter": ("one enter", 1)}
-RAISED = {
-    key: 100_000_000 for key in ("RATE_LIMIT", "RATE_BURST", "READ_BYTES_PER_SECOND", "READ_BURST_BYTES")
-}
+# The rate limits raised as ``benchmarks.load --saturate`` raises them (its WIBBLE_* settings).
+RAISED = {key.removeprefix("WIBBLE_"): int(value) for key, value in UNLIMITED.items()}
 
 
 def serve() -> None:
@@ -138,10 +139,10 @@ def count(binary: str, tree: Path, unit: str, units: int) -> int:
                     server.wait()
                 server.stdout.close()
         stderr = log.read_text()
-        found = re.search(r"Collected : (\d+)", stderr)
+        found = collected(stderr)
         if server.returncode != 0 or found is None:
             sys.exit(f"callgrind run failed ({server.returncode}):\n{stderr[-3000:]}")
-        return int(found.group(1))
+        return found
 
 
 def describe(tree: Path) -> str:
@@ -167,9 +168,7 @@ def main() -> None:
     if args.serve:
         serve()
         return
-    binary = os.environ.get("VALGRIND") or shutil.which("valgrind")
-    if not binary:
-        sys.exit("valgrind not found: set VALGRIND, or install it (Debian: apt-get install -y valgrind)")
+    binary = valgrind()
     trees = [tree.resolve() for tree in args.tree or [ROOT]]
     for tree in trees:
         print(f"{tree}: {describe(tree)}", flush=True)
