@@ -110,7 +110,8 @@ HOSTILE = [
     " null ",
     "nul",
     "[" * 255 + "]" * 255,
-    "[" * 256 + "]" * 256,  # just over the fast path's length: json reads it
+    "[" * 256 + "]" * 256,  # exactly the fast path's length (codec.FAST_CHARS): msgspec reads it
+    "[" * 257 + "]" * 257,  # just over it: json reads it
     '{"type": "press", "x": ' + "[" * 240 + "]" * 240 + ', "row": 0, "col": 0}',
     "[" * 5000,
 ]
@@ -231,6 +232,9 @@ def test_the_frames_of_a_drag_are_read_by_msgspec() -> None:
         "seq": 7,
     }
     assert codec.fast_loads('{"type": "press", "row": NaN}') is None
+    # Texts up to FAST_CHARS are msgspec's, longer ones json's (whose depth limit is the stack's).
+    assert codec.fast_loads("[" * 256 + "]" * 256) is not None
+    assert codec.fast_loads("[" * 257 + "]" * 257) is None
     assert PARSE.drag_command('{"type":"enter","row":1,"col":2,"seq":7}') == protocol.parse(
         '{"type":"enter","row":1,"col":2,"seq":7}'
     )
