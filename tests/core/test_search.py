@@ -72,12 +72,67 @@ def test_the_same_first_paths_in_the_same_order(name: str) -> None:
         assert list(found) == list(reference)
 
 
+def python_groups(
+    board: Board, words: WordList, special: list[int], points: list[int], factors: list[int]
+) -> list[search.Group]:
+    return sorted(search.python_groups(python_paths(board, words, special), points, factors))
+
+
+@pytest.mark.parametrize("name", LISTS)
+def test_the_same_groups_as_the_python_walk(name: str) -> None:
+    # What a match's best word is chosen from (solver.best): a wrong group is a wrong word on
+    # the end screen, or the right word with a path the board never had.
+    words = shipped_list(name)
+    rng = random.Random(11)
+    for board in boards(words, 60, seed=5):
+        special = rng.sample(range(25), rng.choice([0, 1, 2, 4]))
+        points = [rng.randint(0, 12) for _ in range(25)]
+        factors = [rng.choice([2, 3]) if i in special else 1 for i in range(25)]
+        found = search.groups(board, words, special, points, factors)
+        assert sorted(found) == python_groups(board, words, special, points, factors)
+        totals = [entry[:3] for entry in found]
+        assert len(set(totals)) == len(totals)  # one entry per group
+
+
+def test_a_group_keeps_its_least_word_and_that_words_first_path() -> None:
+    words = build_word_list(
+        "tiny",
+        ["bat", "tab", "tub", "but"],
+        {"letters": {c: {"score": 1, "weight": 1.0} for c in "abtu"}},
+        "tiny.toml",
+    )
+    table = words.letters
+    board = Board([[table[c] for c in row] for row in ["tab", "uuu", "uuu"]])
+    ones = [1] * 9
+    found = search.groups(board, words, [], ones, ones)
+    # every path is three tiles of one point: one group, led by "bat" (before "but", "tab", "tub")
+    assert found == python_groups(board, words, [], ones, ones)
+    [(letters, factor, tiles, word, place, path)] = found
+    assert (letters, factor, tiles, word) == (3, 1, 3, "bat")
+    assert path == python_paths(board, words, [])["bat"]
+    assert place == list(python_paths(board, words, [])).index("bat")
+
+
+def test_totals_past_64_bits_are_grouped_in_python() -> None:
+    words = shipped_list("en")
+    board = boards(words, 1, seed=2)[0]
+    special = list(range(16))
+    factors = [2**40] * 16 + [1] * 9  # three such tiles in a path overflow 64 bits
+    found = search.groups(board, words, special, [1] * 25, factors)
+    assert sorted(found) == python_groups(board, words, special, [1] * 25, factors)
+    assert any(factor >= 2**80 for _, factor, *rest in found)
+
+
 def test_boards_of_other_sizes() -> None:
     words = shipped_list("en")
     for size in (1, 2, 3, 4, 6, 8):
         for board in boards(words, 10, seed=size, size=size):
             assert search.words(board, words) == python_words(board, words)
             assert search.paths(board, words, [0]) == python_paths(board, words, [0])
+            ones = [1] * (size * size)
+            assert sorted(search.groups(board, words, [0], ones, ones)) == python_groups(
+                board, words, [0], ones, ones
+            )
     big = boards(words, 1, seed=9, size=9)[0]  # past what the compiled walk takes: the Python walk's
     assert search.words(big, words) == python_words(big, words)
 
@@ -127,4 +182,10 @@ def test_bad_arguments_are_refused_not_crashed() -> None:
         walk.paths(compiled, ["a"] * 25, 5, 2, [25])
     with pytest.raises(ValueError, match="special"):
         walk.paths(compiled, ["a"] * 25, 5, 2, list(range(17)))
+    with pytest.raises(ValueError, match="points: one per tile"):
+        walk.groups(compiled, ["a"] * 25, 5, 2, [], [1] * 24, [1] * 25)
+    with pytest.raises(TypeError):
+        walk.groups(compiled, ["a"] * 25, 5, 2, [], [1] * 25, ["x"] * 25)
+    with pytest.raises(OverflowError):
+        walk.groups(compiled, ["a"] * 25, 5, 2, [], [1] * 25, [2**70] * 25)
     assert walk.words(compiled, ["?"] * 25, 5, 2) == set()  # letters the list lacks: no words

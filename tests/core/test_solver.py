@@ -213,6 +213,35 @@ def test_the_best_word_alone_is_the_first_word_solve_ranks(seed: int) -> None:
     assert best(board_of(["xx", "xx"], word_list(["ab"])), word_list(["ab"])) is None
 
 
+@pytest.mark.parametrize("name", ["en", "es", "en-easy"])
+def test_the_best_word_with_several_multipliers_and_ties(name: str) -> None:
+    # Several letter and word multipliers make many words tie on points, and one word score
+    # alike along paths through different multipliers: the end screen's word and path must
+    # still be the ones the whole ranking puts first.
+    words = shipped_list(name)
+    rng = random.Random(len(name))
+    sampler = LetterSampler(words.letters)
+    for _ in range(40):
+        board = Board.fill(sampler, rng)
+        values = [TileValue(letter.score) for row in board.rows() for letter in row]
+        for i in rng.sample(range(25), rng.randint(1, 5)):
+            values[i] = TileValue(
+                values[i].score, letter_mult=rng.choice([1, 2, 3]), word_mult=rng.choice([1, 2, 3])
+            )
+        for order in (("letters",), ("letters", "word_multiplier", "long_word")):
+            ranked = solve(board, words, values, order)
+            assert best(board, words, values, order) == (ranked[0] if ranked else None)
+
+
+def test_the_best_of_equal_scores_is_the_first_alphabetically() -> None:
+    words = word_list(["tab", "bat", "cab", "ate"])  # tab and bat score 10, cab 6, ate 13 (no e here)
+    board = board_of(["tab", "cxx", "xxx"], words)
+    found = best(board, words)
+    assert found is not None
+    assert (found.word, found.score) == ("bat", 10)
+    assert found == solve(board, words)[0]
+
+
 def test_solving_leaves_nothing_for_the_garbage_collector() -> None:
     # A full collection pauses every game on the server at once; the solver runs
     # after every scored word, so it must free all it made by reference counting.

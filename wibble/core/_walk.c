@@ -18,7 +18,8 @@
  *
  * Results are plain Python objects: ``words`` gives a set of words, ``paths`` the
  * first path (tile indices, in search order) of each word, or of each word and set
- * of special tiles crossed, keyed as solver._search keys them.
+ * of special tiles crossed, keyed as search.python_paths keys them, and ``groups``
+ * those same paths grouped by what scoring sees of them (search.python_groups).
  */
 
 #define PY_SSIZE_T_CLEAN
@@ -290,6 +291,91 @@ static int keyset_add(KeySet *set, uint64_t key) { /* 1 added, 0 present, -1 no 
     return 1;
 }
 
+/* ``groups``: the paths ``paths`` keeps (one per word and set of special tiles crossed), grouped by
+   their totals (letters: the tiles' points summed; factor: their factors multiplied; tiles), each
+   group holding its least word (code point order: UTF-8's byte order), that word's first path
+   with these totals, and that path's place in ``paths``' order. A match's best word is the least
+   (-points, word, place) over the groups (solver.best): scoring runs once per group, in Python,
+   rather than once per word. */
+typedef struct {
+    int64_t letters, factor;
+    int tiles;
+    Py_ssize_t place;
+    Py_ssize_t word_size;
+    int path[MAX_TILES];
+} Group;
+
+typedef struct {
+    Group *group;
+    char *words;     /* group n's word at words + n * word_cap */
+    Py_ssize_t word_cap;
+    size_t count, cap;
+    uint32_t *slots; /* open addressing: group number + 1, 0 for empty */
+    size_t size;
+} Groups;
+
+enum { WORDS, PATHS, GROUPS };
+
+static void groups_free(Groups *g) {
+    PyMem_Free(g->group);
+    PyMem_Free(g->words);
+    PyMem_Free(g->slots);
+}
+
+static size_t groups_hash(int64_t letters, int64_t factor, int tiles, size_t size) {
+    uint64_t h = (uint64_t)letters * 0x9E3779B97F4A7C15ull;
+    h ^= (uint64_t)factor * 0xC2B2AE3D27D4EB4Full + (uint64_t)tiles;
+    h *= 0x165667B19E3779F9ull;
+    return (size_t)(h >> 32) & (size - 1);
+}
+
+/* The group with these totals; a new one (its word_size 0) if there was none; NULL: no memory. */
+static Group *groups_at(Groups *g, int64_t letters, int64_t factor, int tiles) {
+    if (2 * (g->count + 1) > g->size) {
+        size_t size = g->size ? g->size * 2 : 256;
+        uint32_t *slots = PyMem_Calloc(size, sizeof(uint32_t));
+        if (slots == NULL) return NULL;
+        for (size_t n = 0; n < g->count; n++) {
+            const Group *old = &g->group[n];
+            size_t j = groups_hash(old->letters, old->factor, old->tiles, size);
+            while (slots[j]) j = (j + 1) & (size - 1);
+            slots[j] = (uint32_t)(n + 1);
+        }
+        PyMem_Free(g->slots);
+        g->slots = slots;
+        g->size = size;
+    }
+    size_t j = groups_hash(letters, factor, tiles, g->size);
+    while (g->slots[j]) {
+        Group *held = &g->group[g->slots[j] - 1];
+        if (held->letters == letters && held->factor == factor && held->tiles == tiles) return held;
+        j = (j + 1) & (g->size - 1);
+    }
+    if (g->count == g->cap) {
+        size_t cap = g->cap ? g->cap * 2 : 64;
+        Group *group = PyMem_Realloc(g->group, cap * sizeof(Group));
+        if (group == NULL) return NULL;
+        g->group = group;
+        char *words = PyMem_Realloc(g->words, cap * (size_t)g->word_cap);
+        if (words == NULL) return NULL;
+        g->words = words;
+        g->cap = cap;
+    }
+    Group *fresh = &g->group[g->count];
+    fresh->letters = letters;
+    fresh->factor = factor;
+    fresh->tiles = tiles;
+    fresh->word_size = 0;
+    g->slots[j] = (uint32_t)++g->count;
+    return fresh;
+}
+
+/* True if the UTF-8 word ``a`` sorts before ``b``: byte order is code point order, as str compares. */
+static int sorts_before(const char *a, Py_ssize_t a_size, const char *b, Py_ssize_t b_size) {
+    int c = memcmp(a, b, (size_t)(a_size < b_size ? a_size : b_size));
+    return c < 0 || (c == 0 && a_size < b_size);
+}
+
 typedef struct {
     const Compiled *trie;
     int tiles, shortest;
@@ -299,12 +385,75 @@ typedef struct {
     const char *utf8[MAX_LETTERS];      /* each letter's UTF-8 bytes, to build a found word */
     Py_ssize_t utf8_size[MAX_LETTERS];
     char *text;                         /* the word so far, as UTF-8 */
+    Py_ssize_t word_cap;                /* text's size: the longest word, and one */
     Py_ssize_t length[MAX_TILES + 1];   /* text's length after each depth */
     int path[MAX_TILES];
     KeySet found;
-    PyObject *out;                      /* a set of words, or a dict of first paths */
-    int with_paths;
+    int mode;                           /* WORDS, PATHS or GROUPS */
+    PyObject *out;                      /* WORDS: a set of words; PATHS: a dict of first paths */
+    /* GROUPS: each path's totals from these, and per distinct totals its least word. */
+    int64_t points[MAX_TILES], factor[MAX_TILES];
+    Py_ssize_t keys;                    /* paths kept so far: the next one's place in ``paths``' order */
+    Groups groups;
 } Search;
+
+/* A path ``paths`` would keep, into its group. */
+static int group(Search *s, int depth) {
+    const Py_ssize_t place = s->keys++;
+    int64_t letters = 0, factor = 1;
+    for (int d = 0; d <= depth; d++) {
+        const int tile = s->path[d];
+        if (__builtin_add_overflow(letters, s->points[tile], &letters) ||
+            __builtin_mul_overflow(factor, s->factor[tile], &factor)) {
+            PyErr_SetString(PyExc_OverflowError, "a path's totals do not fit in 64 bits");
+            return -1;
+        }
+    }
+    Groups *g = &s->groups;
+    Group *held = groups_at(g, letters, factor, depth + 1);
+    if (held == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    const Py_ssize_t size = s->length[depth + 1];
+    char *word = g->words + (held - g->group) * g->word_cap;
+    if (held->word_size && !sorts_before(s->text, size, word, held->word_size)) return 0;
+    memcpy(word, s->text, (size_t)size);
+    held->word_size = size;
+    held->place = place;
+    memcpy(held->path, s->path, (size_t)(depth + 1) * sizeof(int));
+    return 0;
+}
+
+/* The groups as a list of (letters, factor, tiles, word, place, path). */
+static PyObject *groups_list(Search *s) {
+    Groups *g = &s->groups;
+    PyObject *out = PyList_New((Py_ssize_t)g->count);
+    if (out == NULL) return NULL;
+    for (size_t n = 0; n < g->count; n++) {
+        const Group *held = &g->group[n];
+        PyObject *path = PyList_New(held->tiles);
+        if (path == NULL) goto fail;
+        for (int d = 0; d < held->tiles; d++) {
+            PyObject *tile = PyLong_FromLong(held->path[d]);
+            if (tile == NULL) {
+                Py_DECREF(path);
+                goto fail;
+            }
+            PyList_SET_ITEM(path, d, tile);
+        }
+        PyObject *entry = Py_BuildValue(
+            "(LLis#nN)", (long long)held->letters, (long long)held->factor, held->tiles,
+            g->words + n * g->word_cap, held->word_size, held->place, path
+        );
+        if (entry == NULL) goto fail;
+        PyList_SET_ITEM(out, (Py_ssize_t)n, entry);
+    }
+    return out;
+fail:
+    Py_DECREF(out);
+    return NULL;
+}
 
 static int record(Search *s, int depth, uint64_t rank, uint64_t special) {
     int added = keyset_add(&s->found, rank << MAX_SPECIAL | special);
@@ -312,9 +461,10 @@ static int record(Search *s, int depth, uint64_t rank, uint64_t special) {
         if (added < 0) PyErr_NoMemory();
         return added;
     }
+    if (s->mode == GROUPS) return group(s, depth);
     PyObject *word = PyUnicode_DecodeUTF8(s->text, s->length[depth + 1], "strict");
     if (word == NULL) return -1;
-    if (!s->with_paths) {
+    if (s->mode == WORDS) {
         int failed = PySet_Add(s->out, word);
         Py_DECREF(word);
         return failed;
@@ -445,7 +595,8 @@ static int prepare(Search *s, Compiled *trie, PyObject *symbols, Py_ssize_t size
     /* The longest word is one letter per tile, each letter at most its longest UTF-8 form. */
     Py_ssize_t widest = 1;
     for (int k = 0; k < trie->letters; k++) widest = s->utf8_size[k] > widest ? s->utf8_size[k] : widest;
-    s->text = PyMem_Malloc((size_t)(widest * s->tiles + 1));
+    s->word_cap = widest * s->tiles + 1;
+    s->text = PyMem_Malloc((size_t)s->word_cap);
     if (s->text == NULL) {
         PyErr_NoMemory();
         return -1;
@@ -453,49 +604,85 @@ static int prepare(Search *s, Compiled *trie, PyObject *symbols, Py_ssize_t size
     return 0;
 }
 
-static PyObject *search(PyObject *args, int with_paths) {
+/* ``tiles`` whole numbers from ``numbers`` (one per tile) into ``out``. */
+static int read_numbers(PyObject *numbers, int64_t *out, int tiles, const char *what) {
+    PyObject *items = PySequence_Fast(numbers, what);
+    if (items == NULL) return -1;
+    if (PySequence_Fast_GET_SIZE(items) != tiles) {
+        Py_DECREF(items);
+        PyErr_Format(PyExc_ValueError, "%s: one per tile", what);
+        return -1;
+    }
+    for (int i = 0; i < tiles; i++) {
+        out[i] = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(items, i));
+        if (out[i] == -1 && PyErr_Occurred()) {
+            Py_DECREF(items);
+            return -1;
+        }
+    }
+    Py_DECREF(items);
+    return 0;
+}
+
+static PyObject *search(PyObject *args, int mode) {
     Compiled *trie;
-    PyObject *symbols, *special = NULL;
+    PyObject *symbols, *special = NULL, *points = NULL, *factors = NULL;
     Py_ssize_t size;
     int shortest;
-    if (!PyArg_ParseTuple(args, "O!Oni|O", &CompiledType, &trie, &symbols, &size, &shortest, &special)) return NULL;
-    Search *s = PyMem_Malloc(sizeof(Search));
-    if (s == NULL) return PyErr_NoMemory();
-    if (prepare(s, trie, symbols, size, shortest, with_paths ? special : NULL) < 0) {
-        PyMem_Free(s->text);
-        PyMem_Free(s);
+    if (mode == GROUPS) {
+        if (!PyArg_ParseTuple(
+                args, "O!OniOOO", &CompiledType, &trie, &symbols, &size, &shortest, &special, &points, &factors
+            ))
+            return NULL;
+    } else if (!PyArg_ParseTuple(args, "O!Oni|O", &CompiledType, &trie, &symbols, &size, &shortest, &special)) {
         return NULL;
     }
-    s->with_paths = with_paths;
-    s->out = with_paths ? PyDict_New() : PySet_New(NULL);
-    int failed = s->out == NULL;
-    for (int i = 0; i < s->tiles && !failed; i++) {
+    Search *s = PyMem_Malloc(sizeof(Search));
+    if (s == NULL) return PyErr_NoMemory();
+    PyObject *out = NULL;
+    if (prepare(s, trie, symbols, size, shortest, mode == WORDS ? NULL : special) < 0) goto done;
+    s->mode = mode;
+    if (mode == GROUPS) {
+        if (read_numbers(points, s->points, s->tiles, "points") < 0 ||
+            read_numbers(factors, s->factor, s->tiles, "factors") < 0)
+            goto done;
+        s->groups.word_cap = s->word_cap;
+    } else {
+        s->out = mode == PATHS ? PyDict_New() : PySet_New(NULL);
+        if (s->out == NULL) goto done;
+    }
+    for (int i = 0; i < s->tiles; i++) {
         const int k = s->letter[i];
         if (k < 0 || !(trie->root.mask >> k & 1)) continue;
         const Step *step = step_to(trie, &trie->root, k);
         s->length[0] = 0;
         spell(s, 0, i);
-        failed = walk(s, i, step, 0, 0, step->before, s->bit[i]) < 0;
+        if (walk(s, i, step, 0, 0, step->before, s->bit[i]) < 0) goto done;
     }
-    PyObject *out = s->out;
+    out = mode == GROUPS ? groups_list(s) : s->out;
+    s->out = NULL;
+done:
+    Py_XDECREF(s->out);
+    groups_free(&s->groups);
     PyMem_Free(s->found.slots);
     PyMem_Free(s->text);
     PyMem_Free(s);
-    if (failed) {
-        Py_XDECREF(out);
-        return NULL;
-    }
     return out;
 }
 
 static PyObject *walk_words(PyObject *module, PyObject *args) {
     (void)module;
-    return search(args, 0);
+    return search(args, WORDS);
 }
 
 static PyObject *walk_paths(PyObject *module, PyObject *args) {
     (void)module;
-    return search(args, 1);
+    return search(args, PATHS);
+}
+
+static PyObject *walk_groups(PyObject *module, PyObject *args) {
+    (void)module;
+    return search(args, GROUPS);
 }
 
 static PyMethodDef methods[] = {
@@ -505,6 +692,9 @@ static PyMethodDef methods[] = {
     {"paths", walk_paths, METH_VARARGS,
      "paths(compiled, symbols, size, shortest, special=()) -> dict: each word's first path, "
      "keyed (word, special tiles crossed as bits) where it crossed any, else by the word."},
+    {"groups", walk_groups, METH_VARARGS,
+     "groups(compiled, symbols, size, shortest, special, points, factors) -> list: the paths "
+     "paths() keeps, grouped by totals: (letters, factor, tiles, least word, its place, its path)."},
     {NULL, NULL, 0, NULL},
 };
 

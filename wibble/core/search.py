@@ -87,6 +87,51 @@ def paths(board: Board, wordlist: WordList, special: Sequence[int] = ()) -> dict
     return python_paths(symbols, board.size, wordlist.trie.root, shortest, special)
 
 
+Group = tuple[int, int, int, str, int, list[int]]
+"""(letters, factor, tiles, word, place, path): see ``groups``."""
+
+
+def groups(
+    board: Board, wordlist: WordList, special: Sequence[int], points: Sequence[int], factors: Sequence[int]
+) -> list[Group]:
+    """The paths ``paths`` keeps, grouped by what scoring sees of them: a path's letters (the
+    sum of ``points`` along it), factor (the product of ``factors``) and tiles (how many).
+
+    One entry per group, in no particular order: its totals, then the least word (in ``str``
+    order) with a kept path of these totals, that path, and its place in ``paths``' order.
+    Every path with the same totals scores the same, so the best word of a board is found by
+    scoring each group once (``solver.best``) rather than every word it allows.
+    """
+    symbols, shortest = _symbols(board), wordlist.min_length - 1
+    trie = _compiled_for(board, wordlist) if len(special) <= 16 else None
+    if trie is not None:
+        try:
+            found: list[Group] = _walk.groups(trie, symbols, board.size, shortest, special, points, factors)
+            return found
+        except OverflowError:  # totals past 64 bits (no shipped rule comes near): Python's ints
+            pass
+    return python_groups(
+        python_paths(symbols, board.size, wordlist.trie.root, shortest, special), points, factors
+    )
+
+
+def python_groups(
+    first_paths: dict[Any, list[int]], points: Sequence[int], factors: Sequence[int]
+) -> list[Group]:
+    """``groups`` from ``paths``' result: the reference the compiled walk is tested against."""
+    held: dict[tuple[int, int, int], tuple[str, int, list[int]]] = {}
+    for place, (key, indices) in enumerate(first_paths.items()):
+        word = key if isinstance(key, str) else key[0]
+        factor = 1
+        for i in indices:
+            factor *= factors[i]
+        totals = (sum(points[i] for i in indices), factor, len(indices))
+        least = held.get(totals)
+        if least is None or word < least[0]:
+            held[totals] = (word, place, indices)
+    return [(*totals, word, place, indices) for totals, (word, place, indices) in held.items()]
+
+
 def _compiled_for(board: Board, wordlist: WordList) -> Any:
     """The list's compiled trie if the compiled walk can search ``board`` with it, else None."""
     if _walk is None or board.size > 8:  # the tiles used are one 64-bit mask

@@ -71,14 +71,29 @@ def best(
     values: Sequence[TileValue] | None = None,
     order: Sequence[str] = ENDLESS_ORDER,
 ) -> Found | None:
-    """``solve(...)[0]`` (None on a board without a word), without sorting the rest or building
-    a ``Found`` for each: a match asks for the turn's best word at every release."""
-    ranked = _ranked(board, words, values, order)
-    if not ranked:
+    """``solve(...)[0]`` (None on a board without a word), found by scoring each distinct set of
+    totals once: a match asks for the turn's best word at every release.
+
+    Paths with equal ``Totals`` score the same, so the search groups them (``search.groups``:
+    each group's least word, its path and that path's place in the walk). The best group's
+    least word is the best word: any word in a group scoring the most scores the most, so
+    none sorts before it. Among one word's groups with equal points the earliest place wins,
+    the path ``solve`` keeps for it.
+    """
+    if values is None:
+        values = [TileValue(letter.score) for row in board.rows() for letter in row]
+    special = [i for i, v in enumerate(values) if v.letter_mult != 1 or v.word_mult != 1]
+    points = [tile_points(v) for v in values]
+    factors = [v.word_mult for v in values]
+    top: tuple[int, str, int, list[int]] | None = None
+    for letters, factor, tiles, word, place, indices in search.groups(board, words, special, points, factors):
+        entry = (-points_of_totals(Totals(letters, factor, tiles), order), word, place, indices)
+        if top is None or entry[:3] < top[:3]:
+            top = entry
+    if top is None:
         return None
-    negative, word, indices = min(ranked)  # the order solve sorts in
     position = _positions(board.size).__getitem__
-    return Found(word, -negative, tuple(map(position, indices)))
+    return Found(top[1], -top[0], tuple(map(position, top[3])))
 
 
 def _ranked(
