@@ -971,7 +971,7 @@ def one_lock(
 class CommitWindow:
     """Counts the moves committed during ``benchmarks.load``'s measured window, from the database.
 
-    ``play_run`` calls ``freeze()`` just before its window opens: that call is
+    ``play_run`` awaits ``frozen()`` just before its window opens: that call is
     wrapped here to count the stored moves then, and again ``seconds`` later.
     """
 
@@ -994,19 +994,19 @@ class CommitWindow:
 
     @contextmanager
     def hooked(self, module: Any) -> Iterator[None]:
-        original = module.freeze
+        original = module.frozen
 
-        def freeze() -> None:
-            original()
+        async def frozen() -> None:
+            await original()
             self.count()
             self.timer = threading.Timer(self.seconds, self.count)
             self.timer.start()
 
-        module.freeze = freeze
+        module.frozen = frozen
         try:
             yield
         finally:
-            module.freeze = original
+            module.frozen = original
             if self.timer is not None:
                 self.timer.join()
 
