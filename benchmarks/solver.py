@@ -6,8 +6,12 @@ with: (a) ``solve`` on the list's real trie, its walk compiled (``wibble/core/_w
 straightforward depth-first search over a plain nested-dict trie built here; (c) the
 same search over a set of words plus a set of every prefix; (d) the same search over
 ``marisa_trie`` (skipped if not installed). Then the count of words left after a
-refill (``count_words``), compiled and in Python. Every solver returns the same thing,
-a list of ``Found`` best first, and they must agree on every board. Times are per
+refill (``count_words``), compiled and in Python, and a match's best word alone
+(``best``: paths grouped by their totals, each group scored once) against the
+obvious way, the first of the whole ranking (``solve(...)[0]``), on the same boards
+with a double letter and a double word tile each, scored as a match scores. Every
+solver returns the same thing, a list of ``Found`` best first, and they must agree on
+every board (and the best words with the whole ranking's first). Times are per
 board, after a warm-up; the max can include one of the interpreter's full
 garbage-collection passes.
 
@@ -29,6 +33,8 @@ from pathlib import Path
 from typing import Any
 
 from wibble.core import Board, Found, LetterSampler, Pos, WordList, count_words, search, solve
+from wibble.core.scoring import MATCH_ORDER, TileValue
+from wibble.core.solver import best
 from wibble.wordlists import load
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -215,6 +221,39 @@ def main() -> None:
         assert all(count(board, words) == len(want) for board, want in zip(boards, expected, strict=True))
         times, _ = time_solver(
             lambda board, words, count=count: [count(board, words)], boards, words, args.warmup
+        )
+        times.sort()
+        print(
+            f"{name:30} {statistics.median(times):>5.2f} ms {percentile(times, 90):>5.2f} ms "
+            f"{percentile(times, 99):>5.2f} ms {times[-1]:>5.1f} ms"
+        )
+    # A match's board: a double letter and a double word somewhere, scored in Spellcast's order.
+    specials = random.Random(args.seed)
+    valued = []
+    for board in boards:
+        values = [TileValue(letter.score) for row in board.rows() for letter in row]
+        double_letter, double_word = specials.sample(range(len(values)), 2)
+        values[double_letter] = TileValue(values[double_letter].score, letter_mult=2)
+        values[double_word] = TileValue(values[double_word].score, word_mult=2)
+        valued.append(values)
+    by_board = {id(board): values for board, values in zip(boards, valued, strict=True)}
+
+    def whole(board: Board, words: WordList) -> Found | None:
+        ranked = solve(board, words, by_board[id(board)], MATCH_ORDER)
+        return ranked[0] if ranked else None
+
+    def grouped(board: Board, words: WordList) -> Found | None:
+        return best(board, words, by_board[id(board)], MATCH_ORDER)
+
+    for board in boards:
+        assert grouped(board, words) == whole(board, words) == python_walk(grouped)(board, words)
+    for name, pick in [
+        ("best word, grouped, compiled", grouped),
+        ("best word, grouped, Python", python_walk(grouped)),
+        ("best word, solve(...)[0]", whole),
+    ]:
+        times, _ = time_solver(
+            lambda board, words, pick=pick: [pick(board, words)], boards, words, args.warmup
         )
         times.sort()
         print(
