@@ -219,14 +219,7 @@ def main() -> None:
         ("count_words, Python walk", python_walk(count_words)),
     ]:
         assert all(count(board, words) == len(want) for board, want in zip(boards, expected, strict=True))
-        times, _ = time_solver(
-            lambda board, words, count=count: [count(board, words)], boards, words, args.warmup
-        )
-        times.sort()
-        print(
-            f"{name:30} {statistics.median(times):>5.2f} ms {percentile(times, 90):>5.2f} ms "
-            f"{percentile(times, 99):>5.2f} ms {times[-1]:>5.1f} ms"
-        )
+        print_timed(name, count, boards, words, args.warmup)
     # A match's board: a double letter and a double word somewhere, scored in Spellcast's order.
     specials = random.Random(args.seed)
     valued = []
@@ -252,14 +245,19 @@ def main() -> None:
         ("best word, grouped, Python", python_walk(grouped)),
         ("best word, solve(...)[0]", whole),
     ]:
-        times, _ = time_solver(
-            lambda board, words, pick=pick: [pick(board, words)], boards, words, args.warmup
-        )
-        times.sort()
-        print(
-            f"{name:30} {statistics.median(times):>5.2f} ms {percentile(times, 90):>5.2f} ms "
-            f"{percentile(times, 99):>5.2f} ms {times[-1]:>5.1f} ms"
-        )
+        print_timed(name, pick, boards, words, args.warmup)
+
+
+def print_timed(
+    name: str, function: Callable[[Board, WordList], Any], boards: list[Board], words: WordList, warmup: int
+) -> None:
+    """A row for ``function``, which gives one result a board (a count, a best word): its times."""
+    times, _ = time_solver(lambda board, words: [function(board, words)], boards, words, warmup)
+    times.sort()
+    print(
+        f"{name:30} {statistics.median(times):>5.2f} ms {percentile(times, 90):>5.2f} ms "
+        f"{percentile(times, 99):>5.2f} ms {times[-1]:>5.1f} ms"
+    )
 
 
 def python_walk(function: Callable[..., Any]) -> Callable[..., Any]:
