@@ -189,3 +189,29 @@ def test_bad_arguments_are_refused_not_crashed() -> None:
     with pytest.raises(OverflowError):
         walk.groups(compiled, ["a"] * 25, 5, 2, [], [1] * 25, [2**70] * 25)
     assert walk.words(compiled, ["?"] * 25, 5, 2) == set()  # letters the list lacks: no words
+
+
+def test_a_sequence_that_shrinks_as_it_is_read_is_read_from_a_copy() -> None:
+    # Reading a number can run Python (__index__), which could empty the list being read: the
+    # walk must read what it was given, not crash past the list's new end.
+    walk = search._walk
+    assert walk is not None
+    compiled = walk.compile(shipped_list("en").trie.root)
+    points: list[object] = []
+
+    class Shrinks:
+        def __index__(self) -> int:
+            del points[:]
+            return 1
+
+    points.extend([Shrinks(), *[1] * 24])
+    assert isinstance(walk.groups(compiled, ["a"] * 25, 5, 2, [], points, [1] * 25), list)
+    special: list[object] = []
+
+    class Empties:
+        def __index__(self) -> int:
+            del special[:]
+            return 0
+
+    special.extend([Empties(), 1, 2])
+    assert isinstance(walk.paths(compiled, ["a"] * 25, 5, 2, special), dict)

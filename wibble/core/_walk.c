@@ -532,6 +532,16 @@ static int walk(Search *s, int tile, const Step *here, int depth, uint64_t used,
     return 0;
 }
 
+/* ``items`` as a new tuple (``message`` as the TypeError if it is no sequence): a copy, so that
+   converting an item (its __index__, its __eq__) cannot shrink what is being read. */
+static PyObject *as_tuple(PyObject *items, const char *message) {
+    if (!PySequence_Check(items)) {
+        PyErr_SetString(PyExc_TypeError, message);
+        return NULL;
+    }
+    return PySequence_Tuple(items);
+}
+
 /* Reads the board (its letters row by row, its side, the special tiles) into ``s``. */
 static int prepare(Search *s, Compiled *trie, PyObject *symbols, Py_ssize_t size, int shortest, PyObject *special) {
     memset(s, 0, sizeof(*s));
@@ -541,16 +551,16 @@ static int prepare(Search *s, Compiled *trie, PyObject *symbols, Py_ssize_t size
         PyErr_Format(PyExc_ValueError, "boards from 1 x 1 to 8 x 8 only, not %zd x %zd", size, size);
         return -1;
     }
-    PyObject *letters = PySequence_Fast(symbols, "symbols must be a sequence of strings");
+    PyObject *letters = as_tuple(symbols, "symbols must be a sequence of strings");
     if (letters == NULL) return -1;
-    if (PySequence_Fast_GET_SIZE(letters) != size * size) {
+    if (PyTuple_GET_SIZE(letters) != size * size) {
         Py_DECREF(letters);
         PyErr_SetString(PyExc_ValueError, "one symbol per tile");
         return -1;
     }
     s->tiles = (int)(size * size);
     for (int i = 0; i < s->tiles; i++) {
-        PyObject *number = PyDict_GetItemWithError(trie->index, PySequence_Fast_GET_ITEM(letters, i));
+        PyObject *number = PyDict_GetItemWithError(trie->index, PyTuple_GET_ITEM(letters, i));
         if (number == NULL && PyErr_Occurred()) {
             Py_DECREF(letters);
             return -1;
@@ -573,16 +583,16 @@ static int prepare(Search *s, Compiled *trie, PyObject *symbols, Py_ssize_t size
         }
     }
     if (special != NULL && special != Py_None) {
-        PyObject *tiles = PySequence_Fast(special, "special must be a sequence of tile indices");
+        PyObject *tiles = as_tuple(special, "special must be a sequence of tile indices");
         if (tiles == NULL) return -1;
-        Py_ssize_t count = PySequence_Fast_GET_SIZE(tiles);
+        Py_ssize_t count = PyTuple_GET_SIZE(tiles);
         if (count > MAX_SPECIAL) {
             Py_DECREF(tiles);
             PyErr_Format(PyExc_ValueError, "up to %d special tiles", MAX_SPECIAL);
             return -1;
         }
         for (Py_ssize_t n = 0; n < count; n++) {
-            long i = PyLong_AsLong(PySequence_Fast_GET_ITEM(tiles, n));
+            long i = PyLong_AsLong(PyTuple_GET_ITEM(tiles, n));
             if (i < 0 || i >= s->tiles) {
                 Py_DECREF(tiles);
                 if (!PyErr_Occurred()) PyErr_SetString(PyExc_IndexError, "a special tile is off the board");
@@ -606,15 +616,15 @@ static int prepare(Search *s, Compiled *trie, PyObject *symbols, Py_ssize_t size
 
 /* ``tiles`` whole numbers from ``numbers`` (one per tile) into ``out``. */
 static int read_numbers(PyObject *numbers, int64_t *out, int tiles, const char *what) {
-    PyObject *items = PySequence_Fast(numbers, what);
+    PyObject *items = as_tuple(numbers, what);
     if (items == NULL) return -1;
-    if (PySequence_Fast_GET_SIZE(items) != tiles) {
+    if (PyTuple_GET_SIZE(items) != tiles) {
         Py_DECREF(items);
         PyErr_Format(PyExc_ValueError, "%s: one per tile", what);
         return -1;
     }
     for (int i = 0; i < tiles; i++) {
-        out[i] = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(items, i));
+        out[i] = PyLong_AsLongLong(PyTuple_GET_ITEM(items, i));
         if (out[i] == -1 && PyErr_Occurred()) {
             Py_DECREF(items);
             return -1;
