@@ -80,7 +80,7 @@ def paths(board: Board, wordlist: WordList, special: Sequence[int] = ()) -> dict
     for ``special[n]``; a path crossing none is keyed by the word alone, as without ``special``.
     """
     symbols, shortest = _symbols(board), wordlist.min_length - 1
-    trie = _compiled_for(board, wordlist) if len(special) <= 16 else None
+    trie = _compiled_for(board, wordlist, special)
     if trie is not None:
         found: dict[Any, list[int]] = _walk.paths(trie, symbols, board.size, shortest, special)
         return found
@@ -103,7 +103,7 @@ def groups(
     scoring each group once (``solver.best``) rather than every word it allows.
     """
     symbols, shortest = _symbols(board), wordlist.min_length - 1
-    trie = _compiled_for(board, wordlist) if len(special) <= 16 else None
+    trie = _compiled_for(board, wordlist, special)
     if trie is not None:
         try:
             found: list[Group] = _walk.groups(trie, symbols, board.size, shortest, special, points, factors)
@@ -132,9 +132,11 @@ def python_groups(
     return [(*totals, word, place, indices) for totals, (word, place, indices) in held.items()]
 
 
-def _compiled_for(board: Board, wordlist: WordList) -> Any:
-    """The list's compiled trie if the compiled walk can search ``board`` with it, else None."""
-    if _walk is None or board.size > 8:  # the tiles used are one 64-bit mask
+def _compiled_for(board: Board, wordlist: WordList, special: Sequence[int] = ()) -> Any:
+    """The list's compiled trie if the compiled walk can search ``board`` with it (and its
+    ``special`` tiles), else None."""
+    # The tiles used are one 64-bit mask; special tiles crossed, the low 16 bits of a key.
+    if _walk is None or board.size > 8 or len(special) > 16:
         return None
     trie = _compiled_trie(wordlist.trie)
     return None if trie is _REFUSED else trie

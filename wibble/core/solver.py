@@ -55,7 +55,37 @@ def solve(
     the search keeps one path per word and set of multiplier tiles crossed, and
     each word gets the best of those, scored by the one scoring function.
     """
-    ranked = _ranked(board, words, values, order)
+    special, points, factors = _per_tile(board, values)
+    # The modifiers see a path only through its Totals, so each candidate is the sum of
+    # numbers prepared per tile, and paths with equal totals (most share a handful)
+    # are scored once: the one scoring function, without rebuilding tiles per path.
+    letter = points.__getitem__
+    scored: dict[tuple[int, int, int], int] = {}
+    ranked: list[tuple[int, str, list[int]]] = []
+    if not special:  # each word found once, crossing no multiplier
+        for word, indices in search.paths(board, words).items():
+            totals = (sum(map(letter, indices)), 1, len(indices))
+            score = scored.get(totals)
+            if score is None:
+                scored[totals] = score = points_of_totals(Totals(*totals), order)
+            ranked.append((-score, word, indices))
+    else:
+        best_path: dict[str, tuple[int, list[int]]] = {}  # each word's best points and path
+        for key, indices in search.paths(board, words, special).items():
+            if isinstance(key, str):
+                word, factor = key, 1
+            else:
+                word, factor = key[0], 1
+                for i in indices:
+                    factor *= factors[i]
+            totals = (sum(map(letter, indices)), factor, len(indices))
+            score = scored.get(totals)
+            if score is None:
+                scored[totals] = score = points_of_totals(Totals(*totals), order)
+            held = best_path.get(word)
+            if held is None or score > held[0]:
+                best_path[word] = (score, indices)
+        ranked = [(-score, word, indices) for word, (score, indices) in best_path.items()]
     # Best first, then alphabetical: plain tuples sort without a key function (words are unique).
     ranked.sort()
     position = _positions(board.size).__getitem__
@@ -80,13 +110,10 @@ def best(
     none sorts before it. Among one word's groups with equal points the earliest place wins,
     the path ``solve`` keeps for it.
     """
-    if values is None:
-        values = [TileValue(letter.score) for row in board.rows() for letter in row]
-    special = [i for i, v in enumerate(values) if v.letter_mult != 1 or v.word_mult != 1]
-    points = [tile_points(v) for v in values]
-    factors = [v.word_mult for v in values]
     top: tuple[int, str, int, list[int]] | None = None
-    for letters, factor, tiles, word, place, indices in search.groups(board, words, special, points, factors):
+    for letters, factor, tiles, word, place, indices in search.groups(
+        board, words, *_per_tile(board, values)
+    ):
         entry = (-points_of_totals(Totals(letters, factor, tiles), order), word, place, indices)
         if top is None or entry[:3] < top[:3]:
             top = entry
@@ -96,45 +123,13 @@ def best(
     return Found(top[1], -top[0], tuple(map(position, top[3])))
 
 
-def _ranked(
-    board: Board, words: WordList, values: Sequence[TileValue] | None, order: Sequence[str]
-) -> list[tuple[int, str, list[int]]]:
-    """(-points, word, tile indices of its best path) for every word ``board`` allows, unsorted."""
+def _per_tile(board: Board, values: Sequence[TileValue] | None) -> tuple[list[int], list[int], list[int]]:
+    """What the search needs of ``values`` (by default each letter's score): the multiplier
+    tiles' indices, and each tile's points (``tile_points``) and word factor, row by row."""
     if values is None:
         values = [TileValue(letter.score) for row in board.rows() for letter in row]
     special = [i for i, v in enumerate(values) if v.letter_mult != 1 or v.word_mult != 1]
-    # The modifiers see a path only through its Totals, so each candidate is the sum of
-    # numbers prepared per tile, and paths with equal totals (most share a handful)
-    # are scored once: the one scoring function, without rebuilding tiles per path.
-    letter = [tile_points(v) for v in values].__getitem__
-    scored: dict[tuple[int, int, int], int] = {}
-    ranked: list[tuple[int, str, list[int]]] = []
-    if not special:  # each word found once, crossing no multiplier
-        for word, indices in search.paths(board, words).items():
-            totals = (sum(map(letter, indices)), 1, len(indices))
-            points = scored.get(totals)
-            if points is None:
-                scored[totals] = points = points_of_totals(Totals(*totals), order)
-            ranked.append((-points, word, indices))
-    else:
-        factors = [v.word_mult for v in values]
-        best_path: dict[str, tuple[int, list[int]]] = {}  # each word's best points and path
-        for key, indices in search.paths(board, words, special).items():
-            if isinstance(key, str):
-                word, factor = key, 1
-            else:
-                word, factor = key[0], 1
-                for i in indices:
-                    factor *= factors[i]
-            totals = (sum(map(letter, indices)), factor, len(indices))
-            points = scored.get(totals)
-            if points is None:
-                scored[totals] = points = points_of_totals(Totals(*totals), order)
-            held = best_path.get(word)
-            if held is None or points > held[0]:
-                best_path[word] = (points, indices)
-        ranked = [(-points, word, indices) for word, (points, indices) in best_path.items()]
-    return ranked
+    return special, [tile_points(v) for v in values], [v.word_mult for v in values]
 
 
 def count_words(board: Board, words: WordList, excluding: AbstractSet[str] = frozenset()) -> int:
