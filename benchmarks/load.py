@@ -259,22 +259,18 @@ def machine_cpu_seconds() -> float:
     return (user + nice + system + irq + softirq) / os.sysconf("SC_CLK_TCK")
 
 
-def freeze() -> None:
-    """Move everything alive now (connections, games) out of the GC's sight: shorter client pauses."""
-    gc.collect()
-    gc.freeze()
-
-
 SETTLE = 1.0
-"""Seconds between ``freeze`` and the measured window."""
+"""Seconds between the client's collection and the measured window."""
 
 
 async def frozen() -> None:
-    """``freeze``, then ``SETTLE`` seconds before the caller opens its window. The collection stops
+    """Move everything alive now (connections, games) out of the GC's sight, for shorter client
+    pauses; then ``SETTLE`` seconds before the caller opens its window. The collection stops
     this client's loop for tens of milliseconds at a thousand connections; the frames that
     piled up meanwhile then go out at once, and the round trips caught in that burst (a third
     of a rooms run's slowest 1%, for the floors as for Wibble) measured the client, not the server."""
-    freeze()
+    gc.collect()
+    gc.freeze()
     await asyncio.sleep(SETTLE)
 
 

@@ -966,6 +966,8 @@ def main() -> None:
     unknown = {name for names in args.patch for name in names.split(",")} - set(PATCHES)
     if unknown:
         parser.error(f"--patch: no patch named {', '.join(sorted(unknown))} (there are {', '.join(PATCHES)})")
+    if args.mode == "fanout" and args.rounds != 1:
+        parser.error("--rounds: rooms mode only")
     data_dir = tempfile.mkdtemp(prefix="wibble-rooms-") if args.store else args.data_dir
     try:
         measure_all(args, data_dir, floors)
@@ -1000,7 +1002,7 @@ def measure_all(args: argparse.Namespace, data_dir: str, floors: list[str]) -> N
     servers = [wibble_server(folder, [], args.gc_log)]
     servers += [wibble_server(folder, names.split(","), args.gc_log) for names in args.patch]
     servers += [Server(start_relay if floor == "relay" else start_echo) for floor in floors]
-    rounds = 1 if fanout else args.rounds
+    rounds = args.rounds
     p99_ratios: list[float] = []
     for n in range(1, rounds + 1):
         if rounds > 1:
