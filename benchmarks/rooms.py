@@ -53,10 +53,10 @@ every server uses DIR as it is: a later one takes on the rooms an earlier one le
 Diagnostics: ``--gc-log`` reports every garbage collection the server makes in the
 measured window (through a ``gc.callbacks`` hook), and ``--patch NAME[,NAME]`` adds a
 row for Wibble with changes patched in at start-up (``PATCHES``: ``forget-solve``, the
-fix proposed in docs/benchmarks.md; ``no-checkpoints`` and ``checkpoint-thread``, the
-store's WAL checkpoints left out or run on a thread; ``no-best``, a diagnostic that skips
-the turn's best-word search), so that a proposal is measured against the shipped server
-in one run:
+fix proposed in docs/benchmarks.md; ``inline-checkpoints`` and ``no-checkpoints``, the
+store's WAL checkpoints inline on the loop as SQLite runs them by itself, or none;
+``no-best``, a diagnostic that skips the turn's best-word search), so that a proposal is
+measured against the shipped server in one run:
 
     .venv/bin/python -m benchmarks.rooms rooms --gc-log --floors \\
         --patch forget-solve --patch forget-solve,no-best        # --floors alone: no floor
@@ -151,53 +151,21 @@ def swap(self, *args):
 
 state.Match._build, state.Match.swap = build, swap
 """,
-    # Diagnostics for the store's WAL checkpoints, which SQLite runs inline in the commit that
-    # fills 1,000 pages: none at all (the WAL grows for the whole run), or one every 0.5 s on
-    # a thread of the hub's pool with its own connection (a commit that meets it finds the
-    # file busy and waits, yielding, as the store waits for any other lock).
+    # Diagnostics for the store's WAL checkpoints, which the shipped server runs on a native
+    # thread (``SqliteStore.checkpoint``): as SQLite runs them by itself, inline in the commit
+    # that takes the WAL past 1,000 pages, on the loop (the server before 2026-11-25); or none
+    # at all (the WAL grows for the whole run): the most that any way of checkpointing can gain.
+    "inline-checkpoints": """
+from wibble.store import sqlite as _sqlite
+
+_sqlite.SqliteStore.defer_checkpoints = lambda self: None
+_sqlite.SqliteStore.checkpoint = lambda self: None
+""",
     "no-checkpoints": """
 from wibble.store import sqlite as _sqlite
 
-_start = _sqlite.SqliteStore._start
-
-
-def start(self):
-    _start(self)
-    self._db.execute("PRAGMA wal_autocheckpoint = 0")
-
-
-_sqlite.SqliteStore._start = start
-""",
-    "checkpoint-thread": """
-import sqlite3 as _sqlite3
-
-import gevent
-from wibble.store import sqlite as _sqlite
-
-_start = _sqlite.SqliteStore._start
-
-
-def start(self):
-    _start(self)
-    self._db.execute("PRAGMA wal_autocheckpoint = 0")
-    path = self.path
-
-    def checkpoint():
-        db = _sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=5)
-        try:
-            db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        finally:
-            db.close()
-
-    def every_half_second():
-        while True:
-            gevent.sleep(0.5)
-            gevent.get_hub().threadpool.apply(checkpoint)
-
-    gevent.spawn(every_half_second)
-
-
-_sqlite.SqliteStore._start = start
+_sqlite.SqliteStore.defer_checkpoints = lambda self: self._db.execute("PRAGMA wal_autocheckpoint = 0")
+_sqlite.SqliteStore.checkpoint = lambda self: None
 """,
     # A diagnostic, not a fix: the turn's best word (searched at every release and pass, for
     # the end screen) is not computed at all. The most that moving it off the loop could gain.

@@ -166,10 +166,10 @@ def _serve(args: argparse.Namespace) -> int:
     import gevent.event
 
     from .core import WordListError, search
-    from .store import StoreOpenError
+    from .store import SqliteStore, StoreOpenError
     from .web import ConfigError, create_app
     from .web.app import trust_listening_name
-    from .web.server import make_server, run_housekeeping, run_pick_up, stop_gracefully
+    from .web.server import make_server, run_checkpoints, run_housekeeping, run_pick_up, stop_gracefully
 
     overrides = _overrides(args)
     try:
@@ -234,12 +234,15 @@ def _serve(args: argparse.Namespace) -> int:
         gevent.signal_handler(signum, stop.set)
     housekeeping = gevent.spawn(run_housekeeping, app)
     pick_up = gevent.spawn(run_pick_up, app)
+    checkpoints = gevent.spawn(run_checkpoints, store, stop) if isinstance(store, SqliteStore) else None
     timers = app.extensions["wibble.live"].timers
     timers.start()  # turn timers, bots, pauses between rounds (the websocket route starts it too)
     stop.wait()
     print("Stopping: telling players the server is restarting…", flush=True)
     housekeeping.kill()
     pick_up.kill()
+    if checkpoints is not None:
+        checkpoints.join()  # one under way finishes before the store closes
     timers.stop()
     stop_gracefully(server, app)
     if engines is not None:

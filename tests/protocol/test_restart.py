@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -11,6 +12,7 @@ import threading
 import time
 import urllib.request
 from collections.abc import Callable
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -192,6 +194,45 @@ def test_sigterm_tells_players_the_server_is_restarting_and_exits_cleanly(
     output = "".join(server.output)
     assert "Traceback" not in output, output
     assert "KeyboardInterrupt" not in output, output
+    # Closed cleanly, its checkpoints' thread done first: everything is in the one file.
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["wibble.db"]
+
+
+def version_in_file_alone(database: Path, copy: Path, game_id: str) -> int | None:
+    """The game's version in the database file without its write-ahead log; None while a
+    checkpoint is still writing the file (a copy then may not read)."""
+    shutil.copyfile(database, copy)
+    try:
+        with closing(sqlite3.connect(copy)) as db:
+            row = db.execute("SELECT version FROM documents WHERE id = ?", (game_id,)).fetchone()
+    except sqlite3.DatabaseError:
+        return None
+    return None if row is None else int(row[0])
+
+
+def test_a_running_server_copies_what_was_played_into_the_database_file_within_a_second(
+    tmp_path: Path, start_server: StartServer, clients: Callable[[LiveServer], Client], english: Trie
+) -> None:
+    """SQLite keeps commits in its write-ahead log until a checkpoint copies them into the file.
+    Left to itself it does that inside whichever commit fills 1,000 pages, stalling every player;
+    the server checkpoints every half second on a thread instead, so a few words are soon in the
+    file itself."""
+    server = start_server("--data-dir", str(tmp_path))
+    player = Player(clients(server), english, new_game(clients(server), seed=5))
+    player.client = clients(server)
+    version = resume(player.client, player.game)["version"]
+    for _ in range(2):
+        player.play_word()
+    version += 2
+
+    deadline = time.monotonic() + 10  # half a second when the machine is not busy
+    while (
+        found := version_in_file_alone(tmp_path / "wibble.db", tmp_path / "copy.db", player.game["game_id"])
+    ) != version:
+        if time.monotonic() > deadline:
+            break
+        time.sleep(0.1)
+    assert found == version
 
 
 def test_a_game_record_replays_to_the_same_final_state_after_a_restart(

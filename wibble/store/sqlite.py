@@ -14,6 +14,12 @@ after a pause taken with ``time.sleep``, which under gevent's monkey-patching yi
 to the loop, so only the caller waits; in a plain thread it waits as SQLite's own
 busy handler would. After ``BUSY_TIMEOUT_MS`` it gives up (``StorageError``).
 
+Checkpoints, where ``synchronous=NORMAL``'s fsyncs are: SQLite copies the WAL back into
+the database inside whichever commit takes the WAL past 1,000 pages, 3-9 ms on the event
+loop with every player waiting. A server hands them to a native thread instead
+(``defer_checkpoints``, then ``checkpoint`` on that thread, as ``wibble serve`` does);
+anything else that opens the store (``wibble copy``, scripts, tests) keeps SQLite's own.
+
 The schema is versioned with ``PRAGMA user_version``; ``MIGRATIONS[n]`` takes a
 database from version ``n`` to ``n + 1``, each in its own transaction.
 """
@@ -116,6 +122,15 @@ START_BUSY_TIMEOUT_MS = 2000
 # as most locks are a checkpoint's or another writer's few milliseconds, then every 25 ms
 # (about what SQLite's own busy handler does), each try costing microseconds.
 BUSY_PAUSES = (0.001, 0.002, 0.005, 0.01, 0.015, 0.025)
+
+# Checkpoints off the loop (``checkpoint``): a RESTART follows the passive copy once the WAL
+# holds this many pages, so that it starts again from its beginning (as SQLite's own do, at
+# 1,000); it waits this long at most for the write lock and for readers to move on.
+RESTART_PAGES = 1000
+RESTART_WAIT_MS = 50
+# With checkpoints deferred, a commit still runs one inline once the WAL holds this many pages
+# (40 MB): should the thread stop or fall behind, the WAL stays bounded all the same.
+BACKSTOP_PAGES = 10_000
 
 
 def _dump(doc: Doc) -> str:
@@ -314,6 +329,38 @@ class SqliteStore:
             )
 
         self._write(insert)
+
+    # -- checkpoints, for a server's native thread ------------------------------------
+
+    def defer_checkpoints(self) -> None:
+        """From now on commits leave the checkpoints to ``checkpoint``, which the caller runs
+        every so often on a native thread, but for a backstop at ``BACKSTOP_PAGES``."""
+        self._db.execute(f"PRAGMA wal_autocheckpoint = {BACKSTOP_PAGES}")
+
+    def checkpoint(self) -> None:
+        """Copy the WAL's pages into the database, on a connection of this call's own: for a
+        native thread (the GIL is let go inside SQLite), never the event loop.
+
+        First PASSIVE: the copying and both fsyncs, while commits go on beside it. It cannot
+        let the WAL start again from its beginning under steady play (it copies what was there
+        when it began, and a commit always lands meanwhile), so once the WAL holds
+        ``RESTART_PAGES`` a RESTART follows, holding the write lock only to copy the few pages
+        that came meanwhile; a commit that meets it waits in ``_patiently``, yielding, and
+        nobody else waits. Only when the passive pass copied everything: if a reader (a
+        backup) still needs the old pages, a RESTART would hold the lock for nothing.
+        """
+        try:
+            db = sqlite3.connect(self.path, isolation_level=None, timeout=RESTART_WAIT_MS / 1000)
+        except sqlite3.Error as exc:
+            raise StorageError(_reason(exc)) from None
+        try:
+            _, pages, copied = db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+            if copied == pages >= RESTART_PAGES:
+                db.execute("PRAGMA wal_checkpoint(RESTART)").fetchone()
+        except sqlite3.Error as exc:
+            raise StorageError(_reason(exc)) from None
+        finally:
+            db.close()
 
     def close(self) -> None:
         try:

@@ -12,8 +12,10 @@ import time
 from typing import Any, TextIO
 
 import gevent
+import gevent.event
 from gevent.pywsgi import WSGIHandler, WSGIServer
 
+from ..store import SqliteStore, StorageError
 from .app import is_trusted
 
 # gevent reads requests through an 8 KB buffer that every connection keeps for its
@@ -26,6 +28,7 @@ HOUSEKEEPING_INTERVAL = 60.0  # seconds between sweeps of idle games and purges 
 PICK_UP_INTERVAL = 2.0  # seconds between looks for deadlines nobody handled
 PURGE_BATCH = 500  # games deleted per transaction, so a big purge never stalls players
 SHUTDOWN_GRACE = 3.0  # seconds connections get to say goodbye when the server stops
+CHECKPOINT_INTERVAL = 0.5  # seconds between the SQLite store's checkpoints (on a native thread)
 
 log = logging.getLogger(__name__)
 
@@ -240,6 +243,21 @@ def run_pick_up(app: Any, interval: float = PICK_UP_INTERVAL) -> None:
         except Exception as exc:  # the store is away: look again later
             log.warning("could not look for deadlines nobody handled: %s", exc)
         gevent.sleep(interval)
+
+
+def run_checkpoints(
+    store: SqliteStore, stop: gevent.event.Event, interval: float = CHECKPOINT_INTERVAL
+) -> None:
+    """Until ``stop`` is set: the SQLite store's checkpoints on a native thread of the hub's pool,
+    so that no commit on the loop runs one (``SqliteStore.checkpoint``). A checkpoint under way
+    when ``stop`` is set is finished first: the store is closed after this returns."""
+    pool = gevent.get_hub().threadpool
+    store.defer_checkpoints()
+    while not stop.wait(interval):
+        try:
+            pool.apply(store.checkpoint)
+        except StorageError as exc:  # the file is busy or away: SQLite's backstop still bounds the WAL
+            log.warning("could not checkpoint the database: %s", exc.reason)
 
 
 def stop_gracefully(server: WSGIServer, app: Any, grace: float = SHUTDOWN_GRACE) -> None:
