@@ -10,11 +10,12 @@ the live layer (``wibble.live.games``) would commit. Subcommands (``all``, the d
   move, from the database's used pages and SQLite's own ``dbstat`` row sizes;
 - ``commits``: the latency a caller sees per commit, on a gevent loop (no
   monkey-patching needed: greenlets, a native thread where asked): the shipped
-  ``SqliteStore`` (inline, ``synchronous=NORMAL``), the same with ``FULL``, three
-  alternatives written here (a writer thread that drains a queue and commits every
-  waiting move in one transaction, group commit, timed from the call to the
-  caller's wake-up, hand-off included; inline commits with SQLite's checkpoints,
-  where NORMAL's fsyncs are, moved to a thread; and every commit in gevent's
+  ``SqliteStore`` (inline, ``synchronous=NORMAL``, checkpoints on a thread as
+  ``wibble serve`` runs them), the same with SQLite's own checkpoints and with
+  ``FULL``, three alternatives written here (a writer thread that drains a queue and
+  commits every waiting move in one transaction, group commit, timed from the call
+  to the caller's wake-up, hand-off included; checkpoints on a thread that are only
+  PASSIVE or only RESTART; and every commit in gevent's
   thread pool, the connection behind a lock), and ``MemoryStore`` as the floor.
   Each one at a time, paced (one greenlet per game, ``--rate`` commits a second in
   all) and saturated (100 greenlets committing back to back, yielding between moves
@@ -33,8 +34,8 @@ the live layer (``wibble.live.games``) would commit. Subcommands (``all``, the d
 - ``load``: ``benchmarks.load``'s paced and saturated players against a server with
   ``--data-dir TMP`` and one with ``--data-dir ""``, in the same run (the order
   turned each of ``--rounds`` rounds), with the commits made during the measured
-  window counted from the database. ``--checkpoint-thread`` adds a third server,
-  patched to run its checkpoints on a thread (RESTART, writes retry cooperatively);
+  window counted from the database. ``--inline-checkpoints`` adds a third server,
+  patched to leave its checkpoints inline in the commits, as SQLite runs them by itself;
 - ``locked``: ``--writers`` greenlets commit back to back while another connection
   holds ``BEGIN EXCLUSIVE`` for ``--hold`` seconds (issue 18): the store as it was
   (one try, SQLite's busy timeout on the loop), the shipped one (pauses that yield),
@@ -47,7 +48,7 @@ the live layer (``wibble.live.games``) would commit. Subcommands (``all``, the d
     .venv/bin/python -m benchmarks.store commits [--commits 5000] [--paced-commits 2000] [--rate 400]
     .venv/bin/python -m benchmarks.store restart [--games 100000] [--resumes 200]
     .venv/bin/python -m benchmarks.store load [--players 1000] [--saturate-players 100] [--rounds 2]
-    .venv/bin/python -m benchmarks.store load --checkpoint-thread   # a third server, checkpoints on a thread
+    .venv/bin/python -m benchmarks.store load --inline-checkpoints  # a third server, checkpoints inline
     .venv/bin/python -m benchmarks.store locked [--writers 6] [--hold 2] [--repeat 2]
 """
 
@@ -254,24 +255,34 @@ class GroupCommitter:
 
 
 class Checkpointer:
-    """Middle ways: commits stay inline, but the checkpoints move to a native thread.
+    """Commits stay inline, but the checkpoints move to a native thread.
 
     In WAL mode with ``synchronous=NORMAL`` a commit never waits for the disk; the
     fsyncs happen when the WAL is copied back into the database (a checkpoint),
-    which SQLite otherwise runs inside whichever commit takes the WAL past 1,000
-    pages, on the loop. Here the loop's connection has ``wal_autocheckpoint=0`` and
-    a thread with its own connection checkpoints every ``interval`` seconds:
+    which SQLite by itself runs inside whichever commit takes the WAL past 1,000
+    pages, on the loop. Here the loop's connection stops doing that and a thread
+    checkpoints every ``interval`` seconds, in one of three ways:
 
-    - ``PASSIVE`` never blocks a writer, but it finishes only if nothing was
-      committed while it ran, so under steady play the WAL is never reset: it grows;
-    - ``RESTART`` holds the write lock while it copies and resets the WAL. The loop's
-      connection then must not wait for that lock inside SQLite (that would stall
-      the loop again): see ``Cooperative``.
+    - ``PASSIVE`` (its own connection) never blocks a writer, but it lets the WAL start
+      again only if nothing was committed while it ran: under steady play it grows;
+    - ``RESTART`` (its own connection) holds the write lock while it copies and resets
+      the WAL. The loop's connection then must not wait for that lock inside SQLite
+      (that would stall the loop again): see ``Cooperative``;
+    - ``shipped``: ``SqliteStore.checkpoint``, as ``wibble serve`` runs it: PASSIVE,
+      then a RESTART that holds the lock only for the pages committed meanwhile, once
+      the WAL holds 1,000 pages (``Cooperative`` too).
     """
 
-    def __init__(self, path: Path, mode: str, interval: float = 0.5) -> None:
-        self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=10)
-        self._mode = mode
+    def __init__(self, store: SqliteStore, mode: str, interval: float = 0.5) -> None:
+        if mode == "shipped":
+            store.defer_checkpoints()
+            self._checkpoint: Callable[[], object] = store.checkpoint
+            self._db = None
+        else:
+            store._db.execute("PRAGMA wal_autocheckpoint=0")
+            db = sqlite3.connect(store.path, isolation_level=None, check_same_thread=False, timeout=10)
+            self._db = db
+            self._checkpoint = lambda: db.execute(f"PRAGMA wal_checkpoint({mode})")
         self._interval = interval
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="store-checkpoints", daemon=True)
@@ -279,12 +290,13 @@ class Checkpointer:
 
     def _run(self) -> None:
         while not self._stop.wait(self._interval):
-            self._db.execute(f"PRAGMA wal_checkpoint({self._mode})")
+            self._checkpoint()
 
     def close(self) -> None:
         self._stop.set()
         self._thread.join()
-        self._db.close()
+        if self._db is not None:
+            self._db.close()
 
 
 class Cooperative:
@@ -353,7 +365,7 @@ class InThreadPool:
 @dataclass
 class Variant:
     name: str
-    engine: str  # "memory", "inline", "inline+PASSIVE", "inline+RESTART" or "group"
+    engine: str  # "memory", "inline", "inline+PASSIVE", "inline+RESTART", "inline+shipped", "group", "pool"
     synchronous: str = "NORMAL"
 
     @property
@@ -363,7 +375,8 @@ class Variant:
 
 VARIANTS = [
     Variant("memory (floor)", "memory"),
-    Variant("inline, NORMAL (shipped)", "inline"),
+    Variant("inline, ckpt thread (shipped)", "inline+shipped"),
+    Variant("inline, SQLite's own ckpts", "inline"),
     Variant("inline, FULL", "inline", "FULL"),
     Variant("inline, ckpt thread PASSIVE", "inline+PASSIVE"),
     Variant("inline, ckpt thread RESTART", "inline+RESTART"),
@@ -390,7 +403,8 @@ def opened(variant: Variant, folder: Path, games: list[tuple[str, Played]]) -> I
     path = database_of(variant, folder)
     for suffix in ("", "-wal", "-shm"):
         Path(f"{path}{suffix}").unlink(missing_ok=True)
-    store = (OneTry if variant.engine == "inline+RESTART" else SqliteStore)(path)
+    cooperative = variant.engine in ("inline+RESTART", "inline+shipped")  # their commits may meet a lock
+    store = (OneTry if cooperative else SqliteStore)(path)
     store._db.execute(f"PRAGMA synchronous={variant.synchronous}")
     for game_id, p in games:
         store.create(game_id, "game", p.fresh, now)
@@ -402,10 +416,8 @@ def opened(variant: Variant, folder: Path, games: list[tuple[str, Played]]) -> I
     elif variant.engine == "pool":
         committer = InThreadPool(store)
     elif variant.engine.startswith("inline+"):
-        store._db.execute("PRAGMA wal_autocheckpoint=0")
-        mode = variant.engine.removeprefix("inline+")
-        helper = Checkpointer(path, mode)
-        committer = Cooperative(store) if mode == "RESTART" else store
+        helper = Checkpointer(store, variant.engine.removeprefix("inline+"))
+        committer = Cooperative(store) if cooperative else store
     try:
         yield committer
     finally:
@@ -517,7 +529,7 @@ def commits_section(played: list[Played], folder: Path, args: argparse.Namespace
         f"every {PROBE * 1e3:.0f} ms woke"
     )
     print(
-        f"{'store':28} {'scenario':18} {'commits':>7} {'commits/s':>9} {'p50 ms':>8} {'p99 ms':>8} "
+        f"{'store':30} {'scenario':18} {'commits':>7} {'commits/s':>9} {'p50 ms':>8} {'p99 ms':>8} "
         f"{'p99.9 ms':>8} {'max ms':>7} {'>5 ms':>5} {'CPU µs':>6} {'lag p99':>8} {'lag max':>8} "
         f"{'batch':>6} {'WAL MB':>6}"
     )
@@ -560,7 +572,7 @@ def print_timings(name: str, label: str, t: Timings) -> None:
     batch = f"{sum(t.batches) / len(t.batches):>6.1f}" if t.batches else f"{'-':>6}"
     wal = f"{t.wal_bytes / 2**20:>6.1f}" if t.wal_bytes else f"{'-':>6}"
     print(
-        f"{name:28} {label:18} {len(lat):>7} {len(lat) / t.seconds:>9.0f} {ms(percentile(lat, 0.5)):>8} "
+        f"{name:30} {label:18} {len(lat):>7} {len(lat) / t.seconds:>9.0f} {ms(percentile(lat, 0.5)):>8} "
         f"{ms(percentile(lat, 0.99)):>8} {ms(percentile(lat, 0.999)):>8} {ms(max(lat)):>7} "
         f"{sum(x > SLOW for x in lat):>5} {t.cpu / len(lat) * 1e6:>6.0f} {lag} {batch} {wal}",
         flush=True,
@@ -694,48 +706,19 @@ def resident(path: Path) -> str:
     )
 
 
-# ``wibble serve`` with SQLite's checkpoints moved to a thread, as ``Checkpointer("RESTART")`` and
-# ``Cooperative`` do: the store's connection stops checkpointing (and, as shipped since issue 18,
-# waits for a lock in pauses that yield; a write still refused after them tries again 1 ms later,
-# for ever), and a greenlet has the hub's thread pool run a RESTART checkpoint on a second
-# connection every half second. Run as ``python -c`` so that gevent patches before anything else
-# is imported, as ``wibble serve`` does.
-CHECKPOINT_THREAD_SERVER = """
+# ``wibble serve`` with SQLite's checkpoints left where SQLite runs them by itself, inline in the
+# commit that takes the WAL past 1,000 pages (the server before 2026-11-25): its checkpoint
+# thread does nothing and the store never defers. Run as ``python -c`` so that gevent patches
+# before anything else is imported, as ``wibble serve`` does.
+INLINE_CHECKPOINTS_SERVER = """
 import sys
 from gevent import monkey
 monkey.patch_all()
-import sqlite3
-import gevent
 from wibble import cli
-from wibble.store import StorageError
 from wibble.store import sqlite as engine
 
-def checkpoints(path):
-    db = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=10)
-    pool = gevent.get_hub().threadpool
-    while True:
-        gevent.sleep(0.5)
-        pool.apply(db.execute, ("PRAGMA wal_checkpoint(RESTART)",))
-
-opened, write = engine.SqliteStore.__init__, engine.SqliteStore._write
-
-def init(self, path):
-    opened(self, path)
-    self._db.execute("PRAGMA wal_autocheckpoint=0")
-    self._db.execute("PRAGMA busy_timeout=0")
-    gevent.spawn(checkpoints, self.path)
-
-def cooperative_write(self, work):
-    while True:
-        try:
-            return write(self, work)
-        except StorageError as exc:
-            if "locked" not in exc.reason:
-                raise
-        gevent.sleep(0.001)
-
-engine.SqliteStore.__init__ = init
-engine.SqliteStore._write = cooperative_write
+engine.SqliteStore.defer_checkpoints = lambda self: None
+engine.SqliteStore.checkpoint = lambda self: None
 sys.exit(cli.main(sys.argv[1:]))
 """
 
@@ -1035,14 +1018,14 @@ class Config:
 
 SHIPPED = Config("on", True)
 MEMORY = Config("off", False)
-CHECKPOINT_THREAD = Config("on, ckpt thread", True, CHECKPOINT_THREAD_SERVER)  # RESTART, cooperative
+INLINE_CHECKPOINTS = Config("on, inline ckpts", True, INLINE_CHECKPOINTS_SERVER)
 
 
 def load_section(words: WordList, folder: Path, args: argparse.Namespace) -> None:
     from benchmarks import load as bench
 
     bench.raise_open_file_limit()
-    configs = [SHIPPED, MEMORY] + ([CHECKPOINT_THREAD] if args.checkpoint_thread else [])
+    configs = [SHIPPED, MEMORY] + ([INLINE_CHECKPOINTS] if args.inline_checkpoints else [])
     scenarios = [
         (f"paced {args.players}", args.players, bench.PACE),
         (f"saturated {args.saturate_players}", args.saturate_players, None),
@@ -1154,7 +1137,9 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2, help="load: on/off pairs per scenario")
     parser.add_argument("--ramp", type=float, default=250.0, help="load: new connections a second")
     parser.add_argument(
-        "--checkpoint-thread", action="store_true", help="load: also a server with checkpoints on a thread"
+        "--inline-checkpoints",
+        action="store_true",
+        help="load: also a server whose checkpoints run inline, as SQLite runs them by itself",
     )
     parser.add_argument("--writers", type=int, default=6, help="locked: greenlets committing")
     parser.add_argument("--hold", type=float, default=2.0, help="locked: seconds the other connection holds")
