@@ -241,10 +241,8 @@ def _serve(args: argparse.Namespace) -> int:
     print("Stopping: telling players the server is restarting…", flush=True)
     housekeeping.kill()
     pick_up.kill()
-    if checkpoints is not None:
-        checkpoints.join()  # one under way finishes before the store closes
     timers.stop()
-    stop_gracefully(server, app)
+    stop_gracefully(server, app, checkpoints)
     if engines is not None:
         engines.stop()
     print("Stopped.", flush=True)

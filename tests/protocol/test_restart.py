@@ -194,7 +194,7 @@ def test_sigterm_tells_players_the_server_is_restarting_and_exits_cleanly(
     output = "".join(server.output)
     assert "Traceback" not in output, output
     assert "KeyboardInterrupt" not in output, output
-    # Closed cleanly, its checkpoints' thread done first: everything is in the one file.
+    # Closed cleanly: everything is in the one file, the write-ahead log folded in and gone.
     assert sorted(path.name for path in tmp_path.iterdir()) == ["wibble.db"]
 
 
@@ -210,13 +210,13 @@ def version_in_file_alone(database: Path, copy: Path, game_id: str) -> int | Non
     return None if row is None else int(row[0])
 
 
-def test_a_running_server_copies_what_was_played_into_the_database_file_within_a_second(
+def test_a_running_server_soon_copies_what_was_played_into_the_database_file_itself(
     tmp_path: Path, start_server: StartServer, clients: Callable[[LiveServer], Client], english: Trie
 ) -> None:
     """SQLite keeps commits in its write-ahead log until a checkpoint copies them into the file.
     Left to itself it does that inside whichever commit fills 1,000 pages, stalling every player;
-    the server checkpoints every half second on a thread instead, so a few words are soon in the
-    file itself."""
+    the server checkpoints every half second on a thread instead, so two words are in the file
+    itself half a second later (the test allows ten, for a busy machine)."""
     server = start_server("--data-dir", str(tmp_path))
     player = Player(clients(server), english, new_game(clients(server), seed=5))
     player.client = clients(server)
@@ -225,7 +225,7 @@ def test_a_running_server_copies_what_was_played_into_the_database_file_within_a
         player.play_word()
     version += 2
 
-    deadline = time.monotonic() + 10  # half a second when the machine is not busy
+    deadline = time.monotonic() + 10
     while (
         found := version_in_file_alone(tmp_path / "wibble.db", tmp_path / "copy.db", player.game["game_id"])
     ) != version:

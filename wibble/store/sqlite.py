@@ -124,13 +124,19 @@ START_BUSY_TIMEOUT_MS = 2000
 BUSY_PAUSES = (0.001, 0.002, 0.005, 0.01, 0.015, 0.025)
 
 # Checkpoints off the loop (``checkpoint``): a RESTART follows the passive copy once the WAL
-# holds this many pages, so that it starts again from its beginning (as SQLite's own do, at
-# 1,000); it waits this long at most for the write lock and for readers to move on.
+# holds this many pages (SQLite's own checkpoints come at 1,000), so that the next commit writes
+# the WAL from its beginning again; it waits this long at most for the write lock and for
+# readers to move on. One that holds the lock longer than RESTART_SLOW_S is logged: the
+# commits that met it waited (up to ``BUSY_TIMEOUT_MS``), and the disk is the reason.
 RESTART_PAGES = 1000
 RESTART_WAIT_MS = 50
+RESTART_SLOW_S = 0.1
 # With checkpoints deferred, a commit still runs one inline once the WAL holds this many pages
-# (40 MB): should the thread stop or fall behind, the WAL stays bounded all the same.
+# (40 MB): should the thread stop or fall behind, the WAL stays bounded all the same. And once
+# a burst or a long backup has grown the WAL file past WAL_KEEP_BYTES, it is cut back to that
+# when it starts again (steady play keeps it at 4-8 MB).
 BACKSTOP_PAGES = 10_000
+WAL_KEEP_BYTES = 16 * 2**20
 
 
 def _dump(doc: Doc) -> str:
@@ -163,6 +169,7 @@ class SqliteStore:
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
         self.description = f"SQLite at {self.path}"
+        self._flush: int | None = None  # a descriptor of the file, for checkpoints (defer_checkpoints)
         try:
             self._db = sqlite3.connect(
                 self.path,
@@ -335,39 +342,69 @@ class SqliteStore:
     def defer_checkpoints(self) -> None:
         """From now on commits leave the checkpoints to ``checkpoint``, which the caller runs
         every so often on a native thread, but for a backstop at ``BACKSTOP_PAGES``."""
-        self._db.execute(f"PRAGMA wal_autocheckpoint = {BACKSTOP_PAGES}")
+        try:
+            self._db.execute(f"PRAGMA wal_autocheckpoint = {BACKSTOP_PAGES}")
+            self._db.execute(f"PRAGMA journal_size_limit = {WAL_KEEP_BYTES}")
+            if self._flush is None:
+                # Closed only after the connection (``close``): closing any descriptor of a file
+                # lets go of every POSIX lock this process holds on it, SQLite's included.
+                self._flush = os.open(self.path, os.O_RDONLY)
+        except sqlite3.Error as exc:
+            raise StorageError(_reason(exc)) from None
+        except OSError as exc:
+            raise StorageError(exc.strerror or str(exc)) from None
 
     def checkpoint(self) -> None:
         """Copy the WAL's pages into the database, on a connection of this call's own: for a
         native thread (the GIL is let go inside SQLite), never the event loop.
 
-        First PASSIVE: the copying and both fsyncs, while commits go on beside it. It cannot
-        let the WAL start again from its beginning under steady play (it copies what was there
-        when it began, and a commit always lands meanwhile), so once the WAL holds
-        ``RESTART_PAGES`` a RESTART follows, holding the write lock only to copy the few pages
-        that came meanwhile; a commit that meets it waits in ``_patiently``, yielding, and
-        nobody else waits. Only when the passive pass copied everything: if a reader (a
-        backup) still needs the old pages, a RESTART would hold the lock for nothing.
+        First PASSIVE: the copying, while commits go on beside it. It cannot let the WAL start
+        again from its beginning under steady play (it copies what was there when it began,
+        and a commit always lands meanwhile); nor, then, does it fsync the database file. So
+        once the WAL holds ``RESTART_PAGES`` the file is flushed here, and a RESTART follows:
+        it holds the write lock only to copy and fsync the few pages that came meanwhile. A
+        commit that meets it waits in ``_patiently``, yielding; nobody else waits. Only when
+        the passive pass copied everything: if a reader (a backup) still needs older pages,
+        a RESTART would hold the lock for nothing.
         """
         try:
-            db = sqlite3.connect(self.path, isolation_level=None, timeout=RESTART_WAIT_MS / 1000)
+            # mode=rw: a database moved away is an error here, not a new empty file.
+            db = sqlite3.connect(
+                f"{self.path.resolve().as_uri()}?mode=rw",
+                uri=True,
+                isolation_level=None,
+                timeout=RESTART_WAIT_MS / 1000,
+            )
         except sqlite3.Error as exc:
             raise StorageError(_reason(exc)) from None
         try:
-            _, pages, copied = db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
-            if copied == pages >= RESTART_PAGES:
+            _, log_frames, checkpointed = db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+            if log_frames >= RESTART_PAGES and checkpointed == log_frames:
+                if self._flush is not None:
+                    os.fdatasync(self._flush)
+                started = time.monotonic()
                 db.execute("PRAGMA wal_checkpoint(RESTART)").fetchone()
+                if (held := time.monotonic() - started) > RESTART_SLOW_S:
+                    log.warning(
+                        "a checkpoint held the database's write lock for %.0f ms: a slow disk?", held * 1000
+                    )
         except sqlite3.Error as exc:
             raise StorageError(_reason(exc)) from None
+        except OSError as exc:
+            raise StorageError(exc.strerror or str(exc)) from None
         finally:
             db.close()
 
     def close(self) -> None:
+        """Let go of the file; with checkpoints deferred, only once the last ``checkpoint`` returned."""
         try:
             self._db.execute("PRAGMA optimize")
         except sqlite3.Error:
             pass
         self._db.close()
+        if self._flush is not None:
+            os.close(self._flush)
+            self._flush = None
 
     # -- helpers ----------------------------------------------------------------------
 

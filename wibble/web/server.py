@@ -250,18 +250,39 @@ def run_checkpoints(
 ) -> None:
     """Until ``stop`` is set: the SQLite store's checkpoints on a native thread of the hub's pool,
     so that no commit on the loop runs one (``SqliteStore.checkpoint``). A checkpoint under way
-    when ``stop`` is set is finished first: the store is closed after this returns."""
+    when ``stop`` is set is finished first: the store is closed after this returns. While they
+    fail (a read-only or full disk, a file moved away), the commits' backstop bounds the WAL;
+    each new reason is logged once, and so is the recovery."""
     pool = gevent.get_hub().threadpool
-    store.defer_checkpoints()
+    failing: str | None = None
+    try:
+        store.defer_checkpoints()
+    except StorageError as exc:
+        log.warning("checkpoints stay in the commits, on the loop: %s", exc.reason)
+        return
     while not stop.wait(interval):
         try:
             pool.apply(store.checkpoint)
-        except StorageError as exc:  # the file is busy or away: SQLite's backstop still bounds the WAL
-            log.warning("could not checkpoint the database: %s", exc.reason)
+        except Exception as exc:
+            reason = exc.reason if isinstance(exc, StorageError) else repr(exc)
+            if reason != failing:
+                log.warning(
+                    "could not checkpoint the database: %s",
+                    reason,
+                    exc_info=not isinstance(exc, StorageError),
+                )
+            failing = reason
+        else:
+            if failing is not None:
+                log.warning("checkpointing the database again")
+            failing = None
 
 
-def stop_gracefully(server: WSGIServer, app: Any, grace: float = SHUTDOWN_GRACE) -> None:
-    """Stop accepting, tell every connection the server is restarting (1012), then close the store."""
+def stop_gracefully(
+    server: WSGIServer, app: Any, checkpoints: gevent.Greenlet | None = None, grace: float = SHUTDOWN_GRACE
+) -> None:
+    """Stop accepting, tell every connection the server is restarting (1012), then close the store
+    (once ``checkpoints``, the greenlet of ``run_checkpoints``, has finished the one under way)."""
     server.close()
     connections = app.extensions["wibble.connections"]
     connections.close_all()
@@ -269,4 +290,6 @@ def stop_gracefully(server: WSGIServer, app: Any, grace: float = SHUTDOWN_GRACE)
     while len(connections) and time.monotonic() < deadline:
         gevent.sleep(0.05)
     server.stop(timeout=1)
+    if checkpoints is not None:
+        checkpoints.join()
     app.extensions["wibble.store"].close()
