@@ -102,6 +102,16 @@ UNLIMITED = {
     for key in ("RATE_LIMIT", "RATE_BURST", "READ_BYTES_PER_SECOND", "READ_BURST_BYTES")
 }
 
+# Code for a server run as ``python -c`` (after gevent's patching, before ``cli.main``): the
+# store's checkpoints left inline in the commits, as SQLite runs them by itself, the way
+# ``wibble serve`` ran them before 2026-11-25. For measuring the thread against them.
+INLINE_CHECKPOINTS = """
+from wibble.store import sqlite as _sqlite
+
+_sqlite.SqliteStore.defer_checkpoints = lambda self: None
+_sqlite.SqliteStore.checkpoint = lambda self: None
+"""
+
 
 # -- servers and processes -------------------------------------------------------------
 

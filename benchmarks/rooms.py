@@ -85,6 +85,7 @@ from websockets.asyncio.server import ServerConnection, broadcast, serve
 from websockets.exceptions import ConnectionClosed
 
 from benchmarks.load import (
+    INLINE_CHECKPOINTS,
     LONGEST,
     PACE,
     REAL_WORDS,
@@ -155,12 +156,7 @@ state.Match._build, state.Match.swap = build, swap
     # thread (``SqliteStore.checkpoint``): as SQLite runs them by itself, inline in the commit
     # that takes the WAL past 1,000 pages, on the loop (the server before 2026-11-25); or none
     # at all (the WAL grows for the whole run): the most that any way of checkpointing can gain.
-    "inline-checkpoints": """
-from wibble.store import sqlite as _sqlite
-
-_sqlite.SqliteStore.defer_checkpoints = lambda self: None
-_sqlite.SqliteStore.checkpoint = lambda self: None
-""",
+    "inline-checkpoints": INLINE_CHECKPOINTS,
     "no-checkpoints": """
 from wibble.store import sqlite as _sqlite
 

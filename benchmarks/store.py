@@ -85,7 +85,7 @@ import gevent.lock
 import gevent.monkey
 from websockets.sync.client import connect
 
-from benchmarks.load import LONGEST, REAL_WORDS, random_path
+from benchmarks.load import INLINE_CHECKPOINTS, LONGEST, REAL_WORDS, random_path
 from wibble.core import Draws, Game, HashParams, Move, Pos, WordJudged, WordList, solve
 from wibble.live.credentials import token_hash
 from wibble.store import MemoryStore, SqliteStore, StorageError, VersionConflict
@@ -706,19 +706,15 @@ def resident(path: Path) -> str:
     )
 
 
-# ``wibble serve`` with SQLite's checkpoints left where SQLite runs them by itself, inline in the
-# commit that takes the WAL past 1,000 pages (the server before 2026-11-25): its checkpoint
-# thread does nothing and the store never defers. Run as ``python -c`` so that gevent patches
-# before anything else is imported, as ``wibble serve`` does.
-INLINE_CHECKPOINTS_SERVER = """
+# ``wibble serve`` with SQLite's checkpoints left inline (``benchmarks.load.INLINE_CHECKPOINTS``).
+# Run as ``python -c`` so that gevent patches before anything else is imported, as ``wibble
+# serve`` does.
+INLINE_CHECKPOINTS_SERVER = f"""
 import sys
 from gevent import monkey
 monkey.patch_all()
 from wibble import cli
-from wibble.store import sqlite as engine
-
-engine.SqliteStore.defer_checkpoints = lambda self: None
-engine.SqliteStore.checkpoint = lambda self: None
+{INLINE_CHECKPOINTS}
 sys.exit(cli.main(sys.argv[1:]))
 """
 

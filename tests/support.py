@@ -5,11 +5,14 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
+import sqlite3
 import subprocess
 import sys
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import closing
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -158,3 +161,18 @@ def find_paths(
 def letters_of(snapshot_board: list[list[dict[str, Any]]]) -> list[list[str]]:
     """The lower-case letters of a ``game`` message's board."""
     return [[tile["letter"].lower() for tile in row] for row in snapshot_board]
+
+
+def versions_in_database_file(database: Path, copy: Path) -> dict[str, int] | None:
+    """Each document's version in a SQLite database file alone, without its write-ahead log
+    (copied to ``copy`` and read there): what checkpoints have copied into it. None if the copy
+    does not read, as while a checkpoint is still writing the file."""
+    shutil.copyfile(database, copy)
+    try:
+        with closing(sqlite3.connect(copy)) as db:
+            return {
+                str(doc_id): int(version)
+                for doc_id, version in db.execute("SELECT id, version FROM documents")
+            }
+    except sqlite3.DatabaseError:
+        return None

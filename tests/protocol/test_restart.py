@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import random
-import shutil
 import sqlite3
 import subprocess
 import sys
@@ -12,14 +11,21 @@ import threading
 import time
 import urllib.request
 from collections.abc import Callable
-from contextlib import closing
 from pathlib import Path
 from typing import Any
 
 import pytest
 from websocket import ABNF, WebSocketException
 
-from tests.support import ROOT, Client, LiveServer, find_paths, letters_of, shipped_list
+from tests.support import (
+    ROOT,
+    Client,
+    LiveServer,
+    find_paths,
+    letters_of,
+    shipped_list,
+    versions_in_database_file,
+)
 from wibble.core import Trie
 
 StartServer = Callable[..., LiveServer]
@@ -198,18 +204,6 @@ def test_sigterm_tells_players_the_server_is_restarting_and_exits_cleanly(
     assert sorted(path.name for path in tmp_path.iterdir()) == ["wibble.db"]
 
 
-def version_in_file_alone(database: Path, copy: Path, game_id: str) -> int | None:
-    """The game's version in the database file without its write-ahead log; None while a
-    checkpoint is still writing the file (a copy then may not read)."""
-    shutil.copyfile(database, copy)
-    try:
-        with closing(sqlite3.connect(copy)) as db:
-            row = db.execute("SELECT version FROM documents WHERE id = ?", (game_id,)).fetchone()
-    except sqlite3.DatabaseError:
-        return None
-    return None if row is None else int(row[0])
-
-
 def test_a_running_server_soon_copies_what_was_played_into_the_database_file_itself(
     tmp_path: Path, start_server: StartServer, clients: Callable[[LiveServer], Client], english: Trie
 ) -> None:
@@ -225,12 +219,12 @@ def test_a_running_server_soon_copies_what_was_played_into_the_database_file_its
         player.play_word()
     version += 2
 
+    def in_the_file() -> int | None:
+        versions = versions_in_database_file(tmp_path / "wibble.db", tmp_path / "copy.db")
+        return None if versions is None else versions.get(player.game["game_id"])
+
     deadline = time.monotonic() + 10
-    while (
-        found := version_in_file_alone(tmp_path / "wibble.db", tmp_path / "copy.db", player.game["game_id"])
-    ) != version:
-        if time.monotonic() > deadline:
-            break
+    while (found := in_the_file()) != version and time.monotonic() < deadline:
         time.sleep(0.1)
     assert found == version
 

@@ -1,12 +1,12 @@
 """The SQLite store's checkpoints taken off the event loop, as ``wibble serve`` runs them: on a
 thread of their own, beside commits that never wait for them, with a WAL that stays small, a
-database file that a host can copy on its own, and nothing acknowledged lost to a SIGKILL."""
+database file that holds every commit once they have run, and nothing acknowledged lost to a
+SIGKILL."""
 
 from __future__ import annotations
 
 import os
 import random
-import shutil
 import signal
 import sqlite3
 import subprocess
@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 
 from tests.store.games import new_game, play
+from tests.support import versions_in_database_file
 from wibble.store import SqliteStore, StorageError
 from wibble.store import sqlite as sqlite_store
 
@@ -94,13 +95,6 @@ def checkpointing(store: SqliteStore) -> Iterator[list[BaseException]]:
         thread.join()
 
 
-def versions_in_file_alone(path: Path, copy: Path) -> dict[str, int]:
-    """Each game's version in the database file alone, without its WAL: what checkpoints copied."""
-    shutil.copyfile(path, copy)
-    with closing(sqlite3.connect(copy)) as db:
-        return dict(db.execute("SELECT id, version FROM documents"))
-
-
 def test_checkpoints_on_a_thread_keep_the_wal_short_while_every_commit_goes_through(
     store: SqliteStore, played: tuple[dict[str, Any], dict[str, Any]], tmp_path: Path
 ) -> None:
@@ -113,7 +107,9 @@ def test_checkpoints_on_a_thread_keep_the_wal_short_while_every_commit_goes_thro
     assert failures == []
     assert wal_pages(store) <= sqlite_store.BACKSTOP_PAGES / 2
     last = commits // GAMES
-    assert versions_in_file_alone(store.path, tmp_path / "copy.db") == {f"g{n}": last for n in range(GAMES)}
+    assert versions_in_database_file(store.path, tmp_path / "copy.db") == {
+        f"g{n}": last for n in range(GAMES)
+    }
     assert [move["version"] for move in store.moves("g0")] == list(range(1, last + 1))
 
 
@@ -149,13 +145,15 @@ def test_a_reader_holding_old_pages_does_not_stop_commits_and_is_caught_up_after
     backup.close()
     store.checkpoint()
 
-    assert versions_in_file_alone(store.path, tmp_path / "after.db") == {f"g{n}": 200 for n in range(GAMES)}
+    assert versions_in_database_file(store.path, tmp_path / "after.db") == {
+        f"g{n}": 200 for n in range(GAMES)
+    }
 
 
 KILLED_WRITER = """
 import sys, threading
 from pathlib import Path
-from wibble.store import SqliteStore, StorageError
+from wibble.store import SqliteStore
 
 store = SqliteStore(Path(sys.argv[1]))
 doc = {"version": 0, "text": "x" * 600}

@@ -32,6 +32,7 @@ import os
 import sqlite3
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TypeVar
 
@@ -151,6 +152,18 @@ def _busy(exc: sqlite3.Error) -> bool:
     """True if ``exc`` says another connection holds a lock: worth trying again shortly."""
     code = getattr(exc, "sqlite_errorcode", None)
     return code is not None and code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+
+
+@contextmanager
+def _storage_errors() -> Iterator[None]:
+    """SQLite's and the system's errors as ``StorageError``: for work that is not tried again
+    (checkpoints), where ``_Busy`` has no use."""
+    try:
+        yield
+    except sqlite3.Error as exc:
+        raise StorageError(_reason(exc)) from None
+    except OSError as exc:
+        raise StorageError(exc.strerror or str(exc)) from None
 
 
 class _Busy(Exception):
@@ -342,17 +355,13 @@ class SqliteStore:
     def defer_checkpoints(self) -> None:
         """From now on commits leave the checkpoints to ``checkpoint``, which the caller runs
         every so often on a native thread, but for a backstop at ``BACKSTOP_PAGES``."""
-        try:
+        with _storage_errors():
             self._db.execute(f"PRAGMA wal_autocheckpoint = {BACKSTOP_PAGES}")
             self._db.execute(f"PRAGMA journal_size_limit = {WAL_KEEP_BYTES}")
             if self._flush is None:
                 # Closed only after the connection (``close``): closing any descriptor of a file
                 # lets go of every POSIX lock this process holds on it, SQLite's included.
                 self._flush = os.open(self.path, os.O_RDONLY)
-        except sqlite3.Error as exc:
-            raise StorageError(_reason(exc)) from None
-        except OSError as exc:
-            raise StorageError(exc.strerror or str(exc)) from None
 
     def checkpoint(self) -> None:
         """Copy the WAL's pages into the database, on a connection of this call's own: for a
@@ -367,7 +376,7 @@ class SqliteStore:
         the passive pass copied everything: if a reader (a backup) still needs older pages,
         a RESTART would hold the lock for nothing.
         """
-        try:
+        with _storage_errors():
             # mode=rw: a database moved away is an error here, not a new empty file.
             db = sqlite3.connect(
                 f"{self.path.resolve().as_uri()}?mode=rw",
@@ -375,25 +384,20 @@ class SqliteStore:
                 isolation_level=None,
                 timeout=RESTART_WAIT_MS / 1000,
             )
-        except sqlite3.Error as exc:
-            raise StorageError(_reason(exc)) from None
-        try:
-            _, log_frames, checkpointed = db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
-            if log_frames >= RESTART_PAGES and checkpointed == log_frames:
-                if self._flush is not None:
-                    os.fdatasync(self._flush)
-                started = time.monotonic()
-                db.execute("PRAGMA wal_checkpoint(RESTART)").fetchone()
-                if (held := time.monotonic() - started) > RESTART_SLOW_S:
-                    log.warning(
-                        "a checkpoint held the database's write lock for %.0f ms: a slow disk?", held * 1000
-                    )
-        except sqlite3.Error as exc:
-            raise StorageError(_reason(exc)) from None
-        except OSError as exc:
-            raise StorageError(exc.strerror or str(exc)) from None
-        finally:
-            db.close()
+            try:
+                _, log_frames, checkpointed = db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+                if log_frames >= RESTART_PAGES and checkpointed == log_frames:
+                    if self._flush is not None:
+                        os.fdatasync(self._flush)
+                    started = time.monotonic()
+                    db.execute("PRAGMA wal_checkpoint(RESTART)").fetchone()
+                    if (held := time.monotonic() - started) > RESTART_SLOW_S:
+                        log.warning(
+                            "a checkpoint held the database's write lock for %.0f ms: a slow disk?",
+                            held * 1000,
+                        )
+            finally:
+                db.close()
 
     def close(self) -> None:
         """Let go of the file; with checkpoints deferred, only once the last ``checkpoint`` returned."""
