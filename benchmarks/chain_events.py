@@ -94,9 +94,7 @@ def time_lookups(game: Game, paths: list[list[Pos]], events: int, incremental: b
 def time_websocket(paths: list[list[Pos]], seed: int, events: int) -> list[float]:
     from tests.support import Client, LiveServer
 
-    unlimited = {
-        key: "100000000" for key in ("RATE_LIMIT", "RATE_BURST", "READ_BYTES_PER_SECOND", "READ_BURST_BYTES")
-    }
+    unlimited = {key: "100000000" for key in ("RATE_LIMIT", "RATE_BURST")}
     server = LiveServer(env={f"WIBBLE_{key}": value for key, value in unlimited.items()})
     try:
         client = Client(server.ws_url)

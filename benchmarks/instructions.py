@@ -107,15 +107,18 @@ class Connection:
         self.stack = stack
         self.frames: list[str] = []
         # Written messages are kept as text, not framed (the frame layer is not counted here).
-        # As on the server: a put only wakes the handler, which sends what waits once the
-        # message is handled (``flush`` after each step, below).
-        self.outbox = Outbox(self.frames.extend, 1_000_000, lambda: None, lambda: None)
+        # As on the server: a put only queues, and the writer takes what waits (``flush`` after
+        # each step, below).
+        self.outbox = Outbox(1_000_000, lambda: None)
         self.session = Session(self.outbox.put, "192.0.2.1")
 
     def send(self, frame: str) -> None:
         from wibble.web.connection import _handle
 
         _handle(frame, self.stack.router, self.session, self.outbox)
+
+    def flush(self) -> None:
+        self.frames.extend(self.outbox.take())
 
 
 def run(stack: Stack, connections: list[Connection], steps: list[Step]) -> None:
@@ -130,7 +133,7 @@ def run(stack: Stack, connections: list[Connection], steps: list[Step]) -> None:
         else:
             connections[step[1]].send(step[2])
         for connection in connections:
-            connection.outbox.flush()
+            connection.flush()
 
 
 # -- planning: play natively, write down every frame -----------------------------------------------
@@ -151,14 +154,14 @@ class Planner:
         mark = len(connection.frames)
         connection.send(frame)
         for each in self.connections:
-            each.outbox.flush()
+            each.flush()
         return [json.loads(f) for f in connection.frames[mark:]]
 
     def tick(self, seconds: float) -> None:
         self.steps.append(["tick", seconds])
         self.stack.tick(seconds)
         for each in self.connections:
-            each.outbox.flush()
+            each.flush()
 
     def mark(self) -> int:
         return len(self.steps)

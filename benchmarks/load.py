@@ -97,10 +97,7 @@ LONGEST = 8  # people rarely drag longer words
 CHECK_SPREAD = 5.0  # seconds over which held idle players make their one check each
 RESOLVE_BELOW = 10  # solve the board again when fewer words than this are left to play
 # For --saturate: the server started here must not rate-limit a client that sends as fast as it can.
-UNLIMITED = {
-    f"WIBBLE_{key}": "100000000"
-    for key in ("RATE_LIMIT", "RATE_BURST", "READ_BYTES_PER_SECOND", "READ_BURST_BYTES")
-}
+UNLIMITED = {f"WIBBLE_{key}": "100000000" for key in ("RATE_LIMIT", "RATE_BURST")}
 
 # Code for a server run as ``python -c`` (after gevent's patching, before ``cli.main``): the
 # store's checkpoints left inline in the commits, as SQLite runs them by itself, the way

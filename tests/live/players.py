@@ -142,16 +142,22 @@ class Person(Player):
 
     def __init__(self, router: Router, address: str = "192.0.2.1") -> None:
         super().__init__(router, address)
-        self.outbox = Outbox(self._write, 100_000, lambda: self.outbox.flush(), lambda: None)
-        self.session = Session(self.outbox.put, address)
+        self.outbox = Outbox(100_000, lambda: None)
+        self.session = Session(self._put, address)
 
-    def _write(self, frames: list[str]) -> None:
-        for frame in frames:
+    def _put(self, frame: str) -> None:
+        self.outbox.put(frame)
+        self._write()
+
+    def _write(self) -> None:
+        """What the connection's writer would send, at once (there is no socket here)."""
+        for frame in self.outbox.take():
             self._deliver(frame)
 
     def send(self, **message: Any) -> list[Message]:
         start = len(self.frames)
         _handle(json.dumps(message), self.router, self.session, self.outbox)
+        self._write()
         return self.frames[start:]
 
     def resume_match(self, match_id: str, token: str) -> Message:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from ..core import Pos
 
 MAX_FRAME_BYTES = 4096
-"""Larger frames are refused with close code 1009 before they are read whole."""
+"""A larger message is refused with close code 1009 (flask-sock's ``max_message_size``)."""
 
 MAX_COORD = 1 << 31
 MAX_SEED = (1 << 53) - 1  # JavaScript numbers stay exact up to here
@@ -25,6 +25,12 @@ class Request:
     """What every command carries: the client's own number for it, echoed in its replies."""
 
     seq: int | None = field(default=None, kw_only=True)
+
+
+@dataclass(frozen=True, slots=True)
+class Ping(Request):
+    """The page's heartbeat: answered with ``pong`` by the connection itself, so that each side
+    notices the other gone silent (docs/protocol.md, "Heartbeat")."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,6 +226,7 @@ Command = (
     NewGame
     | NewDaily
     | Leaderboard
+    | Ping
     | Resume
     | Press
     | Enter

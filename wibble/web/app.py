@@ -9,6 +9,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from flask import Flask, Response, abort, jsonify, redirect, render_template, request
+from flask_sock import Sock
 
 from .. import protocol
 from ..cache import from_setting
@@ -20,7 +21,7 @@ from ..live.rooms import room_id
 from ..store import Store, default_data_dir, open_store
 from ..wordlists import DEFAULT_DIR, WordLists
 from .assets import IMMUTABLE, REVALIDATE, Assets, Pages, is_version
-from .connection import Connections, serve_connection, upgrade
+from .connection import Connections, serve_connection, transport_socket, tune_socket
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -87,14 +88,15 @@ DEFAULTS: dict[str, Any] = {
     "RATE_LIMIT": 40.0,  # messages a second per connection, sustained...
     "RATE_BURST": 80.0,  # ...with bursts up to this many
     "FLOOD_CLOSE": 400,  # refused messages (within ~10 s) before the connection is closed
-    # Bytes a second a connection may send, all frames counted (pings too): past it, reads wait.
-    "READ_BYTES_PER_SECOND": 8192,
-    "READ_BURST_BYTES": 32768,
     "OUTBOX_LIMIT": 256,  # messages queued for a client that is not reading, before it is dropped
     "SEND_TIMEOUT": 10.0,  # seconds one send may wait for a client to read, before it is dropped
-    # The websocket's largest message in bytes, and seconds between the server's pings (a ping
-    # unanswered by the next one closes the connection with 1008).
-    "SOCK_SERVER_OPTIONS": {"max_message_size": protocol.MAX_FRAME_BYTES, "ping_interval": 25},
+    # Seconds a connection may send nothing before it is closed (1008): the page sends a `ping`
+    # at least every 10 s, so only a client that vanished (or never pings) stays silent this long.
+    "SILENCE_TIMEOUT": 30.0,
+    # flask-sock's options for every websocket: the largest message (1009 past it), and no
+    # websocket pings: the page's own heartbeat does their work (docs/protocol.md, "Heartbeat"),
+    # and the library's pings put a select() before every read.
+    "SOCK_SERVER_OPTIONS": {"max_message_size": protocol.MAX_FRAME_BYTES, "ping_interval": None},
 }
 
 
@@ -156,7 +158,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if engines is not None:
         engines.bus.on_resubscribe = router.catch_up
         engines.start(on_beat=router.notice_departed)
-    connections = Connections()
+    connections = Connections(app.config["SEND_TIMEOUT"])
     app.extensions.update(
         {
             "wibble.live": router,
@@ -355,34 +357,29 @@ def _add_guards(app: Flask) -> None:
             origin, request.host_url, app.config["ALLOWED_ORIGINS"], app.config["ALLOWED_HOSTS"]
         ):
             abort(403)
-        # Compression is never agreed (connection.upgrade answers no extension): a 4 KB
-        # compressed frame could inflate to megabytes, and our messages are small.
+        if transport_socket(request.environ) is None:
+            return "This server does not hand websockets to the app; run `wibble serve`.\n", 501
+        # Compression is never agreed: the library would accept permessage-deflate when offered, and
+        # inflate before checking the size, so a 4 KB compressed frame could become megabytes. Our
+        # messages are small; the offer is removed before flask-sock reads the handshake.
+        request.environ.pop("HTTP_SEC_WEBSOCKET_EXTENSIONS", None)
+        tune_socket(transport_socket(request.environ))
         return None
-
-
-class _Upgraded(Response):
-    """The answer to a websocket handshake, already written on the socket (the 101, then the
-    frames): the WSGI server must write nothing more, and closes the connection afterwards."""
-
-    def __call__(self, environ: Any, start_response: Any) -> Any:
-        if "gunicorn.socket" in environ:
-            raise StopIteration  # how gunicorn's worker is told the response was written
-        return []
 
 
 def _add_websocket(app: Flask, live: Router, connections: Connections) -> None:
     trusted = app.config["TRUSTED_PROXIES"]
+    sock = Sock()
 
-    @app.route("/ws", websocket=True)
-    def ws() -> Response:
+    @sock.route("/ws")  # type: ignore[untyped-decorator]
+    def ws(websocket: Any) -> None:
         # Deadlines (turn timers, bots) run in the serving process, however it was started:
-        # `wibble serve`, or create_app() under another WSGI server.
+        # `wibble serve`, gunicorn, or `flask run`.
         live.timers.start()
         address = client_address(request.environ, trusted)
-        sock = upgrade(request.environ)
-        if sock is not None:
-            serve_connection(sock, live, app.config, address, connections)
-        return _Upgraded()
+        serve_connection(websocket, request.environ, live, app.config, address, connections)
+
+    sock.init_app(app)
 
 
 _STATUS = {
@@ -461,8 +458,7 @@ _POSITIVE_NUMBERS = {
     "OUTBOX_LIMIT": int,
     "SEND_TIMEOUT": float,
     "DEADLINE_LEASE_SECONDS": float,
-    "READ_BYTES_PER_SECOND": float,
-    "READ_BURST_BYTES": float,
+    "SILENCE_TIMEOUT": float,
 }
 
 

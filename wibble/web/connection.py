@@ -1,230 +1,233 @@
-"""One websocket connection: read frames, hand them to a ``Player``, write replies.
+"""One websocket connection on flask-sock: the route's handler reads, one writer sends.
 
-After the handshake (``upgrade``: the 101 written straight onto the socket) the
-connection's one greenlet does everything: it waits until its socket is readable, a
-message is put in its outbox, or a ping is due; it reads what arrived, decodes it with
-``frames.Decoder``, handles each message and writes what waits, all frames in one send.
-An idle connection is that greenlet parked in the hub with two libev watchers (its
-socket, the ping timer): no second reader greenlet, no buffer, no timer per wait.
+flask-sock (and simple-websocket, wsproto under it) does the protocol: the handshake,
+frames, masking, fragments, UTF-8, control frames, the close handshake, and the 1009
+for a message over ``max_message_size``. This module only uses its documented calls:
+``ws.receive(timeout=…)``, ``ws.send`` and ``ws.close``.
 
-The traps this guards against:
-- two greenlets writing one socket interleave frames, and a client that stops reading
-  would block a send for as long as it likes, so a game's broadcast only appends to the
-  connection's bounded ``Outbox`` and wakes its greenlet, the only one that writes; a full
-  outbox drops that client (its socket shut down) instead of growing or blocking the game;
-- an exception escaping the handler writes raw HTTP onto the socket, so none do;
-- small frames wait ~40 ms for Nagle's algorithm unless TCP_NODELAY is set;
-- a send must send all of a frame or be the connection's last (``sendall``, then nothing
-  more, not even a close frame, after one that failed part-way);
-- pings, pongs and empty fragments never reach a message rate limit, so reads are also
-  paced by bytes: past the budget the socket is not read for a while, and TCP makes the
-  client wait too, while replies and broadcasts still go out.
+- The handler (``serve_connection``, run by the route) reads a message at a time,
+  parses it and hands it to the ``Router``. Whatever the game says to this session (a
+  reply, another player's broadcast) is put in the connection's bounded ``Outbox``,
+  from any greenlet or thread, and never blocks.
+- One writer per connection drains the outbox into ``ws.send``: the game never writes
+  a socket, two greenlets never interleave frames, and a client that stops reading
+  holds up nobody else. Past ``OUTBOX_LIMIT`` messages waiting, or one send blocked for
+  ``SEND_TIMEOUT`` (``Connections.watch``), the client is dropped: its socket is shut
+  down, which ends a send stuck on it and the library's reader alike.
+- A client that sends nothing for ``SILENCE_TIMEOUT`` is closed: the page sends a
+  ``ping`` every few seconds (answered ``pong`` here, without the router) and notices a
+  silent server itself. The library's websocket pings are off by default: they put a
+  select() before every read (docs/benchmarks.md, "Heartbeat").
+- An exception escaping the handler would become an HTTP 500 written onto the
+  websocket, so none do.
+
+The socket itself is the WSGI server's (``transport_socket``), never the library's: it
+is used only to set TCP options and to shut the connection down.
 """
 
 from __future__ import annotations
 
 import logging
 import socket
+import threading
 import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from gevent import get_hub
-from gevent.hub import Waiter
+from simple_websocket import ConnectionClosed
 
 from .. import protocol
 from ..core import ProtocolError, RuleError, WibbleError
 from ..live import Router, Session
 from ..ratelimit import TokenBucket
-from . import frames
-from .frames import Control, FrameError
 
 log = logging.getLogger(__name__)
 
 POLICY_VIOLATION = 1008
+MESSAGE_TOO_BIG = 1009
 INTERNAL_ERROR = 1011
 SERVICE_RESTART = 1012
-DRAIN_TIMEOUT = 2.0  # seconds a send may take while the connection is closing
-# After the close frame, how long and how much the server reads, waiting for the client to close.
+# After the close frame, how long the client has to answer it before its socket is shut down.
 LINGER_SECONDS = 1.0
-LINGER_BYTES = 64 * 1024
+# How long the writer keeps sending what was queued once the connection is ending.
+DRAIN_TIMEOUT = 2.0
 # The kernel's buffer for frames a client has not read yet (Linux doubles the number).
 # Small, so a client that stops reading fills it after a few dozen messages, and the
 # outbox limit, not megabytes of kernel memory, is what bounds it.
 SEND_BUFFER = 16 * 1024
-# What one recv may take: about one whole message (4 KB), and the grain of the read budget's
-# pacing (the budget is checked after each read), so a flood is read a few KB at a time.
-READ_SIZE = 4096
-_PING = frames.frame(frames.PING, b"")
+PONG = protocol.encode({"type": "pong"})
+_REASONS = {SERVICE_RESTART: "server restarting", POLICY_VIOLATION: "policy violation"}
 
 
-def upgrade(environ: Mapping[str, Any]) -> socket.socket | None:
-    """Answer a websocket handshake (already checked by the app's guard) with its 101, on the
-    request's own socket; that socket, or None when the client left or the server cannot hand
-    out its socket (only gevent's, ``wibble.socket`` or gunicorn's gevent worker's, can)."""
-    sock: socket.socket | None = environ.get("wibble.socket") or environ.get("gunicorn.socket")
+def transport_socket(environ: Mapping[str, Any]) -> socket.socket | None:
+    """The connection's socket as the WSGI server hands it to the app: ``wibble serve``'s
+    (``wibble.socket``), gunicorn's or Werkzeug's development server's."""
+    for key in ("wibble.socket", "gunicorn.socket", "werkzeug.socket"):
+        sock = environ.get(key)
+        if sock is not None:
+            return sock  # type: ignore[no-any-return]
+    return None
+
+
+def tune_socket(sock: socket.socket | None) -> None:
+    """TCP options for a websocket: no Nagle delay on small frames, a small send buffer. They
+    belong to the connection, so they hold for every descriptor of it (the library's too)."""
     if sock is None:
-        log.error("this WSGI server does not give the app its socket: websockets need `wibble serve`")
-        return None
-    # Frames a client sent before reading our 101 could sit unread in gevent's request buffer
-    # (as they did under simple-websocket); browsers and websocket-client wait for the 101.
-    try:
-        sock.sendall(frames.handshake_response(environ["HTTP_SEC_WEBSOCKET_KEY"]))
-    except OSError:
-        return None
-    return sock
+        return
+    for level, option, value in (
+        (socket.IPPROTO_TCP, socket.TCP_NODELAY, 1),
+        (socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER),
+    ):
+        try:
+            sock.setsockopt(level, option, value)
+        except OSError:  # a Unix socket (gunicorn --bind unix:…) has no TCP_NODELAY
+            pass
+
+
+def _start(target: Callable[[], None]) -> None:
+    """Run ``target`` beside the caller: a greenlet under gevent (``threading`` is patched by
+    then), a thread under a threaded server."""
+    threading.Thread(target=target, name="wibble-writer", daemon=True).start()
 
 
 class Outbox:
-    """A bounded queue of outgoing messages; only the connection's greenlet writes them.
+    """A bounded queue of outgoing messages; only the connection's writer sends them.
 
-    ``put`` never blocks: any greenlet (another tab's broadcast, under its game's
-    lock) appends a message and wakes the connection. Past ``limit`` messages waiting,
-    the client is not reading: it is dropped, and its socket shut down so the connection
-    stops waiting on a send that may never finish.
+    ``put`` never blocks: any greenlet or thread (another player's broadcast, under its
+    game's lock) appends a message and wakes the writer. Past ``limit`` messages waiting,
+    the client is not reading: it is dropped, and ``hang_up`` shuts its socket down so
+    that a send stuck on it ends.
     """
 
-    def __init__(
-        self,
-        write: Callable[[list[str]], None],
-        limit: int,
-        wake: Callable[[], None],
-        hang_up: Callable[[], None],
-    ) -> None:
-        self._write = write
-        self._frames: list[str] = []  # a list, not a deque: an empty one costs no block of memory
+    __slots__ = ("_hang_up", "_limit", "_messages", "alive", "closing", "wake")
+
+    def __init__(self, limit: int, hang_up: Callable[[], None]) -> None:
+        self._messages: list[str] = []  # a list, not a deque: an empty one costs no block of memory
         self._limit = limit
-        self._wake = wake
         self._hang_up = hang_up
+        self.wake = threading.Event()
         self.alive = True
-        self.broken = False  # a send failed, perhaps part-way through a frame: send nothing more
+        self.closing: int | None = None  # a close code the writer sends after what is queued
 
     def __len__(self) -> int:
-        return len(self._frames)
+        return len(self._messages)
 
-    def put(self, frame: str) -> None:
+    def put(self, message: str) -> None:
         if not self.alive:
             return
-        if len(self._frames) >= self._limit:
+        if len(self._messages) >= self._limit:
             log.info("dropping a client that is not reading its messages")
-            self.alive = False
-            self._hang_up()
-        else:
-            self._frames.append(frame)
-        self._wake()
+            self.drop()
+            return
+        self._messages.append(message)
+        self.wake.set()
 
     def put_error(self, exc: WibbleError, seq: int | None = None) -> None:
         self.put(protocol.encode(protocol.error(exc, seq)))
 
-    def flush(self) -> None:
-        """Write what is waiting, in order (called by the connection's greenlet only).
+    def take(self) -> list[str]:
+        """Everything waiting, in order; what is put meanwhile waits for the next take."""
+        taken, self._messages = self._messages, []
+        return taken
 
-        Everything waiting goes out in one write: an event's messages (a verdict, the
-        refill, the words left) each stay their own websocket frame, but the frames are
-        handed to the socket together, one system call rather than one per message.
-        """
-        while self._frames and self.alive:
-            # Everything waiting, swapped out before the write: a write may wait for the
-            # client, and what other greenlets put meanwhile goes out on the next pass,
-            # neither lost nor reordered.
-            batch, self._frames = self._frames, []
-            try:
-                self._write(batch)
-            except Exception:  # closed, reset or timed out: this client is gone
-                self.alive = False
-                self.broken = True
-        if not self.alive:
-            self._frames.clear()
+    def close(self, code: int) -> None:
+        """Send what is queued, then a close frame with ``code``."""
+        if self.closing is None:
+            self.closing = code
+        self.wake.set()
+
+    def drop(self) -> None:
+        """Send nothing more and hang up."""
+        self.alive = False
+        self._messages = []
+        self._hang_up()
+        self.wake.set()
 
 
-class Wire:
-    """The socket after the handshake, as the connection's one greenlet waits on it and writes it.
+class Writer:
+    """The connection's one writer: waits for its outbox, sends each message with ``ws.send``,
+    and ends the connection with ``ws.close(code)`` when asked to."""
 
-    ``wait`` parks the greenlet until the socket is readable, ``wake`` is called (from any
-    greenlet: the outbox, a stopping server) or the ping timer fires; the watchers are
-    libev's, so waiting costs no greenlet, and the ping timer is one repeating watcher for
-    the connection's whole life.
-    """
+    __slots__ = ("_done", "_handler_done", "_outbox", "_ws", "sending_since")
 
-    def __init__(self, sock: socket.socket, ping_interval: float | None) -> None:
-        self.sock = sock
-        self._hub = get_hub()
-        self._readable = self._hub.loop.io(sock.fileno(), 1)
-        self._waiter: Any = None  # the Waiter of a wait under way
-        self.woken = False
-        self.ping_due = False
-        self._pinger: Any = None
-        if ping_interval:
-            self._pinger = self._hub.loop.timer(ping_interval, ping_interval)
-            self._pinger.start(self._ping)
+    def __init__(self, ws: Any, outbox: Outbox) -> None:
+        self._ws = ws
+        self._outbox = outbox
+        self._done = threading.Event()
+        self._handler_done = threading.Event()
+        self.sending_since = 0.0  # when the send under way began (0: none), for Connections.watch
 
-    def _ping(self) -> None:
-        self.ping_due = True
-        self.wake()
-
-    def wake(self) -> None:
-        self.woken = True
-        waiter = self._waiter
-        if waiter is not None:
-            self._waiter = None
-            # Waiter.switch must come from the hub: the waiting greenlet resumes once the caller yields.
-            self._hub.loop.run_callback(waiter.switch, False)
-
-    def wait(self, read: bool = True, timeout: float | None = None) -> bool:
-        """Until a wake-up or, if ``read``, until the socket is readable (True), or ``timeout``."""
-        if self.woken:
-            return False
-        waiter = Waiter(self._hub)
-        self._waiter = waiter
-        if read:
-            self._readable.start(waiter.switch, True)
-        timer = None
-        if timeout is not None:
-            timer = self._hub.loop.timer(timeout)
-            timer.start(waiter.switch, False)
+    def run(self) -> None:
         try:
-            return waiter.get() is True
+            self._loop()
+        except Exception:
+            log.exception("a connection's writer failed")
+            self._outbox.drop()
         finally:
-            self._waiter = None
-            if read:
-                self._readable.stop()
-            if timer is not None:
-                timer.close()
+            self.sending_since = 0.0
+            self._done.set()
 
-    def write_texts(self, messages: list[str]) -> None:
-        self.send_all(frames.encode_texts(messages))
+    def _loop(self) -> None:
+        outbox, ws = self._outbox, self._ws
+        while outbox.alive:
+            outbox.wake.wait()
+            outbox.wake.clear()
+            for message in outbox.take():
+                self.sending_since = time.monotonic()
+                try:
+                    ws.send(message)
+                except (ConnectionClosed, OSError):  # the client left, or its socket was shut down
+                    outbox.alive = False
+                    return
+                if not outbox.alive:
+                    return
+            self.sending_since = 0.0
+            if outbox.closing is not None:
+                self._close(outbox.closing)
+                return
 
-    def send_all(self, data: bytes) -> None:
-        """All of ``data``, or an OSError: TimeoutError for a client that stops reading, after
-        SEND_TIMEOUT (at most twice that: once for the first send, once for the rest).
+    def _close(self, code: int) -> None:
+        """The close frame, then a moment for the client's own: it ends the library's reader, and
+        with it the handler's ``receive``. A client that never answers is hung up on."""
+        self._outbox.alive = False
+        try:
+            self._ws.close(code, _REASONS.get(code, ""))
+        except (ConnectionClosed, OSError):
+            pass
+        if not self._handler_done.wait(LINGER_SECONDS):
+            self._outbox.drop()
 
-        One ``send`` first: the kernel nearly always takes a reply whole, and gevent's
-        ``sendall`` asks the socket's buffer size of the kernel and reads the clock twice
-        before its first byte, a system call and a few Python frames on every event. Only
-        what that send left (a client reading slowly) goes through ``sendall``'s wait.
-        """
-        sent = self.sock.send(data)
-        if sent < len(data):
-            self.sock.sendall(memoryview(data)[sent:])
+    def handler_finished(self) -> None:
+        self._handler_done.set()
+        self._outbox.alive = False
+        self._outbox.wake.set()
 
-    def close(self) -> None:
-        self._readable.close()
-        if self._pinger is not None:
-            self._pinger.close()
+    def join(self, timeout: float) -> bool:
+        return self._done.wait(timeout)
 
 
 class Connections:
-    """Every open websocket, so that a stopping server can tell each one why it closes."""
+    """Every open websocket: a stopping server tells each why it closes, and a send stuck on a
+    client that stopped reading is cut off after ``send_timeout`` (checked once a second for all
+    connections, so that a send costs no timer of its own)."""
 
-    def __init__(self) -> None:
-        self._open: dict[object, Callable[[int], None]] = {}
+    def __init__(self, send_timeout: float = 10.0) -> None:
+        self._open: dict[Writer, Outbox] = {}
         self.closing: int | None = None
+        self.send_timeout = send_timeout
+        self._watching = False
+        self._lock = threading.Lock()
 
-    def add(self, key: object, close: Callable[[int], None]) -> None:
-        self._open[key] = close
+    def add(self, writer: Writer, outbox: Outbox) -> None:
+        self._open[writer] = outbox
+        if not self._watching:
+            with self._lock:
+                if not self._watching:
+                    self._watching = True
+                    threading.Thread(target=self.watch, name="wibble-send-watch", daemon=True).start()
 
-    def discard(self, key: object) -> None:
-        self._open.pop(key, None)
+    def discard(self, writer: Writer) -> None:
+        self._open.pop(writer, None)
 
     def __len__(self) -> int:
         return len(self._open)
@@ -232,8 +235,21 @@ class Connections:
     def close_all(self, code: int = SERVICE_RESTART) -> None:
         """Ask every connection to close with ``code`` (each sends what it has queued first)."""
         self.closing = code
-        for close in list(self._open.values()):
-            close(code)
+        for outbox in list(self._open.values()):
+            outbox.close(code)
+
+    def stuck(self, now: float) -> list[Outbox]:
+        """The outboxes whose writer has been sending one message for longer than ``send_timeout``."""
+        late = now - self.send_timeout
+        return [outbox for writer, outbox in list(self._open.items()) if 0 < writer.sending_since < late]
+
+    def watch(self, interval: float = 1.0) -> None:
+        """Forever: drop the clients a send has waited on for too long."""
+        while True:
+            time.sleep(interval)
+            for outbox in self.stuck(time.monotonic()):
+                log.info("dropping a client that stopped reading (a send waited %.0f s)", self.send_timeout)
+                outbox.drop()
 
 
 class Limiter:
@@ -243,6 +259,8 @@ class Limiter:
     (False: the warning is put in the outbox at most once a second), or to close the
     connection because the client keeps flooding (raises ``_Closing``).
     """
+
+    __slots__ = ("_bucket", "_last_warning", "_patience")
 
     def __init__(self, config: Mapping[str, Any]) -> None:
         self._bucket = TokenBucket(float(config["RATE_LIMIT"]), float(config["RATE_BURST"]), time.monotonic)
@@ -271,16 +289,19 @@ class _Closing(Exception):
         self.code = code
 
 
-def _handle(frame: str | bytes, router: Router, session: Session, outbox: Outbox) -> None:
+def _handle(message: str | bytes, router: Router, session: Session, outbox: Outbox) -> None:
     """Parse and apply one message; every refusal is answered, and nothing escapes."""
     command = None
     try:
-        command = protocol.parse(frame)
+        command = protocol.parse(message)
+        if isinstance(command, protocol.Ping):
+            outbox.put(PONG)
+            return
         router.handle(session, command)
     except WibbleError as exc:
         if exc.request is None and command is not None:
             exc.about(protocol.request_name(command))
-        outbox.put_error(exc, command.seq if command is not None else protocol.seq_of(frame))
+        outbox.put_error(exc, command.seq if command is not None else protocol.seq_of(message))
     except Exception:
         log.exception("unexpected error handling a message")
         failure = WibbleError(
@@ -291,56 +312,36 @@ def _handle(frame: str | bytes, router: Router, session: Session, outbox: Outbox
         outbox.put_error(failure, command.seq if command is not None else None)
 
 
-def _tune_socket(sock: socket.socket, config: Mapping[str, Any]) -> None:
-    # Bounds a send to a client that stopped reading (reads never wait on it: the socket is
-    # read only once it is readable). First, and on its own: an option the socket refuses
-    # (no TCP_NODELAY on a Unix socket) must not leave sends without it.
-    sock.settimeout(float(config["SEND_TIMEOUT"]))
-    for level, option, value in (
-        (socket.IPPROTO_TCP, socket.TCP_NODELAY, 1),
-        (socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER),
-    ):
-        try:
-            sock.setsockopt(level, option, value)
-        except OSError:
-            pass
-
-
 def serve_connection(
-    sock: socket.socket,
+    ws: Any,
+    environ: Mapping[str, Any],
     router: Router,
     config: Mapping[str, Any],
     address: str = "",
     connections: Connections | None = None,
 ) -> None:
-    """Run one upgraded connection until the client leaves, misbehaves past the limits, or the
-    server stops; then close it with a close frame (if the client is still there to read it)."""
-    _tune_socket(sock, config)
-    options = config["SOCK_SERVER_OPTIONS"]
-    wire = Wire(sock, options.get("ping_interval"))
+    """Run one accepted websocket until the client leaves, misbehaves past the limits, goes
+    silent, or the server stops. Never raises."""
+    sock = transport_socket(environ)
 
     def hang_up() -> None:
-        try:
-            sock.shutdown(socket.SHUT_RDWR)  # also ends a send stuck on a client that stopped reading
-        except OSError:
-            pass
+        if sock is not None:
+            try:
+                sock.shutdown(socket.SHUT_RDWR)  # ends a send stuck on the client, and the library's read
+            except OSError:
+                pass
 
-    outbox = Outbox(wire.write_texts, int(config["OUTBOX_LIMIT"]), wire.wake, hang_up)
+    outbox = Outbox(int(config["OUTBOX_LIMIT"]), hang_up)
+    writer = Writer(ws, outbox)
     session = Session(outbox.put, address)
     budgets = router.budgets
     if connections is None:  # not `or`: an empty Connections is falsy
-        connections = Connections()
-    closing: list[int] = []
-
-    def close_with(code: int) -> None:
-        closing.append(code)
-        wire.wake()
-
-    close_code: int | None = None
+        connections = Connections(float(config["SEND_TIMEOUT"]))
     counted = False
-    try:  # from here on the wire (its ping timer) is closed whatever happens, a kill included
+    try:
+        _start(writer.run)
         counted = budgets.connect(address)
-        connections.add(session, close_with)
+        connections.add(writer, outbox)
         if connections.closing is not None:
             raise _Closing(connections.closing)
         if not counted:
@@ -348,22 +349,61 @@ def serve_connection(
                 RuleError("limit/connections", "too many connections from your address; close some tabs")
             )
             raise _Closing(POLICY_VIOLATION)
-        close_code = _receive_loop(wire, router, session, outbox, config, closing)
+        _receive_loop(ws, router, session, outbox, config)
     except _Closing as stop:
-        close_code = stop.code
+        outbox.close(stop.code)
+        _wait_for_close(ws)
     except Exception:
         log.exception("websocket connection failed")
-        close_code = INTERNAL_ERROR
+        outbox.close(INTERNAL_ERROR)
+        _wait_for_close(ws)
     finally:
-        connections.discard(session)
+        writer.handler_finished()
+        connections.discard(writer)
         if counted:
             budgets.disconnect(address)
         _leave(router, session)
+        if not writer.join(DRAIN_TIMEOUT):
+            hang_up()  # a send still waits on a client that does not read
+
+
+def _receive_loop(
+    ws: Any, router: Router, session: Session, outbox: Outbox, config: Mapping[str, Any]
+) -> None:
+    """Read and handle messages until the client has gone, or raise ``_Closing``."""
+    limiter = Limiter(config)
+    silence = float(config["SILENCE_TIMEOUT"])
+    # flask-sock's max_message_size counts a text message's characters; the limit is in bytes.
+    most = int(config["SOCK_SERVER_OPTIONS"].get("max_message_size") or protocol.MAX_FRAME_BYTES)
+    receive = ws.receive
+    while True:
         try:
-            _finish(wire, outbox, close_code)
-        finally:  # even if killed mid-send: a ping timer left running would fire forever
-            wire.close()
-            hang_up()
+            message = receive(timeout=silence)
+        except ConnectionClosed:
+            return
+        if outbox.closing is not None:  # the server is stopping, or the outbox overflowed
+            raise _Closing(outbox.closing)
+        if not outbox.alive:
+            return
+        if message is None:  # nothing for SILENCE_TIMEOUT seconds: a vanished client
+            raise _Closing(POLICY_VIOLATION)
+        if len(message) * 4 > most and len(message.encode() if isinstance(message, str) else message) > most:
+            raise _Closing(MESSAGE_TOO_BIG)
+        if limiter.admit(outbox):
+            _handle(message, router, session, outbox)
+
+
+def _wait_for_close(ws: Any) -> None:
+    """After asking the writer to close: wait until the library has heard the client's close (or
+    the writer has hung up), reading and dropping whatever still arrives."""
+    deadline = time.monotonic() + DRAIN_TIMEOUT + LINGER_SECONDS
+    while (left := deadline - time.monotonic()) > 0:
+        try:
+            ws.receive(timeout=left)
+        except ConnectionClosed:
+            return
+        except Exception:
+            return
 
 
 def _leave(router: Router, session: Session) -> None:
@@ -373,148 +413,3 @@ def _leave(router: Router, session: Session) -> None:
         router.leave(session)
     except Exception:
         log.exception("a connection's leaving was not all noted")
-
-
-class _Reading:
-    """What one connection's loop keeps between reads: its budgets, its decoder, its pings."""
-
-    def __init__(self, config: Mapping[str, Any]) -> None:
-        self.limiter = Limiter(config)
-        max_bytes = config["SOCK_SERVER_OPTIONS"].get("max_message_size") or protocol.MAX_FRAME_BYTES
-        self.decoder = frames.Decoder(int(max_bytes))
-        self.budget = TokenBucket(
-            float(config["READ_BYTES_PER_SECOND"]), float(config["READ_BURST_BYTES"]), time.monotonic
-        )
-        self.paused_until = 0.0  # the read budget is spent: read nothing before then
-        self.answered = True  # the client answered the last ping (or none was sent)
-
-
-def _receive_loop(
-    wire: Wire,
-    router: Router,
-    session: Session,
-    outbox: Outbox,
-    config: Mapping[str, Any],
-    closing: list[int],
-) -> int | None:
-    """Read and handle frames until the connection ends; returns the close code to send, if any
-    (the client's own, echoed, when it closed first; None when it is gone)."""
-    state = _Reading(config)
-    while True:
-        wire.woken = False
-        outbox.flush()
-        if closing:
-            return closing[0]
-        if not outbox.alive:
-            return None
-        try:
-            if wire.ping_due and not _ping(wire, state):
-                return POLICY_VIOLATION  # no pong for a whole interval: the client is gone
-            data = _read(wire, state)
-        except OSError:  # a ping's send timed out (a client not reading), or the socket failed
-            outbox.broken = True  # a write may have failed part-way: say nothing more
-            return None
-        if data is None:
-            continue
-        if not data:
-            return None  # the client went away without a close frame
-        delay = state.budget.spend(len(data))
-        if delay:
-            state.paused_until = time.monotonic() + delay
-        code = _handle_data(data, state, wire, router, session, outbox)
-        if code is not None:
-            return code
-
-
-def _ping(wire: Wire, state: _Reading) -> bool:
-    """Send the ping that is due; False if the last one was never answered."""
-    wire.ping_due = False
-    if not state.answered:
-        return False
-    state.answered = False
-    wire.send_all(_PING)
-    return True
-
-
-def _read(wire: Wire, state: _Reading) -> bytes | None:
-    """What the client sent (b"" once it has gone), or None after a wake-up with nothing read.
-
-    While the read budget is spent, the socket is not watched at all, but a wake-up still
-    returns at once: replies and broadcasts go out meanwhile.
-    """
-    if state.paused_until:
-        pause = state.paused_until - time.monotonic()
-        if pause > 0:
-            wire.wait(read=False, timeout=pause)
-            return None
-        state.paused_until = 0.0
-    if not wire.wait():
-        return None
-    return wire.sock.recv(READ_SIZE)
-
-
-def _handle_data(
-    data: bytes, state: _Reading, wire: Wire, router: Router, session: Session, outbox: Outbox
-) -> int | None:
-    """Handle the messages and control frames ``data`` completes; a close code ends the loop."""
-    try:
-        events = state.decoder.feed(data)
-    except FrameError as exc:
-        return exc.code
-    for event in events:
-        if not isinstance(event, Control):
-            if state.limiter.admit(outbox):
-                _handle(event, router, session, outbox)
-        elif event.opcode == frames.PING:
-            try:
-                wire.send_all(frames.frame(frames.PONG, event.payload))
-            except OSError:
-                outbox.broken = True
-                return None
-        elif event.opcode == frames.PONG:
-            state.answered = True
-        else:
-            return event.code  # the client closes: its code is echoed, after what waits for it
-    return None
-
-
-def _finish(wire: Wire, outbox: Outbox, close_code: int | None) -> None:
-    """Send what is queued (briefly), then the close frame."""
-    if outbox.alive and len(outbox):
-        try:
-            wire.sock.settimeout(DRAIN_TIMEOUT)  # let queued frames go out, briefly
-        except OSError:
-            pass
-    outbox.flush()
-    # A send that failed may have left half a frame: a close frame must not follow it.
-    if close_code is None or outbox.broken:
-        return
-    reason = "server restarting" if close_code == SERVICE_RESTART else ""
-    try:
-        wire.send_all(frames.close_frame(close_code, reason))
-    except OSError:
-        return
-    _linger(wire)
-
-
-def _linger(wire: Wire) -> None:
-    """After the close frame: write nothing more, and read and drop what the client still sends
-    until it closes too, for at most ``LINGER_SECONDS`` and ``LINGER_BYTES``. Closing a socket with
-    bytes still unread (the rest of an oversize message, say) resets the connection, and a
-    browser then reports 1006 instead of the close code it was sent."""
-    try:
-        wire.sock.shutdown(socket.SHUT_WR)
-    except OSError:
-        return
-    deadline, left = time.monotonic() + LINGER_SECONDS, LINGER_BYTES
-    while left > 0 and (remaining := deadline - time.monotonic()) > 0:
-        wire.woken = False  # a message put for this closing connection changes nothing now
-        if not wire.wait(timeout=remaining):
-            continue
-        try:
-            data = wire.sock.recv(min(READ_SIZE, left))
-        except OSError:
-            return
-        if not data:
-            return  # the client closed its side: done
-        left -= len(data)

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import gc
 import logging
+import socket
 import time
 from typing import Any, TextIO
 
 import gevent
 import gevent.event
 from gevent.pywsgi import WSGIHandler, WSGIServer
+from gevent.socket import socket as GeventSocket
 
 from ..store import SqliteStore, StorageError
 from .app import is_trusted
@@ -29,6 +31,9 @@ PICK_UP_INTERVAL = 2.0  # seconds between looks for deadlines nobody handled
 PURGE_BATCH = 500  # games deleted per transaction, so a big purge never stalls players
 SHUTDOWN_GRACE = 3.0  # seconds connections get to say goodbye when the server stops
 CHECKPOINT_INTERVAL = 0.5  # seconds between the SQLite store's checkpoints (on a native thread)
+# After a websocket ends, how long and how much the server reads, waiting for the client to close.
+LINGER_SECONDS = 1.0
+LINGER_BYTES = 64 * 1024
 
 log = logging.getLogger(__name__)
 
@@ -169,19 +174,71 @@ class Handler(WSGIHandler):  # type: ignore[misc]
 
     def get_environ(self) -> Any:
         environ = super().get_environ()
-        # The websocket route speaks frames on the socket itself after its 101 (connection.upgrade).
+        # The connection's socket, for the websocket route's TCP options and hang-up
+        # (connection.transport_socket); flask-sock finds its own through wsgi.input.
         environ["wibble.socket"] = self.socket
         return environ
 
     def handle_one_response(self) -> None:
-        if self.environ.get("HTTP_UPGRADE", "").lower() == "websocket":
+        websocket = self.environ.get("HTTP_UPGRADE", "").lower() == "websocket"
+        if websocket:
             # From here on a websocket (or refused as one): counted by the app's budgets instead.
             self._uncount()
         try:
             super().handle_one_response()
         finally:
-            if self.environ.get("HTTP_UPGRADE", "").lower() == "websocket":
+            if websocket:
                 self.close_connection = True
+                if self.status is None:  # it was upgraded (a refusal has a status)
+                    linger(self.socket)
+
+
+def linger(sock: Any, seconds: float = LINGER_SECONDS, most: int = LINGER_BYTES) -> None:
+    """Before a websocket's socket is closed: send our FIN, then read and drop what the client still
+    sends until it closes too, for at most ``seconds`` and ``most`` bytes. Closing a socket with
+    bytes unread (the rest of a message refused as too big, say) resets the connection, and a
+    browser then reports 1006 instead of the close code it was sent."""
+    try:
+        sock.shutdown(socket.SHUT_WR)
+        deadline, left = time.monotonic() + seconds, most
+        while left > 0 and (remaining := deadline - time.monotonic()) > 0:
+            sock.settimeout(remaining)
+            data = sock.recv(min(left, 16384))
+            if not data:
+                return  # the client closed its side: done
+            left -= len(data)
+    except OSError:  # reset, timed out, or already shut down
+        return
+
+
+class WholeSends(GeventSocket):  # type: ignore[misc]
+    """A client connection whose ``send`` sends all it is given, or fails.
+
+    simple-websocket writes each frame with one ``sock.send`` and does not look at the count it
+    returns; on a socket whose buffer is nearly full (a client reading slowly) the kernel takes
+    part of the frame, the rest is lost, and every frame after it is garbage to the client. The
+    library takes its socket from the WSGI server (a ``dup`` of this one, of this class), so the
+    server hands out sockets on which a short send cannot happen. A send that waits on a client
+    that stopped reading is ended by ``Connections.watch`` (SEND_TIMEOUT).
+    """
+
+    def send(self, data: Any, flags: int = 0, timeout: Any = None) -> int:
+        view = memoryview(data).cast("B")
+        sent = super().send(view, flags)  # nearly always all of it: one system call
+        while sent < len(view):  # the rest once the client has read some (gevent waits, the hub runs on)
+            sent += super().send(view[sent:], flags)
+        return len(view)
+
+
+class Server(WSGIServer):  # type: ignore[misc]
+    """gevent's WSGI server, whose accepted connections are ``WholeSends`` sockets."""
+
+    def do_read(self) -> Any:
+        accepted = super().do_read()
+        if accepted is None:
+            return None
+        sock, address = accepted
+        return WholeSends(sock.family, sock.type, sock.proto, fileno=sock.detach()), address
 
 
 def make_server(app: Any, host: str, port: int, access_log: TextIO | None = None) -> WSGIServer:
@@ -201,7 +258,7 @@ def make_server(app: Any, host: str, port: int, access_log: TextIO | None = None
     gc.freeze()
     _, older, oldest = gc.get_threshold()
     gc.set_threshold(YOUNG_COLLECTION, older, oldest)
-    server = WSGIServer((host, port), app, handler_class=Handler, log=access_log)
+    server = Server((host, port), app, handler_class=Handler, log=access_log)
     server.handshake_timeout = float(app.config["HANDSHAKE_TIMEOUT"])
     server.http_connections = HttpConnections(
         app.config["HTTP_CONNECTIONS_PER_ADDRESS"], app.config["TRUSTED_PROXIES"]
