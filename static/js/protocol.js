@@ -130,6 +130,9 @@ export const setSeat = (seat, { bot = null, speed = null } = {}) => {
 export const removeSeat = (seat) => ({ type: "remove", seat });
 export const startRoomMatch = () => ({ type: "start_match" });
 
+/** The heartbeat (static/js/connection.js): the server answers each with a `pong`. */
+export const ping = () => ({ type: "ping" });
+
 /** The message with its move number (docs/protocol.md, "Move numbers"). */
 export const withSeq = (message, seq) => ({ ...message, seq });
 
@@ -149,6 +152,7 @@ const KNOWN = new Set([
   "game", "chain", "word", "board", "error", "over", "leaderboard",
   "match", "played", "turn", "gems", "presence", "hint", "match_over", "rematch",
   "room", "spectators", "removed",
+  "pong", // the heartbeat's answer: the connection swallows it, the game never sees one
 ]);
 
 /** A server frame as an object with a known `type`, or null for anything else. */
