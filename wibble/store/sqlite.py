@@ -30,6 +30,7 @@ import itertools
 import logging
 import os
 import sqlite3
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -183,6 +184,10 @@ class SqliteStore:
         self.path = Path(path)
         self.description = f"SQLite at {self.path}"
         self._flush: int | None = None  # a descriptor of the file, for checkpoints (defer_checkpoints)
+        # One connection serves every caller. Under gevent nothing yields inside a transaction, so
+        # this lock is never contended; under a threaded server (`flask run`) it keeps one thread's
+        # BEGIN from landing inside another's transaction. Held for one try, never across a pause.
+        self._using = threading.Lock()
         try:
             self._db = sqlite3.connect(
                 self.path,
@@ -419,7 +424,8 @@ class SqliteStore:
     def _read(self, query: Callable[[sqlite3.Connection], _T]) -> _T:
         def attempt() -> _T:
             try:
-                return query(self._db)
+                with self._using:
+                    return query(self._db)
             except sqlite3.Error as exc:
                 raise (_Busy if _busy(exc) else StorageError)(_reason(exc)) from None
 
@@ -427,6 +433,10 @@ class SqliteStore:
 
     def _transaction(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
         """One try at ``work`` in a transaction; ``_Busy`` if the file was locked (nothing written)."""
+        with self._using:
+            return self._transaction_held(work)
+
+    def _transaction_held(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
         db = self._db
         try:
             db.execute("BEGIN IMMEDIATE")
