@@ -205,6 +205,10 @@ def _serve(args: argparse.Namespace) -> int:
             flush=True,
         )
     trust_listening_name(app.config, args.host)
+    everyone = args.host in ("0.0.0.0", "::", "")
+    if everyone:
+        # Listening for other devices: the machine's own name is printed below, so it must work.
+        trust_listening_name(app.config, socket.gethostname())
     store = app.extensions["wibble.store"]
     print(f"Games are saved in {store.description}", flush=True)
     engines = app.extensions["wibble.engines"]
@@ -224,11 +228,11 @@ def _serve(args: argparse.Namespace) -> int:
         store.close()
         return 2
     port = server.server_port
-    everyone = args.host in ("0.0.0.0", "::", "")
     host = "localhost" if everyone or args.host == "127.0.0.1" else args.host
     print(f"Wibble is running at http://{host}:{port}/  (Ctrl+C to stop)", flush=True)
     if everyone:
-        print(f"Other devices on your network: http://{socket.gethostname()}:{port}/", flush=True)
+        others = [f"http://{name}:{port}/" for name in [*local_addresses(), socket.gethostname()]]
+        print(f"Other devices on your network: {'  '.join(others)}", flush=True)
     stop = gevent.event.Event()
     for signum in (signal.SIGINT, signal.SIGTERM):
         gevent.signal_handler(signum, stop.set)
@@ -247,6 +251,37 @@ def _serve(args: argparse.Namespace) -> int:
         engines.stop()
     print("Stopped.", flush=True)
     return 0
+
+
+def local_addresses() -> list[str]:
+    """This machine's IPv4 addresses that other devices may reach it by (not loopback): each network
+    interface's (Linux), else what its name resolves to."""
+    import socket
+
+    found: set[str] = set()
+    try:
+        import fcntl
+        import struct
+
+        probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)  # only asked about interfaces: sends nothing
+        try:
+            for _, name in socket.if_nameindex():
+                try:
+                    answer = fcntl.ioctl(probe.fileno(), 0x8915, struct.pack("256s", name.encode()[:15]))
+                except OSError:  # an interface with no IPv4 address
+                    continue
+                found.add(socket.inet_ntoa(answer[20:24]))  # SIOCGIFADDR's sockaddr_in
+        finally:
+            probe.close()
+    except (ImportError, OSError):
+        pass
+    if not found:
+        try:
+            infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET, socket.SOCK_STREAM)
+            found = {str(info[4][0]) for info in infos}
+        except OSError:
+            pass
+    return sorted(a for a in found if not a.startswith("127."))
 
 
 def _raise_open_file_limit(wanted: int = 65536) -> None:

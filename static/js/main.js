@@ -228,6 +228,13 @@ setInterval(() => store.refreshGames(), 60_000);
 window.addEventListener("offline", () => connection.drop());
 
 view.render(store.state);
-connection.start();
+if (config.refused_host) {
+  // The server will refuse this page's websocket (the name it was opened by is not one it
+  // trusts): say so and why, rather than retry for ever.
+  connection.stop();
+  store.onStatus({ state: "refused", host: config.refused_host, lost: false });
+} else {
+  connection.start();
+}
 registerServiceWorker();
 window.wibble = { store, connection, settings }; // for poking at in the console; nothing depends on it

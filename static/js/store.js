@@ -198,6 +198,7 @@ export class Store {
       lost: status.lost,
       restarting: Boolean(status.restarting),
       retryAt: status.retryAt ?? null,
+      host: status.host ?? null, // "refused": the name the server does not accept
     };
     if (status.state !== "open") {
       // Until a new snapshot arrives, nothing on screen can be trusted or played.

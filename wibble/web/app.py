@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import time
 from ipaddress import IPv6Address, ip_address, ip_network
 from pathlib import Path
@@ -24,6 +25,8 @@ from .assets import IMMUTABLE, REVALIDATE, Assets, Pages, is_version
 from .connection import Connections, serve_connection, transport_socket, tune_socket
 
 ROOT = Path(__file__).resolve().parents[2]
+
+log = logging.getLogger(__name__)
 
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; "
@@ -166,6 +169,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
             "wibble.wordlists": wordlists,
             "wibble.connections": connections,
             "wibble.engines": engines,
+            "wibble.host_refusals": HostRefusals(app.config["ALLOWED_HOSTS"]),
         }
     )
     _add_static(app, Assets(ROOT / "static"))
@@ -237,29 +241,34 @@ def _add_pages(app: Flask, wordlists: WordLists, live: Router) -> None:
     """The game's page, a room's link and the health check."""
     store = live.store
 
+    refusals: HostRefusals = app.extensions["wibble.host_refusals"]
+
+    def page_config(**extra: Any) -> dict[str, Any]:
+        """What the page is told: the word lists, and whether its websocket will be refused because
+        the name it was opened under is not trusted (it then says so, instead of retrying for ever)."""
+        lists = [{"name": i.name, "title": i.title, "language": i.language} for i in wordlists.info()]
+        config: dict[str, Any] = {"wordlists": lists, "default_wordlist": wordlists.default, **extra}
+        refused = refusals.check(urlsplit(request.host_url).hostname)
+        if refused is not None:
+            config["refused_host"] = refused
+        return config
+
     @app.get("/")
     def index() -> str:
-        lists = [{"name": i.name, "title": i.title, "language": i.language} for i in wordlists.info()]
-        return render_template(
-            "index.html",
-            config={"wordlists": lists, "default_wordlist": wordlists.default},
-        )
+        return render_template("index.html", config=page_config())
 
     @app.get("/daily")
     def daily_page() -> str:
         """The daily board: the same page, opening on today's board (one board a day for everyone)."""
-        lists = [{"name": i.name, "title": i.title, "language": i.language} for i in wordlists.info()]
-        config = {"wordlists": lists, "default_wordlist": wordlists.default, "daily": True}
-        return render_template("index.html", config=config)
+        return render_template("index.html", config=page_config(daily=True))
 
     @app.get("/r/<code>")
     def room_page(code: str) -> str:
         """A room's link: the same page, told which room to join, and whether there is none (the page
         then says so at once, before it asks a name). The join checks the code again: the room may
         close meanwhile."""
-        lists = [{"name": i.name, "title": i.title, "language": i.language} for i in wordlists.info()]
         code = code.upper()[:16]
-        config: dict[str, Any] = {"wordlists": lists, "default_wordlist": wordlists.default, "room": code}
+        config = page_config(room=code)
         if not room_may_exist(live, code, client_address(request.environ, app.config["TRUSTED_PROXIES"])):
             config["room_gone"] = True
         return render_template("index.html", config=config)
@@ -329,8 +338,35 @@ def room_may_exist(live: Router, code: str, address: str) -> bool:
     return False
 
 
+class HostRefusals:
+    """Which host names a page was refused under, each logged once, with the setting that admits it:
+    a host who opens the game by a name the server does not trust learns why, and how to fix it."""
+
+    def __init__(self, allowed: list[str]) -> None:
+        self.allowed = allowed
+        self._logged: set[str] = set()
+
+    def check(self, name: str | None) -> str | None:
+        """None when ``name`` is trusted; else the name, logged the first time it is refused."""
+        if host_trusted(name, self.allowed):
+            return None
+        refused = (name or "").lower().rstrip(".")
+        if refused not in self._logged and len(self._logged) < 100:
+            self._logged.add(refused)
+            log.warning(
+                "refused the host name %r: pages opened under it cannot play (a name nobody listed could be"
+                " a DNS-rebinding page's). If it is this server's name, start it with"
+                " WIBBLE_ALLOWED_HOSTS=%s (or wibble serve --host %s)",
+                refused,
+                refused or "NAME",
+                refused or "NAME",
+            )
+        return refused
+
+
 def _add_guards(app: Flask) -> None:
     """Headers on every response, and the checks a websocket handshake must pass."""
+    refusals: HostRefusals = app.extensions["wibble.host_refusals"]
 
     @app.after_request
     def security_headers(response: Response) -> Response:
@@ -356,6 +392,8 @@ def _add_guards(app: Flask) -> None:
         if not origin_allowed(
             origin, request.host_url, app.config["ALLOWED_ORIGINS"], app.config["ALLOWED_HOSTS"]
         ):
+            if origin is not None and urlsplit(origin).netloc == request.host:
+                refusals.check(urlsplit(request.host_url).hostname)  # the page's own name: say why
             abort(403)
         if transport_socket(request.environ) is None:
             return "This server does not hand websockets to the app; run `wibble serve`.\n", 501

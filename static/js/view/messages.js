@@ -2,7 +2,7 @@
 // hears (the chain being built, what became of it, every message), and the connection's
 // banner. Owns those elements; the words are view/wording.js's.
 
-import { CHAIN_SPOKEN, messageText, plural, spokenText } from "./wording.js";
+import { CHAIN_SPOKEN, messageText, plural, refusedHostText, spokenText } from "./wording.js";
 import { setData, setHidden } from "./dom.js";
 
 export class MessagesPanel {
@@ -60,9 +60,15 @@ export class MessagesPanel {
   }
 
   renderConnection(state) {
-    const { state: phase, lost, retryAt, restarting } = state.connection;
+    const { state: phase, lost, retryAt, restarting, host } = state.connection;
     const el = this.banner;
     setData(el, "state", phase);
+    if (phase === "refused") {
+      setHidden(el, false);
+      setHidden(this.retry, true); // retrying changes nothing: the host must allow the name
+      this.bannerText.textContent = refusedHostText(host);
+      return;
+    }
     // The banner is for trouble: shown once a connection is lost or the first one
     // fails, and hidden again only when a fresh game snapshot has arrived.
     const show = !state.live && (lost || phase === "waiting");

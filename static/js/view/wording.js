@@ -123,6 +123,12 @@ export const START_BLOCKED = {
 };
 
 /** What a room's players wait for (the match, a rematch), from its host's name (null: nobody hosts). */
+/** The page was opened by a name the server does not trust, so its websocket is refused. */
+export const refusedHostText = (host) =>
+  `This server does not accept the address “${host}”, so the game cannot connect. ` +
+  `Open it by the address the server printed, or ask whoever runs it to start it with ` +
+  `WIBBLE_ALLOWED_HOSTS=${host}.`;
+
 export const waitingText = (host, what) =>
   host === null ? "Nobody hosts yet: the next person to sit down does." : `Waiting for ${host} to start ${what}…`;
 
