@@ -22,7 +22,7 @@ subscribers heard it: once only this process did, and no other live process is l
 listening in ``P:bus:{topic}:listeners`` (one cut off from Redis for a moment still is:
 what it misses meanwhile must go into the history), the topic is *alone* and nothing more
 is sent for it, until another process subscribes to it and says so on ``P:bus:joined``
-(which every process hears, and which clears the mark at once).
+(which every process hears, and which clears the mark at once), or ``ALONE_SECONDS`` pass.
 """
 
 from __future__ import annotations
@@ -43,6 +43,10 @@ RECONNECT_PAUSE = 0.5
 """Seconds between attempts to subscribe again while Redis is away."""
 ALONE_KEPT = 100_000
 """Topics remembered as heard by this process alone, at most."""
+ALONE_SECONDS = 5.0
+"""How long a topic stays marked alone before a publish asks Redis again: should a mark ever be
+wrong (a join missed), other processes miss that topic's messages for this long at most, and
+then its history catches them up."""
 HISTORY = 200
 """Envelopes kept in a topic's history (about: Redis trims whole blocks): a few seconds of a
 busy room's drags, enough for a resubscription after a short outage."""
@@ -96,8 +100,8 @@ class RedisBus:
         self._alive_key = alive_key or (lambda process: f"{prefix}:alive:{process}")
         """The key that lives while a process does (``RedisPresence.alive_key``)."""
         self._channels: set[str] = set()
-        self._alone: set[str] = set()
-        """Topics no other process listens to (see the module's docstring)."""
+        self._alone: dict[str, float] = {}
+        """Topics no other process listens to, each until when (see the module's docstring)."""
         self._joined = f"{prefix}:bus:joined"
         self._joins_heard = 0
         self._lock = threading.Lock()
@@ -177,7 +181,7 @@ class RedisBus:
         self.local.unsubscribe(topic, subscriber)
         if self.local.has(topic):
             return
-        self._alone.discard(topic)  # (whoever publishes on it next asks Redis afresh)
+        self._alone.pop(topic, None)  # (whoever publishes on it next asks Redis afresh)
         channel = self._channel(topic)
         with self._lock:
             if channel in self._channels:
@@ -199,8 +203,11 @@ class RedisBus:
     ) -> None:
         messages = list(messages)
         self.local.publish(topic, messages, audience, origin, seq)
-        if topic in self._alone:
-            return  # nobody elsewhere listens
+        alone_until = self._alone.get(topic)
+        if alone_until is not None:
+            if alone_until > time.monotonic():
+                return  # nobody elsewhere listens
+            self._alone.pop(topic, None)
         if audience.session is not None and self.local.holds(topic, audience.session):
             return  # one local session's own: nobody elsewhere hears it
         # Other processes read it with json.loads (or codec.loads): any JSON text will do, and
@@ -215,19 +222,24 @@ class RedisBus:
         except Exception as exc:  # the others catch up with a snapshot when they resubscribe
             log.warning("could not publish on %s to other processes: %s", topic, exc)
             return
-        # Alone only if no process said it joined while the answer was on its way (it may have
-        # subscribed just after this PUBLISH, and its word been read here before the answer),
-        # and none listed as listening is only cut off for a moment.
-        if heard <= (1 if self.local.has(topic) else 0) and self._joins_heard == joins:
-            try:
-                if self._others_listen(topic):
-                    return
-            except Exception as exc:
-                log.warning("could not ask who listens to %s: %s", topic, exc)
+        if heard > (1 if self.local.has(topic) else 0):
+            return
+        try:
+            if self._others_listen(topic):
+                return  # one listed as listening is only cut off for a moment
+        except Exception as exc:
+            log.warning("could not ask who listens to %s: %s", topic, exc)
+            return
+        # Alone only if no process said it joined since this PUBLISH was sent: it may have
+        # subscribed just after it, and its word been read here during the round trips above
+        # (a join read later clears the mark). Checked and marked with nothing in between that
+        # could let the listener run.
+        with self._lock:
+            if self._joins_heard != joins:
                 return
             if len(self._alone) >= ALONE_KEPT:
                 self._alone.clear()  # a bound on memory: the next publish of each asks again
-            self._alone.add(topic)
+            self._alone[topic] = time.monotonic() + ALONE_SECONDS
 
     def _say_joined(self, topics: list[str]) -> None:
         """Tell the other processes that this one listens to ``topics`` now, and list it so (one
@@ -279,8 +291,10 @@ class RedisBus:
         except ValueError:
             return
         if joined.get("p") != self.process:
-            self._joins_heard += 1
-            self._alone.difference_update(joined.get("t", ()))
+            with self._lock:
+                self._joins_heard += 1
+                for topic in joined.get("t", ()):
+                    self._alone.pop(topic, None)
 
     def _deliver(self, channel: str, data: str) -> None:
         entry_id, _, text = data.partition(" ")
