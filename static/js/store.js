@@ -519,6 +519,14 @@ export class Store {
         this.setServerMessage(message);
       }
       this.adopt();
+    } else if (code === "game/gone") {
+      // The server no longer has it (its storage lost it): it leaves "Your games", and the
+      // message says to start a new one.
+      if (this.ref) this.forget(idOf(this.ref));
+      this.ref = null;
+      this.moves.giveUp();
+      this.adopt();
+      this.setServerMessage(message);
     } else if (code === "protocol/rate_limited") {
       // Some moves were dropped without a reply: their seq will never come back.
       this.moves.giveUp();

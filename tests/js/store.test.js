@@ -475,3 +475,14 @@ test("the match setup may choose the list's classic letter values instead of Spe
   // Unchosen, the message names no values: the server's default is Spellcast's.
   assert.deepStrictEqual(result.sent, [["new_match", "classic"], ["new_match", "(none)"]]);
 });
+
+test("a game the server no longer has leaves your games and the message says so", async () => {
+  const { store } = make();
+  store.onOpen();
+  store.onMessage(snapshot());
+  assert.ok(store.state.games.some((g) => g.game_id === "g"));
+  store.onMessage({ type: "error", code: "game/gone", request: "press",
+                    message: "the server no longer has this game (its storage lost it); start a new one" });
+  assert.ok(!store.state.games.some((g) => g.game_id === "g"));
+  assert.match(JSON.stringify(store.state.message), /no longer has this game/);
+});

@@ -29,7 +29,7 @@ from contextlib import AbstractContextManager
 from typing import Any, Generic, Protocol, TypeVar
 
 from ..core import RuleError, WibbleError
-from ..store import KEEP, Due, StorageError, Store, VersionConflict
+from ..store import KEEP, Due, Gone, StorageError, Store, VersionConflict
 from .presence import Presence
 
 log = logging.getLogger(__name__)
@@ -236,12 +236,22 @@ class Documents(Generic[H]):
                 held.doc_id, version, kind.dump(held), record(result), self.wall_clock(), next_due
             )
         except VersionConflict:
-            log.warning("%s %s changed in the store under us; reloading it", kind.name, held.doc_id)
             try:
                 row = self.store.load(held.doc_id)
-                kind.reloaded(held, before if row is None else row.doc)
             except WibbleError:
                 kind.reloaded(held, before)
+                raise
+            if row is None:  # not changed elsewhere: gone (a Redis restarted empty)
+                log.error(
+                    "%s %s is no longer in the store (was it reset?): its players are told it is gone",
+                    kind.name,
+                    held.doc_id,
+                )
+                kind.restore(held, before)
+                self.drop(held.doc_id)
+                raise Gone(kind.name, held.doc_id) from None
+            log.warning("%s %s changed in the store under us; reloading it", kind.name, held.doc_id)
+            kind.reloaded(held, row.doc)
             raise
         except StorageError as exc:
             log.error("could not save a change to %s %s: %s", kind.name, held.doc_id, exc.reason)

@@ -46,7 +46,7 @@ from ..core import (
     WordListError,
 )
 from ..protocol import Cancel, Command, Enter, Press, Release
-from ..store import StorageError
+from ..store import Gone, StorageError
 from .bus import EVERYONE, Audience, only
 from .credentials import new_token, token_hash
 from .documents import Documents
@@ -253,6 +253,8 @@ class Games(Service):
         gid = session.game
         live = self.docs.get(gid)
         if live is None:
+            if gid is not None:  # it was here, and left memory with a session on it: the store lost it
+                raise Gone("game", gid)
             raise RuleError("game/none", "no game yet: send new_game or resume first")
         with live.lock:
             # A deadline that has passed is applied first, even if its timer has not run yet:

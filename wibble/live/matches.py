@@ -62,7 +62,7 @@ from ..protocol import (
     Shuffle,
     Swap,
 )
-from ..store import StorageError, VersionConflict
+from ..store import Gone, StorageError, VersionConflict
 from .bus import EVERYONE, Audience, all_but, holders_of, only
 from .credentials import holder_of, new_token
 from .documents import Documents
@@ -387,6 +387,8 @@ class Matches(Service):
 
     def _move(self, session: Session, command: Command) -> None:
         live = self.get(session.match)
+        if live is None and session.match is not None:
+            raise Gone("match", session.match)  # it left memory with a session on it: the store lost it
         seat = None if live is None else self.seat_of(session, live)
         if live is None or seat is None:
             raise RuleError("match/none", "no match yet: send new_match or resume one first")

@@ -32,6 +32,8 @@ class Engines:
     claims: RedisClaims
     meter: RedisMeter
     _beating: threading.Event = field(default_factory=threading.Event)
+    _epoch: str | None = None
+    """The token this process found in ``P:epoch`` (``watch_epoch``)."""
 
     def start(self, on_beat: Callable[[], object] = lambda: None) -> None:
         """Keep this process alive in presence (a heartbeat every third of its expiry), and call
@@ -41,10 +43,30 @@ class Engines:
     def _beat(self, on_beat: Callable[[], object]) -> None:
         while not self._beating.wait(self.presence.ttl / 3):
             try:
+                self.watch_epoch()
                 self.presence.beat()
                 on_beat()
             except Exception as exc:  # Redis is away: its sessions may count as gone meanwhile
                 log.warning("could not renew this process's presence: %s", exc)
+
+    def watch_epoch(self) -> bool:
+        """Whether Redis still holds what it held at the last look; False, and an error in the log,
+        once it has lost its data (restarted with nothing on disk, flushed, failed over to an empty
+        replica). ``P:epoch`` is a token the first process writes and every process reads at each
+        heartbeat: while Redis keeps its data the token stays; gone or changed, the data went with it."""
+        key = f"{self.store.prefix}:epoch"
+        self.client.set(key, secrets.token_hex(8), nx=True)
+        now = self.client.get(key)
+        before, self._epoch = self._epoch, now
+        if before is None or now == before:
+            return True
+        log.error(
+            "Redis at %s lost its data (restarted with nothing on disk, or flushed): every game, match"
+            " and room that was in it is gone, and their players are told so as they play. Keep Redis's"
+            " data on disk (appendonly yes; docs/deploy.md)",
+            self.url,
+        )
+        return False
 
     def stop(self) -> None:
         """A clean stop: this process's sessions are gone at once, and its subscriptions end."""

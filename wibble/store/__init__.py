@@ -13,7 +13,18 @@ hands documents back. Beside each document it keeps the time of its next deadlin
 in an index any process can ask which deadlines nobody handled (``overdue``).
 """
 
-from .base import KEEP, KINDS, AlreadyExists, Due, Row, StorageError, Store, StoreOpenError, VersionConflict
+from .base import (
+    KEEP,
+    KINDS,
+    AlreadyExists,
+    Due,
+    Gone,
+    Row,
+    StorageError,
+    Store,
+    StoreOpenError,
+    VersionConflict,
+)
 from .memory import MemoryStore
 from .sqlite import SqliteStore, default_data_dir, open_store
 
@@ -21,6 +32,7 @@ __all__ = [
     "KEEP",
     "KINDS",
     "Due",
+    "Gone",
     "AlreadyExists",
     "Row",
     "MemoryStore",

@@ -34,6 +34,18 @@ class VersionConflict(WibbleError):
         self.expected = expected
 
 
+class Gone(WibbleError):
+    """A document held in memory is no longer in the store (a Redis restarted empty, say): it cannot
+    be saved again, and the player is told so rather than that it changed elsewhere."""
+
+    def __init__(self, kind: str, doc_id: str) -> None:
+        super().__init__(
+            "game/gone",
+            f"the server no longer has this {kind} (its storage lost it); start a new one",
+        )
+        self.doc_id = doc_id
+
+
 class AlreadyExists(WibbleError):
     """A document was created under an id that another already has: nothing was written."""
 
