@@ -172,6 +172,16 @@ class Router:
         self.rooms.notice_absent()
         return len(departed)
 
+    def revived(self, skipped: Collection[str] = ()) -> int:
+        """This process was stopped, or cut off from Redis, long enough for the others to take it for
+        dead: what it holds may be behind what they did meanwhile, and its people were marked away.
+        Every document held here takes the stored one if it is newer (its deadlines follow it, so
+        no stale turn or bot's drag runs), and the topics in ``skipped`` (whose backlog on the bus
+        is dropped unheard, being older than this) are shown afresh; then each room sees that its
+        people here are back. Returns how many rooms changed."""
+        self.catch_up(skipped)
+        return self.rooms.notice_absent()
+
     def leave(self, session: Session) -> None:
         """``session`` leaves its game, match or room (on disconnect)."""
         self.rooms.leave(session)

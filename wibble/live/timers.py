@@ -25,6 +25,10 @@ log = logging.getLogger(__name__)
 
 RETRY_SECONDS = 1.0
 """When a deadline whose handler failed (the store was away, say) falls due again."""
+LATE_SECONDS = 2.0
+"""A wait that ends this much later than asked means the process was stopped meanwhile (SIGSTOP,
+a paused machine): ``on_late`` runs before any deadline, since other processes may have moved
+what this one holds while it slept."""
 
 
 class Timers:
@@ -39,6 +43,8 @@ class Timers:
         self._routes: dict[Hashable, Callable[[Hashable], None]] = {}
         self._schedule: Scheduler[Hashable] = Scheduler()
         self._wake = threading.Event()
+        self.on_late: Callable[[], object] = lambda: None
+        """Called when the loop wakes ``LATE_SECONDS`` late, before it runs what is due."""
         self._stopped = False
         self._thread: threading.Thread | None = None
 
@@ -112,8 +118,14 @@ class Timers:
             self.run_due()
             head = self._schedule.peek()
             timeout = None if head is None else max(0.0, head[1] - self.clock())
+            asleep = time.monotonic()  # (a stopped process's monotonic clock runs on)
             self._wake.wait(timeout)
             self._wake.clear()
+            if timeout is not None and time.monotonic() - asleep - timeout > LATE_SECONDS:
+                try:
+                    self.on_late()
+                except Exception:
+                    log.exception("catching up after a late wake-up failed")
 
     def start(self) -> None:
         """Run ``loop`` in the background, once (a greenlet under gevent); later calls do nothing."""

@@ -241,6 +241,27 @@ class RedisBus:
                 self._alone.clear()  # a bound on memory: the next publish of each asks again
             self._alone[topic] = time.monotonic() + ALONE_SECONDS
 
+    def skip_backlog(self) -> set[str]:
+        """After this process was stopped: what other processes published meanwhile waits unread in
+        the listener's connection, and is older than the snapshots the live layer is about to send.
+        Each topic's last heard id moves to the newest in its history, so that backlog is dropped as
+        it arrives (``_hand_on``); returns the topics that had one, for a fresh snapshot instead."""
+        skipped = set()
+        with self._lock:
+            topics = [self._topic(channel) for channel in self._channels]
+        pipe = self.client.pipeline(transaction=False)
+        for topic in topics:
+            pipe.xrevrange(self._history(topic), count=1)
+        for topic, newest in zip(topics, pipe.execute(), strict=True):
+            if not newest:
+                continue
+            entry_id = newest[0][0]
+            last = self._heard.get(topic)
+            if last is None or _id(entry_id) > _id(last):
+                self._heard[topic] = entry_id
+                skipped.add(topic)
+        return skipped
+
     def _say_joined(self, topics: list[str]) -> None:
         """Tell the other processes that this one listens to ``topics`` now, and list it so (one
         round trip)."""

@@ -7,6 +7,7 @@ import os
 import secrets
 import socket
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -35,16 +36,29 @@ class Engines:
     _epoch: str | None = None
     """The token this process found in ``P:epoch`` (``watch_epoch``)."""
 
-    def start(self, on_beat: Callable[[], object] = lambda: None) -> None:
+    def start(
+        self, on_beat: Callable[[], object] = lambda: None, on_revived: Callable[[], object] = lambda: None
+    ) -> None:
         """Keep this process alive in presence (a heartbeat every third of its expiry), and call
-        ``on_beat`` after each beat (the live layer notices who else's process died)."""
-        threading.Thread(target=self._beat, args=(on_beat,), name="wibble-heartbeat", daemon=True).start()
+        ``on_beat`` after each beat (the live layer notices who else's process died), and
+        ``on_revived`` after the first beat that follows a gap past the expiry: the others took
+        this process for dead meanwhile (it was stopped, or cut off from Redis), and its people for
+        gone."""
+        threading.Thread(
+            target=self._beat, args=(on_beat, on_revived), name="wibble-heartbeat", daemon=True
+        ).start()
 
-    def _beat(self, on_beat: Callable[[], object]) -> None:
+    def _beat(self, on_beat: Callable[[], object], on_revived: Callable[[], object]) -> None:
+        last = time.monotonic()  # the last beat that reached Redis (a stopped process's clock runs on)
         while not self._beating.wait(self.presence.ttl / 3):
             try:
+                revived = time.monotonic() - last > self.presence.ttl
                 self.watch_epoch()
                 self.presence.beat()
+                last = time.monotonic()
+                if revived:
+                    log.warning("this process was taken for dead (stopped, or cut off from Redis); back now")
+                    on_revived()
                 on_beat()
             except Exception as exc:  # Redis is away: its sessions may count as gone meanwhile
                 log.warning("could not renew this process's presence: %s", exc)

@@ -160,7 +160,13 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     router = wire(store, wordlists, clock=time.monotonic, wall_clock=time.time, settings=settings, **shared)
     if engines is not None:
         engines.bus.on_resubscribe = router.catch_up
-        engines.start(on_beat=router.notice_departed)
+
+        def revive() -> None:
+            """Stopped for a while (SIGSTOP, a paused machine): catch up before anything runs or is told."""
+            router.revived(engines.bus.skip_backlog())
+
+        router.timers.on_late = revive  # woken late: before any deadline runs
+        engines.start(on_beat=router.notice_departed, on_revived=revive)
     connections = Connections(app.config["SEND_TIMEOUT"])
     app.extensions.update(
         {
