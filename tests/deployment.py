@@ -33,6 +33,17 @@ http {{
 """
 
 
+# A run of the guide's `server 127.0.0.1:800N ...;` lines in its upstream block, parameters and all.
+SERVER_LINES = re.compile(r"(?:    server 127\.0\.0\.1:800\d(?: [^;\n]*)?;\n)+")
+
+
+def one_line_per_process(lines: str, ports: list[str]) -> str:
+    """The guide's run of ``server`` lines for its example processes, as lines for ``ports``: one
+    line per process for each set of parameters the run gives (in order), the parameters kept."""
+    kinds = dict.fromkeys(re.findall(r"server 127\.0\.0\.1:800\d((?: [^;\n]*)?);", lines))
+    return "".join(f"    server 127.0.0.1:{port}{kind};\n" for kind in kinds for port in ports)
+
+
 class Deployment:
     """``processes`` Wibble processes over the Redis at ``redis_url``, behind nginx: ``url`` and
     ``ws_url`` are nginx's, as a player's browser sees the site."""
@@ -42,9 +53,9 @@ class Deployment:
         self.servers = [LiveServer("--redis", redis_url, env=behind) for _ in range(processes)]
         port = free_port()
         site = (ROOT / "docs" / "deploy" / "nginx.conf").read_text()
-        ports = iter(server.url.rsplit(":", 1)[1] for server in self.servers)
-        upstream = "\n    ".join(f"server 127.0.0.1:{p};" for p in ports)
-        site = re.sub(r"(    server 127\.0\.0\.1:800\d;\n)+", f"    {upstream}\n", site)
+        ports = [server.url.rsplit(":", 1)[1] for server in self.servers]
+        site, runs = SERVER_LINES.subn(lambda lines: one_line_per_process(lines[0], ports), site)
+        assert runs, "no `server 127.0.0.1:800N` line in docs/deploy/nginx.conf's upstream block"
         site = site.replace("listen 80;", f"listen 127.0.0.1:{port};")
         (folder / "site.conf").write_text(site)
         user = "user root;" if os.geteuid() == 0 else ""
