@@ -19,7 +19,11 @@ one process alone, the default, has nobody to tell and pays nothing.
 
 from __future__ import annotations
 
+import heapq
+import logging
 import secrets
+import threading
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -27,6 +31,15 @@ from .bus import Bus, all_but
 
 COMMITS = "_commits"
 """The prefix of the bus topics that carry the doorbell, one a document (no session listens to them)."""
+RECHECKS = (0.2, 1.0, 6.0)
+"""Seconds after a document comes into memory at which its copy is checked against the store.
+
+A process that held the document alone publishes nothing for it (the Redis bus's shortcut)
+until it hears that another process joined the topic, or its mark runs out (5 s): a commit it
+makes in between is rung to nobody, and this copy would stay behind, its pages with it. The
+checks bound that: a copy found behind takes the stored one, and its pages are shown it."""
+
+log = logging.getLogger(__name__)
 
 
 class Doorbell:
@@ -67,3 +80,37 @@ class Doorbell:
 
     def close(self) -> None:
         """(Each document's topic is let go as the document leaves memory.)"""
+
+
+class Rechecks:
+    """Checks, at ``RECHECKS`` after each document came into memory, that its copy is current
+    (``check(doc_id)``, a ``Documents.catch_up_one``); one thread for all of them."""
+
+    def __init__(self, delays: Sequence[float] = RECHECKS) -> None:
+        self.delays = tuple(delays)
+        self._due: list[tuple[float, int, Callable[[str], object], str]] = []
+        self._count = 0
+        self._wake = threading.Condition()
+        self._thread: threading.Thread | None = None
+
+    def add(self, check: Callable[[str], object], doc_id: str) -> None:
+        now = time.monotonic()
+        with self._wake:
+            for delay in self.delays:
+                self._count += 1
+                heapq.heappush(self._due, (now + delay, self._count, check, doc_id))
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="wibble-rechecks", daemon=True)
+                self._thread.start()
+            self._wake.notify()
+
+    def _run(self) -> None:
+        while True:
+            with self._wake:
+                while not self._due or self._due[0][0] > time.monotonic():
+                    self._wake.wait(None if not self._due else self._due[0][0] - time.monotonic())
+                _, _, check, doc_id = heapq.heappop(self._due)
+            try:
+                check(doc_id)
+            except Exception:
+                log.exception("checking %s against the store failed", doc_id)

@@ -15,7 +15,7 @@ from .bus import Bus, MemoryBus
 from .claims import LEASE, Claims
 from .daily import Dailies
 from .documents import GONE, Documents
-from .doorbell import Doorbell
+from .doorbell import Doorbell, Rechecks
 from .games import Games
 from .matches import BotPace, Matches
 from .parts import Parts
@@ -98,19 +98,26 @@ def wire(
     rooms = Rooms(parts, matches, settings.rooms, round_pause=settings.round_pause)
     dailies = Dailies(parts, games, settings.daily_seconds, settings.daily_per_address, settings.min_words)
     if doorbell is not None:
+        rechecks = Rechecks()
         for kind in (games, matches, rooms):
-            ring(doorbell, kind.docs)
+            ring(doorbell, kind.docs, rechecks)
     return Router(
         store, bus, presence, timers, budgets, games, matches, rooms, dailies, shared=doorbell is not None
     )
 
 
-def ring(doorbell: Doorbell, docs: Documents[Any]) -> None:
+def ring(doorbell: Doorbell, docs: Documents[Any], rechecks: Rechecks | None = None) -> None:
     """Ring every commit of ``docs`` to the other stacks holding the document, and refresh from
-    theirs while a document is held here."""
+    theirs while a document is held here (and check it against the store soon after it came)."""
     name = docs.kind.name
     docs.on_commit = lambda held: doorbell.ring(name, held.doc_id, held.version)
-    docs.on_keep = lambda held: doorbell.watch(held.doc_id)
+
+    def on_keep(held: Any) -> None:
+        doorbell.watch(held.doc_id)
+        if rechecks is not None:
+            rechecks.add(docs.catch_up_one, held.doc_id)
+
+    docs.on_keep = on_keep
     docs.on_gone = lambda doc_id: doorbell.ring(name, doc_id, GONE)
     dropped = docs.on_drop
 
