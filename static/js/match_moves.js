@@ -26,6 +26,12 @@ export class MatchMoves {
   // -- the server says --------------------------------------------------------
 
   onMatch(message) {
+    const current = this.state.match;
+    if (current && current.id === message.match_id && Number.isFinite(message.version) && message.version < current.version) {
+      // An older snapshot of the match on screen (another server process caught up late and told
+      // everyone what it had found): what the page holds is newer, so it stays.
+      return;
+    }
     this.catchingUp = null;
     const store = this.store;
     if (typeof message.room === "string") return store.room.onRoomMatch(message);

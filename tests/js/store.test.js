@@ -486,3 +486,14 @@ test("a game the server no longer has leaves your games and the message says so"
   assert.ok(!store.state.games.some((g) => g.game_id === "g"));
   assert.match(JSON.stringify(store.state.message), /no longer has this game/);
 });
+
+test("an older snapshot of the match on screen is dropped, a newer one taken", async () => {
+  const { store } = startMatch();
+  store.onMessage(matchSnapshot({ version: 5, turn: 1, turn_no: 6 }));
+  assert.equal(store.state.match.version, 5);
+  store.onMessage(matchSnapshot({ version: 3, turn: 0, turn_no: 4 })); // another process, late
+  assert.equal(store.state.match.version, 5);
+  assert.equal(store.state.match.turn, 1);
+  store.onMessage(matchSnapshot({ version: 7, turn: 0, turn_no: 8 }));
+  assert.equal(store.state.match.version, 7);
+});

@@ -111,6 +111,9 @@ class RedisBus:
         self._thread: threading.Thread | None = None
         self._listed_at = time.monotonic()
         """When ``_relist`` last ran (each subscription lists its topic as it is made)."""
+        self._waiting: list[tuple[str, str, str]] | None = None
+        """While a catch-up is under way (``skip_backlog`` until ``go_on``): what other processes
+        publish, kept back so that it reaches the pages after their fresh snapshots."""
         self.start()
 
     def _channel(self, topic: str) -> str:
@@ -249,6 +252,8 @@ class RedisBus:
         skipped = set()
         with self._lock:
             topics = [self._topic(channel) for channel in self._channels]
+            if self._waiting is None:
+                self._waiting = []
         pipe = self.client.pipeline(transaction=False)
         for topic in topics:
             pipe.xrevrange(self._history(topic), count=1)
@@ -261,6 +266,14 @@ class RedisBus:
                 self._heard[topic] = entry_id
                 skipped.add(topic)
         return skipped
+
+    def go_on(self) -> None:
+        """The catch-up after ``skip_backlog`` is done: deliver what was kept back meanwhile (what
+        is older than the newest id heard on its topic is dropped, as ever)."""
+        with self._lock:
+            waiting, self._waiting = self._waiting or [], None
+        for topic, entry_id, text in waiting:
+            self._hand_on(topic, entry_id, text)
 
     def _say_joined(self, topics: list[str]) -> None:
         """Tell the other processes that this one listens to ``topics`` now, and list it so (one
@@ -319,6 +332,10 @@ class RedisBus:
 
     def _deliver(self, channel: str, data: str) -> None:
         entry_id, _, text = data.partition(" ")
+        waiting = self._waiting
+        if waiting is not None:  # a catch-up is under way: after its snapshots
+            waiting.append((self._topic(channel), entry_id, text))
+            return
         self._hand_on(self._topic(channel), entry_id, text)
 
     def _hand_on(self, topic: str, entry_id: str, text: str) -> None:

@@ -163,7 +163,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
         def revive() -> None:
             """Stopped for a while (SIGSTOP, a paused machine): catch up before anything runs or is told."""
-            router.revived(engines.bus.skip_backlog())
+            try:
+                router.revived(engines.bus.skip_backlog())
+            finally:
+                engines.bus.go_on()
 
         router.timers.on_late = revive  # woken late: before any deadline runs
         engines.start(on_beat=router.notice_departed, on_revived=revive)
