@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import logging
 import socket
+import sys
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -85,9 +86,16 @@ def tune_socket(sock: socket.socket | None) -> None:
 
 
 def _start(target: Callable[[], None]) -> None:
-    """Run ``target`` beside the caller: a greenlet under gevent (``threading`` is patched by
-    then), a thread under a threaded server."""
-    threading.Thread(target=target, name="wibble-writer", daemon=True).start()
+    """Run ``target`` beside the caller: a bare greenlet under gevent (``wibble serve``, gunicorn's
+    gevent worker: no ``Thread`` object and its locks for each burst of messages), a thread under
+    a threaded server (``flask run``)."""
+    monkey = sys.modules.get("gevent.monkey")
+    if monkey is not None and monkey.is_module_patched("threading"):
+        import gevent
+
+        gevent.spawn_raw(target)
+    else:
+        threading.Thread(target=target, name="wibble-writer", daemon=True).start()
 
 
 class Outbox:
@@ -101,11 +109,14 @@ class Outbox:
 
     __slots__ = ("_hang_up", "_limit", "_messages", "alive", "closing", "wake")
 
-    def __init__(self, limit: int, hang_up: Callable[[], None]) -> None:
+    def __init__(
+        self, limit: int, hang_up: Callable[[], None], wake: Callable[[], None] = lambda: None
+    ) -> None:
         self._messages: list[str] = []  # a list, not a deque: an empty one costs no block of memory
         self._limit = limit
         self._hang_up = hang_up
-        self.wake = threading.Event()
+        self.wake = wake
+        """Called after every change: the connection's writer starts, if it is not running."""
         self.alive = True
         self.closing: int | None = None  # a close code the writer sends after what is queued
 
@@ -120,7 +131,7 @@ class Outbox:
             self.drop()
             return
         self._messages.append(message)
-        self.wake.set()
+        self.wake()
 
     def put_error(self, exc: WibbleError, seq: int | None = None) -> None:
         self.put(protocol.encode(protocol.error(exc, seq)))
@@ -134,45 +145,79 @@ class Outbox:
         """Send what is queued, then a close frame with ``code``."""
         if self.closing is None:
             self.closing = code
-        self.wake.set()
+        self.wake()
 
     def drop(self) -> None:
         """Send nothing more and hang up."""
         self.alive = False
         self._messages = []
         self._hang_up()
-        self.wake.set()
+        self.wake()
 
 
 class Writer:
-    """The connection's one writer: waits for its outbox, sends each message with ``ws.send``,
-    and ends the connection with ``ws.close(code)`` when asked to."""
+    """The connection's one writer: sends each message of its outbox with ``ws.send``, and ends the
+    connection with ``ws.close(code)`` when asked to.
 
-    __slots__ = ("_done", "_handler_done", "_outbox", "_ws", "sending_since")
+    It runs only while there is something to do: the outbox's ``wake`` starts it unless it runs
+    already, and it stops once the outbox is empty, so an idle connection holds no writer (its
+    greenlet's saved stack and its waiting were about 10 KB of each idle player's memory). The
+    check that ends it and the start of the next one are made under one lock: exactly one
+    writer, and no message left behind."""
+
+    __slots__ = ("_handler_done", "_idle", "_lock", "_outbox", "_running", "_ws", "sending_since")
 
     def __init__(self, ws: Any, outbox: Outbox) -> None:
         self._ws = ws
         self._outbox = outbox
-        self._done = threading.Event()
+        self._lock = threading.Lock()
+        self._running = False
+        self._idle = threading.Event()  # set while no writer runs
+        self._idle.set()
         self._handler_done = threading.Event()
         self.sending_since = 0.0  # when the send under way began (0: none), for Connections.watch
+        outbox.wake = self.wake
+
+    def wake(self) -> None:
+        with self._lock:
+            if self._running:
+                return
+            self._running = True
+            self._idle.clear()
+        try:
+            _start(self.run)
+        except BaseException:  # no thread to be had: nobody will write, so drop the client
+            self._stopped()
+            self._outbox.alive = False
+            raise
+
+    def _stopped(self) -> None:
+        self._running = False
+        self.sending_since = 0.0
+        self._idle.set()
 
     def run(self) -> None:
         try:
             self._loop()
         except Exception:
             log.exception("a connection's writer failed")
+            self._outbox.alive = False
             self._outbox.drop()
         finally:
-            self.sending_since = 0.0
-            self._done.set()
+            with self._lock:
+                self._stopped()
 
     def _loop(self) -> None:
         outbox, ws = self._outbox, self._ws
         while outbox.alive:
-            outbox.wake.wait()
-            outbox.wake.clear()
-            for message in outbox.take():
+            messages = outbox.take()
+            if not messages and outbox.closing is None:
+                with self._lock:
+                    if not len(outbox) and outbox.closing is None:
+                        self._stopped()  # (before the lock is let go: a wake from now starts another)
+                        return
+                continue
+            for message in messages:
                 self.sending_since = time.monotonic()
                 try:
                     ws.send(message)
@@ -182,7 +227,7 @@ class Writer:
                 if not outbox.alive:
                     return
             self.sending_since = 0.0
-            if outbox.closing is not None:
+            if outbox.closing is not None and not len(outbox):
                 self._close(outbox.closing)
                 return
 
@@ -200,10 +245,9 @@ class Writer:
     def handler_finished(self) -> None:
         self._handler_done.set()
         self._outbox.alive = False
-        self._outbox.wake.set()
 
     def join(self, timeout: float) -> bool:
-        return self._done.wait(timeout)
+        return self._idle.wait(timeout)
 
 
 class Connections:
@@ -339,7 +383,6 @@ def serve_connection(
         connections = Connections(float(config["SEND_TIMEOUT"]))
     counted = False
     try:
-        _start(writer.run)
         counted = budgets.connect(address)
         connections.add(writer, outbox)
         if connections.closing is not None:
