@@ -1,4 +1,4 @@
-"""Load: many real websocket players against a live server, beside a bare echo server as the floor.
+"""Load: many real websocket players against a live server, beside bare echo servers as the floors.
 
 Every player is a real websocket client (all of them in this one asyncio process,
 using the ``websockets`` library) playing a real game: it starts a game with its
@@ -10,10 +10,12 @@ it releases or cancels. It keeps its copy of the board current from the server's
 sending an event to reading the message that answers it (``chain`` for press,
 enter and cancel, ``word`` for release, or an ``error``).
 
-In the same run the same client plays against a bare asyncio ``websockets`` echo
-server (``benchmarks.echo_server``): the same frames at the same pace, with the
-game played locally so the chains and refills are the same kind; each frame's
-echo is its reply. The report gives Wibble's figures and their ratio to that floor.
+In the same run the same client plays against the floors (``--floors``, default both):
+``sock-echo``, an echo on the stack Wibble runs on (flask-sock served by Wibble's own
+gevent server, ``benchmarks.sock_echo``), and ``echo``, a bare asyncio ``websockets``
+echo server (``benchmarks.echo_server``), for reference: the same frames at the same
+pace, with the game played locally so the chains and refills are the same kind; each
+frame's echo is its reply. The report gives Wibble's figures and their ratio to each floor.
 
 Modes (one per run):
 - paced (default): ``--players`` players, a random 0.2-0.6 s before every event
@@ -21,9 +23,10 @@ Modes (one per run):
   connected (connects are staggered at ``--ramp`` a second; that time is not measured);
 - ``--saturate``: ``--players`` players (try 100) sending each event as soon as the
   last one was answered; the server started here has its rate limits raised;
-- ``--idle N``: N players start a game each, then stay connected silently for
-  ``--seconds`` (default 40, so the server's 25 s pings flow); then every player
-  presses and cancels once to show it is still held. Reports the server's RSS before
+- ``--idle N``: N players start a game each, then stay connected for ``--seconds``
+  (default 40), sending nothing but the page's heartbeat (a ``ping`` after
+  ``HEARTBEAT`` seconds of sending nothing; Wibble closes a connection silent for 30 s);
+  then every player presses and cancels once to show it is still held. Reports the server's RSS before
   (after one warm-up game) and after, and the difference divided by N: the memory of
   one idle game and its connection.
 - ``--bot-matches N``: paced players (default 300) as above, plus N connections
@@ -40,7 +43,7 @@ Modes (one per run):
 ``--rounds N`` measures every server N times, taking turns, each started afresh: on a
 shared machine one minute can run 20% slower than the next, and taking turns puts the
 slow and fast minutes on both servers rather than on whichever ran then. Each round's
-CPU per event is printed beside the echo floor's, then the rounds pooled.
+CPU per event is printed beside each floor's, then the rounds pooled.
 
 Wibble saves its games in a new, empty folder for each run (``--data-dir`` to choose).
 
@@ -51,10 +54,11 @@ are reported (100% = one core) so a saturated client shows.
 
     .venv/bin/python -m benchmarks.load [--players 1000] [--seconds 20]
     .venv/bin/python -m benchmarks.load --saturate --players 100 --seconds 20
-    .venv/bin/python -m benchmarks.load --saturate --seconds 15 --rounds 3   # Wibble and echo taking turns
+    .venv/bin/python -m benchmarks.load --saturate --seconds 15 --rounds 3   # Wibble and the floors in turns
+    .venv/bin/python -m benchmarks.load --floors sock-echo      # floors to run (default sock-echo,echo)
     .venv/bin/python -m benchmarks.load --idle 4000 --seconds 40
     .venv/bin/python -m benchmarks.load --gunicorn   # also gunicorn's gevent worker (pip install gunicorn)
-    .venv/bin/python -m benchmarks.load --url ws://HOST:PORT/ws [--server-pid PID] [--no-echo]
+    .venv/bin/python -m benchmarks.load --url ws://HOST:PORT/ws [--server-pid PID] [--no-echo]  # no floors
     .venv/bin/python -m benchmarks.load --data-dir DIR   # the server saves games in DIR ('' = memory only)
     .venv/bin/python -m benchmarks.load --bot-matches 50 [--bot-think 1.5-3] [--bot-step 0.25]
 """
@@ -95,6 +99,10 @@ PACE = (0.2, 0.6)  # seconds before each event, uniform: 2.5 events a second on 
 REAL_WORDS = 0.8  # share of chains that are words the solver found; the rest are random paths
 LONGEST = 8  # people rarely drag longer words
 CHECK_SPREAD = 5.0  # seconds over which held idle players make their one check each
+# An idle page pings when it has sent nothing for 10 s (static/js/connection.js, SEND_GAP_MS;
+# also after 5 s unheard, which a pong resets): so every 5-10 s. The idle players ping every 10 s.
+HEARTBEAT = 10.0
+PING = {"type": "ping"}
 RESOLVE_BELOW = 10  # solve the board again when fewer words than this are left to play
 # For --saturate: the server started here must not rate-limit a client that sends as fast as it can.
 UNLIMITED = {f"WIBBLE_{key}": "100000000" for key in ("RATE_LIMIT", "RATE_BURST")}
@@ -235,6 +243,18 @@ def start_floor(name: str, *command: str) -> Target:
 
 def start_echo() -> Target:
     return start_floor("echo floor", "benchmarks.echo_server")
+
+
+def start_sock_echo() -> Target:
+    return start_floor("sock-echo floor", "benchmarks.sock_echo")
+
+
+# --floors: the echo on flask-sock and Wibble's server (the stack Wibble runs on), and asyncio's.
+FLOORS: dict[str, Callable[[], Target]] = {"sock-echo": start_sock_echo, "echo": start_echo}
+
+
+def is_floor(name: str) -> bool:
+    return name.endswith("floor")
 
 
 def rss_mb(pid: int | None) -> float:
@@ -845,7 +865,13 @@ async def idle_run(target: Target, words: WordList, players: int, seconds: float
 
     def body(player: Player) -> Callable[[], Any]:
         async def hold() -> None:
-            await check.wait()
+            while True:  # silent but for the page's heartbeat, until the check
+                try:
+                    async with asyncio.timeout(HEARTBEAT):
+                        await check.wait()
+                    break
+                except TimeoutError:
+                    await player.ask(PING, timed=False)  # its pong (an echo: the ping) read
             await asyncio.sleep(player.rng.uniform(0, CHECK_SPREAD))  # no thundering herd
             # One press and a cancel: the connection and its game still work.
             _, reply = await player.ask({"type": "press", "row": 0, "col": 0})
@@ -922,15 +948,23 @@ def cpu_per_event(r: Result) -> float:
 
 
 def report_rounds(rounds: list[list[Result]]) -> None:
-    """Each round's CPU per event beside the echo floor's, then the rounds pooled."""
+    """Each round's CPU per event beside each floor's, then the rounds pooled."""
     for n, results in enumerate(rounds, 1):
         line = ", ".join(f"{r.name} {cpu_per_event(r):.0f} µs" for r in results)
-        if results[-1].name == "echo floor":
-            line += f"; {ratio(cpu_per_event(results[0]), cpu_per_event(results[-1]))} the echo's"
-            line += f"; events/s {ratio(results[0].events_per_s, results[-1].events_per_s)}"
+        first = results[0]
+        for floor in (r for r in results[1:] if is_floor(r.name) and not is_floor(first.name)):
+            line += f"; {first.name} / {floor.name}: CPU {ratio(cpu_per_event(first), cpu_per_event(floor))}"
+            line += f", events/s {ratio(first.events_per_s, floor.events_per_s)}"
+            line += f", p99 {ratio(first.p99_ms, floor.p99_ms)}"
         print(f"round {n}: CPU per event: {line}")
     print(f"the {len(rounds)} rounds pooled (rates and CPU averaged, percentiles of every round trip):")
     report([pooled([results[i] for results in rounds]) for i in range(len(rounds[0]))], idle=False)
+
+
+def ratio_rows(results: list[Result]) -> list[tuple[Result, Result]]:
+    """The first row (Wibble) against each floor's row: the table's ratio rows."""
+    first = results[0]
+    return [] if is_floor(first.name) else [(first, r) for r in results[1:] if is_floor(r.name)]
 
 
 def ratio(a: float, b: float) -> str:
@@ -946,13 +980,13 @@ def report(results: list[Result], idle: bool) -> None:
             print(
                 f"{r.name:15} {r.extra['held']:>6.0f} {sum(r.errors.values()):>6} "
                 f"{r.extra['before']:>8.0f} MB {r.rss_mb:>7.0f} MB {r.extra['per_game_kb']:>11.1f} KB "
-                f"{r.server_cpu:>11.0%} {r.other_cpu:>11.0%} {r.p50_ms:>7.2f} ms {r.p99_ms:>5.1f} ms"
+                f"{r.server_cpu:>11.1%} {r.other_cpu:>11.0%} {r.p50_ms:>7.2f} ms {r.p99_ms:>5.1f} ms"
             )
-        if len(results) >= 2 and results[-1].name == "echo floor":
-            a, b = results[0], results[-1]
+        for a, b in ratio_rows(results):
             print(
-                f"{'ratio':15} {'':>6} {'':>6} {ratio(a.extra['before'], b.extra['before']):>11} "
-                f"{ratio(a.rss_mb, b.rss_mb):>10} {ratio(a.extra['per_game_kb'], b.extra['per_game_kb']):>14}"
+                f"{'/ ' + b.name.removesuffix(' floor'):15} {'':>6} {'':>6} "
+                f"{ratio(a.extra['before'], b.extra['before']):>11} {ratio(a.rss_mb, b.rss_mb):>10} "
+                f"{ratio(a.extra['per_game_kb'], b.extra['per_game_kb']):>14}"
             )
     else:
         print(
@@ -965,11 +999,11 @@ def report(results: list[Result], idle: bool) -> None:
                 f"{sum(r.errors.values()):>6} {r.rss_mb:>8.0f} MB {r.server_cpu:>11.0%} {r.client_cpu:>11.0%}"
                 f" {r.other_cpu:>11.0%}"
             )
-        if len(results) >= 2 and results[-1].name == "echo floor":
-            a, b = results[0], results[-1]
+        for a, b in ratio_rows(results):
             print(
-                f"{'ratio':15} {ratio(a.events_per_s, b.events_per_s):>9} {ratio(a.p50_ms, b.p50_ms):>8} "
-                f"{ratio(a.p99_ms, b.p99_ms):>8} {'':>6} {ratio(a.rss_mb, b.rss_mb):>11}"
+                f"{'/ ' + b.name.removesuffix(' floor'):15} {ratio(a.events_per_s, b.events_per_s):>9} "
+                f"{ratio(a.p50_ms, b.p50_ms):>8} {ratio(a.p99_ms, b.p99_ms):>8} {'':>6} "
+                f"{ratio(a.rss_mb, b.rss_mb):>11} {ratio(a.server_cpu, b.server_cpu):>11}"
             )
     for r in results:
         if "redis_cpu" in r.extra:
@@ -978,11 +1012,11 @@ def report(results: list[Result], idle: bool) -> None:
                 f"{r.name}: redis-server CPU {r.extra['redis_cpu']:.0%}; "
                 f"Wibble's CPU per event {per_event:.0f} µs (all its processes together)"
             )
-        elif not r.name.startswith("echo") and r.events_per_s:
+        elif not idle and not is_floor(r.name) and r.events_per_s:
             line = f"{r.name}: Wibble's CPU per event {cpu_per_event(r):.0f} µs"
-            if results[-1].name == "echo floor" and results[-1].events_per_s:
-                echo = cpu_per_event(results[-1])
-                line += f", the echo floor's {echo:.0f} µs: {ratio(cpu_per_event(r), echo)}"
+            for floor in (f for f in results if is_floor(f.name) and f.events_per_s):
+                echo = cpu_per_event(floor)
+                line += f"; the {floor.name}'s {echo:.0f} µs: {ratio(cpu_per_event(r), echo)}"
             print(line)
         if r.errors:
             print(f"{r.name} errors: " + ", ".join(f"{kind} x{n}" for kind, n in r.errors.most_common(6)))
@@ -1075,7 +1109,7 @@ def servers(args: argparse.Namespace) -> list[Callable[[], Target]]:
     if args.gunicorn:
         starts.append(lambda: start_gunicorn(args.saturate))
     if not args.no_echo:
-        starts.append(start_echo)
+        starts += [FLOORS[name] for name in args.floors]
     return starts
 
 
@@ -1097,7 +1131,14 @@ def main() -> None:
         metavar="DIR",
         help="the server's --data-dir ('' keeps games in memory only; default: a new empty folder)",
     )
-    parser.add_argument("--no-echo", action="store_true", help="skip the echo server floor")
+    parser.add_argument("--no-echo", action="store_true", help="skip the floors")
+    parser.add_argument(
+        "--floors",
+        type=lambda text: [name for name in text.split(",") if name],
+        default=list(FLOORS),
+        metavar="NAME[,NAME]",
+        help=f"the floors to run, in this order after Wibble (default and choices: {','.join(FLOORS)})",
+    )
     parser.add_argument(
         "--rounds",
         type=int,
@@ -1115,7 +1156,7 @@ def main() -> None:
     parser.add_argument(
         "--gunicorn", action="store_true", help="also measure the app under gunicorn's gevent worker"
     )
-    parser.add_argument("--only-echo", action="store_true", help="measure only the echo server floor")
+    parser.add_argument("--only-echo", action="store_true", help="measure only the floors")
     bots = parser.add_argument_group("bot matches (paced players measured with and without them, in rounds)")
     bots.add_argument(
         "--bot-matches", type=int, default=0, metavar="N", help="matches against bots beside them"
@@ -1134,6 +1175,8 @@ def main() -> None:
     args = parser.parse_args()
     if args.bot_matches and (args.saturate or args.idle or args.gunicorn or args.only_echo):
         parser.error("--bot-matches is a paced run: not with --saturate, --idle, --gunicorn, --only-echo")
+    if unknown := set(args.floors) - set(FLOORS):
+        parser.error(f"--floors: no floor named {', '.join(sorted(unknown))} (there are {', '.join(FLOORS)})")
     raise_open_file_limit()
     words = load(ROOT / "words" / "en.txt")
     gc.freeze()  # the word list's millions of objects never need collecting: keep GC pauses short
@@ -1141,7 +1184,10 @@ def main() -> None:
     seconds = args.seconds or (40.0 if args.idle else 20.0)
     pace = None if args.saturate else PACE
     if args.idle:
-        title = f"idle: {args.idle} players each start a game, then hold silently for {seconds:.0f} s"
+        title = (
+            f"idle: {args.idle} players each start a game, then hold for {seconds:.0f} s, sending only"
+            f" the heartbeat's ping every {HEARTBEAT:.0f} s"
+        )
     elif args.saturate:
         title = (
             f"saturated: {players} players, each event sent as soon as the last is answered, {seconds:.0f} s"

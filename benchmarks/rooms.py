@@ -1,12 +1,16 @@
 """Rooms: one full room's drag reaching every connection, and 250 rooms of four at human pace.
 
 Each run starts a real ``wibble serve`` (as ``benchmarks.load`` does) and, in the same
-run, plays the same clients at the same pace against a floor: ``relay``, a bare asyncio
-``websockets`` server in this file that sends each frame to every connection of the
-sender's room (``websockets.broadcast``, the sender included), the least a Python
-server can do to fan a move out; and, for ``rooms``, also ``benchmarks.echo_server``
-(each frame back to its sender only, the floor of ``benchmarks.load``). All clients are
-real websockets in this one asyncio process, on the same 2 cores as the server.
+run, plays the same clients at the same pace against floors: ``sock-relay``, the relay on
+the stack Wibble runs on (flask-sock served by Wibble's own gevent server,
+``benchmarks.sock_echo --relay``), which sends each frame to every connection of the
+sender's room, the sender included; ``relay``, the same in a bare asyncio ``websockets``
+server in this file (``websockets.broadcast``), the least a Python server can do to fan
+a move out; and, for ``rooms``, also ``benchmarks.echo_server`` (each frame back to its
+sender only, the floor of ``benchmarks.load``). All clients are real websockets in this
+one asyncio process, on the same 2 cores as the server. Every connection keeps the
+page's heartbeat: a ``ping`` once it has sent nothing for ``HEARTBEAT`` seconds (Wibble
+closes a connection silent for 30 s; the relays answer ``pong``, the echo echoes it).
 
 - ``fanout`` (issue "play together": a room of 6 seats and 100 spectators, a drag step
   reaches every connection with p99 <= 20 ms). One room: the host creates it (untimed
@@ -46,9 +50,10 @@ every server uses DIR as it is: a later one takes on the rooms an earlier one le
     .venv/bin/python -m benchmarks.rooms fanout [--seats 6] [--spectators 100] [--seconds 45]
     .venv/bin/python -m benchmarks.rooms rooms [--rooms 250] [--seats 4] [--seconds 30]
     .venv/bin/python -m benchmarks.rooms rooms --store          # the server saves to SQLite
-    .venv/bin/python -m benchmarks.rooms rooms --floors relay   # floors to run (default: relay echo)
-    .venv/bin/python -m benchmarks.rooms rooms --store --floors relay --rounds 3   # Wibble and relay in turns
-    .venv/bin/python -m benchmarks.rooms relay [--port 0]       # the relay floor alone
+    .venv/bin/python -m benchmarks.rooms rooms --floors relay   # floors (default: sock-relay relay echo)
+    .venv/bin/python -m benchmarks.rooms rooms --store --floors sock-relay --rounds 3   # in turns
+    .venv/bin/python -m benchmarks.rooms relay [--port 0]       # the asyncio relay floor alone
+    .venv/bin/python -m benchmarks.sock_echo --relay [--port 0] # the flask-sock relay floor alone
 
 Diagnostics: ``--gc-log`` reports every garbage collection the server makes in the
 measured window (through a ``gc.callbacks`` hook), and ``--patch NAME[,NAME]`` adds a
@@ -85,9 +90,11 @@ from websockets.asyncio.server import ServerConnection, broadcast, serve
 from websockets.exceptions import ConnectionClosed
 
 from benchmarks.load import (
+    HEARTBEAT,
     INLINE_CHECKPOINTS,
     LONGEST,
     PACE,
+    PING,
     REAL_WORDS,
     RESOLVE_BELOW,
     ROOT,
@@ -196,12 +203,18 @@ Accept = Callable[[Message], bool]
 # -- the relay floor ---------------------------------------------------------------------
 
 
+PING_FRAME, PONG_FRAME = encode(PING), encode({"type": "pong"})
+
+
 async def relay_handler(ws: ServerConnection, rooms: dict[str, set[ServerConnection]]) -> None:
-    """The first frame names the room (echoed to the sender); every later one goes to the whole room."""
+    """The first frame names the room (echoed to the sender); every later one goes to the whole room,
+    but a heartbeat ``ping``, answered ``pong`` to its sender as Wibble answers it."""
     room: set[ServerConnection] | None = None
     try:
         async for frame in ws:
-            if room is None:
+            if frame == PING_FRAME:
+                await ws.send(PONG_FRAME)
+            elif room is None:
                 room = rooms.setdefault(str(json.loads(frame).get("code")), set())
                 room.add(ws)
                 await ws.send(frame)
@@ -231,6 +244,17 @@ async def relay(host: str, port: int) -> None:
 
 def start_relay() -> Target:
     return start_floor("relay floor", "benchmarks.rooms", "relay")
+
+
+def start_sock_relay() -> Target:
+    return start_floor("sock-relay floor", "benchmarks.sock_echo", "--relay")
+
+
+FLOORS: dict[str, Callable[[], Target]] = {
+    "sock-relay": start_sock_relay,
+    "relay": start_relay,
+    "echo": start_echo,
+}
 
 
 @dataclass
@@ -310,7 +334,7 @@ class Run:
     words: WordList
     tally: RoomTally
     fanout: bool
-    floor: str | None  # None: Wibble; "relay" or "echo"
+    floor: str | None  # None: Wibble; "relay" (either relay floor) or "echo"
     pace: tuple[float, float]
     faces: dict[str, Letter]
     sampler: LetterSampler
@@ -356,6 +380,8 @@ class Person:
         self.rng = random.Random(index)
         self.ws: ClientConnection | None = None
         self.reader: asyncio.Task[None] | None = None
+        self.beat: asyncio.Task[None] | None = None  # the page's heartbeat
+        self.sent_at = 0.0  # when this connection last sent anything
         self.grid: list[list[Letter]] = []
         self.options: list[Option] | None = None  # words on this board; None: solve again
         self.due = asyncio.Event()  # a turn of this seat has begun
@@ -376,7 +402,24 @@ class Person:
             open_timeout=None,
             close_timeout=2,
         )
+        self.sent_at = time.perf_counter()
         self.reader = asyncio.create_task(self.read())
+        self.beat = asyncio.create_task(self.heartbeat())
+
+    async def heartbeat(self) -> None:
+        """As the page: a ``ping`` once nothing was sent for ``HEARTBEAT`` seconds. Its ``pong`` (or
+        echo) is read and ignored like any message nobody waits for."""
+        assert self.ws is not None
+        while True:
+            left = self.sent_at + HEARTBEAT - time.perf_counter()
+            if left > 0:
+                await asyncio.sleep(left)
+                continue
+            self.sent_at = time.perf_counter()
+            try:
+                await self.ws.send(PING_FRAME)
+            except ConnectionClosed:
+                return  # the reader counts it
 
     async def read(self) -> None:
         assert self.ws is not None
@@ -468,6 +511,7 @@ class Person:
         if key is not None and self.table.steps is not None:
             self.table.steps.append(Step(sent, key))
         await self.ws.send(frame)
+        self.sent_at = sent
         try:
             async with asyncio.timeout(TIMEOUT):
                 arrived, reply = await future
@@ -689,6 +733,8 @@ async def close(tables: list[Table], tasks: list[asyncio.Task[None]]) -> None:
     await asyncio.gather(*tasks, return_exceptions=True)
 
     async def hang_up(person: Person) -> None:
+        if person.beat is not None:
+            person.beat.cancel()
         if person.ws is not None:
             try:
                 await person.ws.close()
@@ -701,7 +747,7 @@ async def close(tables: list[Table], tasks: list[asyncio.Task[None]]) -> None:
 
 
 def new_run(target: Target, words: WordList, fanout: bool) -> Run:
-    floor = None if not target.echo else ("relay" if target.name.startswith("relay") else "echo")
+    floor = None if not target.echo else ("relay" if "relay" in target.name else "echo")
     faces = {letter.face: letter for letter in words.letters}
     pace = DRAG_PACE if fanout else PACE
     return Run(target, words, RoomTally(), fanout, floor, pace, faces, LetterSampler(words.letters))
@@ -892,8 +938,8 @@ def main() -> None:
         "--floors",
         nargs="*",
         default=None,
-        choices=("relay", "echo"),
-        help="floors to run (default: relay for fanout, relay echo for rooms)",
+        choices=tuple(FLOORS),
+        help="floors to run (default: sock-relay relay for fanout, sock-relay relay echo for rooms)",
     )
     parser.add_argument("--gc-log", action="store_true", help="report the server's garbage collections")
     parser.add_argument(
@@ -901,7 +947,7 @@ def main() -> None:
         type=int,
         default=1,
         help="rooms: measure every server this many times, taking turns, each round's table and then"
-        " every round's p99 against the relay floor (the machine's speed drifts between minutes)",
+        " every round's p99 against each relay floor (the machine's speed drifts between minutes)",
     )
     parser.add_argument(
         "--patch",
@@ -923,7 +969,7 @@ def main() -> None:
     floors = (
         args.floors
         if args.floors is not None
-        else (["relay"] if args.mode == "fanout" else ["relay", "echo"])
+        else (["sock-relay", "relay"] if args.mode == "fanout" else list(FLOORS))
     )
     if args.mode == "fanout" and "echo" in floors:
         parser.error("fanout: an echo floor sends nothing to the other connections; use --floors relay")
@@ -965,9 +1011,9 @@ def measure_all(args: argparse.Namespace, data_dir: str, floors: list[str]) -> N
     folder = (lambda: tempfile.mkdtemp(prefix="server-", dir=data_dir)) if args.store else (lambda: data_dir)
     servers = [wibble_server(folder, [], args.gc_log)]
     servers += [wibble_server(folder, names.split(","), args.gc_log) for names in args.patch]
-    servers += [Server(start_relay if floor == "relay" else start_echo) for floor in floors]
+    servers += [Server(FLOORS[floor]) for floor in floors]
     rounds = args.rounds
-    p99_ratios: list[float] = []
+    p99_ratios: dict[str, list[float]] = {}  # each relay floor's name: Wibble's p99 over its, by round
     for n in range(1, rounds + 1):
         if rounds > 1:
             print(f"round {n} of {rounds}", flush=True)
@@ -994,14 +1040,14 @@ def measure_all(args: argparse.Namespace, data_dir: str, floors: list[str]) -> N
             report_fanout(fan_results)
         else:
             report_rooms(room_results, seconds)
-            relay = [r for r, _ in room_results if r.name == "relay floor"]
-            if relay:
-                p99_ratios.append(room_results[0][0].p99_ms / relay[0].p99_ms)
+            for relay in (r for r, _ in room_results if "relay" in r.name and "floor" in r.name):
+                p99_ratios.setdefault(relay.name, []).append(room_results[0][0].p99_ms / relay.p99_ms)
         for name, path, window in logs:
             report_gc(name, path, window)
-    if len(p99_ratios) > 1:
-        each = ", ".join(f"{x:.2f}x" for x in p99_ratios)
-        print(f"wibble / relay floor, p99 by round: {each}; median {statistics.median(p99_ratios):.2f}x")
+    for name, ratios in p99_ratios.items():
+        if len(ratios) > 1:
+            each = ", ".join(f"{x:.2f}x" for x in ratios)
+            print(f"wibble / {name}, p99 by round: {each}; median {statistics.median(ratios):.2f}x")
 
 
 if __name__ == "__main__":
