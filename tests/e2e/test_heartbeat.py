@@ -129,9 +129,10 @@ def tail(path: Path, lines: int = 20) -> str:
         return f"({exc})"
 
 
-@pytest.mark.parametrize(
-    "first_try", ["the other process", "the stopped process"], ids=["other-first", "stopped-first"]
-)
+# Only the harder case runs in the suite (its minute is dear): the page's first attempt to
+# reconnect goes to the stopped process too, so both its give-ups are needed. Put "the other
+# process" in the list to see the easier one (about 14.5 s to playing again, against 21.5 s).
+@pytest.mark.parametrize("first_try", ["the stopped process"], ids=["stopped-first"])
 def test_a_stopped_process_is_noticed_and_the_game_carries_on_through_the_other(
     page: Page, site: Deployment, en_trie: Trie, tmp_path: Path, first_try: str
 ) -> None:

@@ -66,7 +66,7 @@ STAND_IN = 1.5
 """Seconds A stays stopped once Ann is away, so that a stand-in may play for her."""
 BACK_WITHIN = 5.0
 """Seconds after A wakes by which Ann must be back (its heartbeat, every 3.3 s, and a margin)."""
-WATCH = 8.0
+WATCH = 6.0
 """Seconds every page is listened to after A wakes."""
 PING_AFTER = 5.0
 """A page sends ``ping`` when it has sent nothing for this long (docs/protocol.md, "Heartbeat")."""
