@@ -404,13 +404,14 @@ def _add_guards(app: Flask) -> None:
             if origin is not None and urlsplit(origin).netloc == request.host:
                 refusals.check(urlsplit(request.host_url).hostname)  # the page's own name: say why
             abort(403)
-        if transport_socket(request.environ) is None:
+        sock = transport_socket(request.environ)
+        if sock is None:
             return "This server does not hand websockets to the app; run `wibble serve`.\n", 501
         # Compression is never agreed: the library would accept permessage-deflate when offered, and
         # inflate before checking the size, so a 4 KB compressed frame could become megabytes. Our
         # messages are small; the offer is removed before flask-sock reads the handshake.
         request.environ.pop("HTTP_SEC_WEBSOCKET_EXTENSIONS", None)
-        tune_socket(transport_socket(request.environ))
+        tune_socket(sock)
         return None
 
 

@@ -70,11 +70,9 @@ def transport_socket(environ: Mapping[str, Any]) -> socket.socket | None:
     return None
 
 
-def tune_socket(sock: socket.socket | None) -> None:
+def tune_socket(sock: socket.socket) -> None:
     """TCP options for a websocket: no Nagle delay on small frames, a small send buffer. They
     belong to the connection, so they hold for every descriptor of it (the library's too)."""
-    if sock is None:
-        return
     for level, option, value in (
         (socket.IPPROTO_TCP, socket.TCP_NODELAY, 1),
         (socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER),
@@ -89,13 +87,23 @@ def _start(target: Callable[[], None]) -> None:
     """Run ``target`` beside the caller: a bare greenlet under gevent (``wibble serve``, gunicorn's
     gevent worker: no ``Thread`` object and its locks for each burst of messages), a thread under
     a threaded server (``flask run``)."""
-    monkey = sys.modules.get("gevent.monkey")
-    if monkey is not None and monkey.is_module_patched("threading"):
-        import gevent
+    global _spawn
+    if _spawn is None:  # asked once: whether gevent patched threading is settled before any socket
+        monkey = sys.modules.get("gevent.monkey")
+        if monkey is not None and monkey.is_module_patched("threading"):
+            import gevent
 
-        gevent.spawn_raw(target)
-    else:
-        threading.Thread(target=target, name="wibble-writer", daemon=True).start()
+            _spawn = gevent.spawn_raw
+        else:
+            _spawn = _thread
+    _spawn(target)
+
+
+def _thread(target: Callable[[], None]) -> None:
+    threading.Thread(target=target, name="wibble-writer", daemon=True).start()
+
+
+_spawn: Callable[[Callable[[], None]], object] | None = None
 
 
 class Outbox:
@@ -151,8 +159,7 @@ class Outbox:
         """Send nothing more and hang up."""
         self.alive = False
         self._messages = []
-        self._hang_up()
-        self.wake()
+        self._hang_up()  # (a writer under way stops at its send, which fails; none is started)
 
 
 class Writer:
@@ -186,10 +193,11 @@ class Writer:
             self._idle.clear()
         try:
             _start(self.run)
-        except BaseException:  # no thread to be had: nobody will write, so drop the client
-            self._stopped()
-            self._outbox.alive = False
-            raise
+        except Exception:  # no thread to be had: nobody will write, so the client is dropped
+            log.exception("could not start a connection's writer")
+            with self._lock:
+                self._stopped()
+            self._outbox.drop()
 
     def _stopped(self) -> None:
         self._running = False
