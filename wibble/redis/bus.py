@@ -45,8 +45,9 @@ ALONE_KEPT = 100_000
 """Topics remembered as heard by this process alone, at most."""
 ALONE_SECONDS = 5.0
 """How long a topic stays marked alone before a publish asks Redis again: should a mark ever be
-wrong (a join missed), other processes miss that topic's messages for this long at most, and
-then its history catches them up."""
+wrong (a join not heard yet), other processes miss that topic's messages for this long at most
+(nothing goes to its history meanwhile: their copies of the document catch up from the store,
+``doorbell.Rechecks``)."""
 HISTORY = 200
 """Envelopes kept in a topic's history (about: Redis trims whole blocks): a few seconds of a
 busy room's drags, enough for a resubscription after a short outage."""
