@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from wibble.core import GameDataError, RuleError
-from wibble.core.room import CODE_ALPHABET, Room, Rules, is_code, new_code
+from wibble.core.room import CODE_ALPHABET, Room, Rules, Settled, is_code, new_code, settle
 
 
 def room_with(*names: str) -> Room:
@@ -190,3 +190,93 @@ def test_a_room_saved_before_deadlines_were_data_still_opens() -> None:
         del seat["grace_until"], seat["away"]
     room = Room.from_doc(doc)
     assert (room.empty_since, room.due(), room.away()) == (None, {}, set())
+
+
+# -- what follows from who is connected (``settle``) ---------------------------------------------
+
+NOW, GRACE = 1_000.0, 120.0
+ANN, BO, CY = "token-Ann", "token-Bo", "token-Cy"
+
+
+def settled(room: Room, here: set[str], anyone: bool | None = None, now: float = NOW) -> Settled:
+    """``settle`` on ``room``, checking that it changes nothing itself."""
+    before = room.to_doc()
+    change = settle(room, here, bool(here) if anyone is None else anyone, now, GRACE)
+    assert room.to_doc() == before
+    return change
+
+
+def test_a_person_connected_nowhere_has_their_seat_held_once() -> None:
+    room = room_with("Ann", "Bo")
+    change = settled(room, {ANN})
+    assert (change.held, change.until, change.back, change.away) == ((1,), NOW + GRACE, (), ())
+    room.apply(change)
+    assert room.seats[1].grace_until == NOW + GRACE  # type: ignore[union-attr]
+    assert not settled(room, {ANN}, now=NOW + 5).changed  # held already: the deadline stays
+
+
+def test_a_held_seat_runs_out_into_away_and_its_person_comes_back() -> None:
+    room = room_with("Ann", "Bo")
+    room.apply(settled(room, {ANN}))
+    assert not settled(room, {ANN}, now=NOW + GRACE - 1).changed
+    gone = settled(room, {ANN}, now=NOW + GRACE)
+    assert gone.away == (1,)
+    room.apply(gone)
+    assert room.away() == {BO}
+    assert not settled(room, {ANN}, now=NOW + 999).changed  # away stays away
+    back = settled(room, {ANN, BO}, now=NOW + 999)
+    assert (back.back, back.returned) == ((1,), (1,))
+    room.apply(back)
+    assert room.away() == set()
+    assert room.due() == {}
+
+
+def test_back_within_the_grace_period_is_not_a_return_from_away() -> None:
+    room = room_with("Ann", "Bo")
+    room.apply(settled(room, {ANN}))
+    back = settled(room, {ANN, BO}, now=NOW + 3)
+    assert (back.back, back.returned) == ((1,), ())
+
+
+def test_an_away_host_hands_on_to_the_earliest_seated_person_here() -> None:
+    room = room_with("Ann", "Bo", "Cy")
+    room.apply(settled(room, {BO, CY}))  # Ann's seat is held...
+    change = settled(
+        room, {CY, BO}, now=NOW + GRACE
+    )  # ...then she is away, in the same change as the hand-on
+    assert (change.away, change.host) == ((0,), 1)
+    room.apply(change)
+    assert room.host == 1
+
+
+def test_an_away_host_keeps_the_room_while_nobody_else_is_here_and_a_returning_one_keeps_it() -> None:
+    room = room_with("Ann", "Bo")
+    room.apply(settled(room, set(), anyone=False))
+    room.apply(settled(room, set(), anyone=False, now=NOW + GRACE))
+    assert room.away() == {ANN, BO}
+    assert room.host == 0
+    assert settled(room, {BO}, now=NOW + GRACE + 1).host == 1  # Bo is here: he hosts
+    assert settled(room, {ANN, BO}, now=NOW + GRACE + 1).host is None  # Ann is back too: she stays
+
+
+def test_a_room_nobody_is_in_stands_empty_and_anyone_at_all_fills_it() -> None:
+    room = room_with("Ann")
+    empty = settled(room, set(), anyone=False)
+    assert (empty.emptied, empty.occupied) == (True, False)
+    room.apply(empty)
+    assert room.empty_since == NOW
+    assert not settled(room, set(), anyone=False, now=NOW + 5).emptied  # since then, not since now
+    watcher = settled(room, set(), anyone=True, now=NOW + 5)  # a spectator: the room is in use
+    assert watcher.occupied
+    room.apply(watcher)
+    assert room.empty_since is None
+
+
+def test_applying_a_change_counts_one_version_a_step_and_nothing_for_no_change() -> None:
+    room = room_with("Ann", "Bo")
+    version = room.version
+    assert not room.apply(settled(room, {ANN, BO}))
+    assert room.version == version
+    assert room.apply(settled(room, set(), anyone=False))  # Ann and Bo held, the room empty
+    assert room.version == version + 3
+    assert Room.from_doc(json.loads(json.dumps(room.to_doc()))).to_doc() == room.to_doc()

@@ -29,7 +29,7 @@ from typing import Any
 
 from .errors import GameDataError, RuleError
 from .fields import count_of, field_of
-from .match import LEVELS, MAX_SEATS, SPELLCAST, VALUES
+from .match import BOT_NAMES, LEVELS, MAX_SEATS, SPELLCAST, VALUES
 
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 """No 0/O, no 1/I/L: a code read aloud or copied by hand comes out right."""
@@ -39,7 +39,6 @@ MAX_REMOVED = 64
 """Removed tokens (and the hashed addresses they played from) remembered: a removed player hears
 ``room/removed`` rather than a bad token, and cannot simply sit down again."""
 DOC_FORMAT = 1
-BOT_NAMES = ("Ada", "Basil", "Cleo", "Dmitri", "Edda", "Flo")
 
 
 def new_code(entropy: random.Random) -> str:
@@ -342,6 +341,29 @@ class Room:
         self.version += 1
         return True
 
+    def apply(self, change: Settled) -> bool:
+        """Apply what ``settle`` found follows from who is connected (one commit). Whether the room
+        changed."""
+        before = self.version
+        for seat in change.back:
+            self.back(self._token(seat))
+        for seat in change.held:
+            self.left(self._token(seat), change.until)
+        for seat in change.away:
+            self.grace_over(self._token(seat), change.now)
+        if change.host is not None:
+            self.host = change.host
+            self.version += 1
+        if change.emptied:
+            self.emptied(change.now)
+        if change.occupied:
+            self.occupied()
+        return self.version != before
+
+    def _token(self, seat: int) -> str:
+        held = self.seats[seat]
+        return "" if held is None or held.token is None else held.token
+
     def _host(self, by: int | None) -> None:
         if by is None or by != self.host:
             raise RuleError("room/not_host", "only the room's host can do that")
@@ -401,6 +423,79 @@ class Room:
         room.empty_since = empty_since
         room.version = count_of(doc, "version")
         return room
+
+
+@dataclass(frozen=True, slots=True)
+class Settled:
+    """What follows for good from who is connected to a room, at one moment (see ``settle``)."""
+
+    now: float
+    until: float
+    """When the seats in ``held`` stop being held (``now`` plus the grace period)."""
+    back: tuple[int, ...] = ()
+    """Seats whose person is connected again: their grace period, or their being away, ends."""
+    returned: tuple[int, ...] = ()
+    """Those of ``back`` that were away: the stand-in playing for them stops."""
+    held: tuple[int, ...] = ()
+    """Seats whose person is connected nowhere: held for them until ``until``."""
+    away: tuple[int, ...] = ()
+    """Seats whose grace period has run out: away from now on (a stand-in plays for them)."""
+    host: int | None = None
+    """The new host, when an away host hands the room on to someone here (None: unchanged)."""
+    emptied: bool = False
+    """Nobody is connected to the room any more: it stands empty from ``now``."""
+    occupied: bool = False
+    """Someone is connected to an empty room again."""
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.back or self.held or self.away or self.emptied or self.occupied) or (
+            self.host is not None
+        )
+
+
+def settle(room: Room, here: Collection[str], anyone: bool, now: float, grace: float) -> Settled:
+    """The rules that follow from presence, as one change: ``here`` is the token hashes connected
+    to the room (anywhere), ``anyone`` whether anybody at all is (spectators count), ``grace`` how
+    long a seat is held for a person who left. Nothing is changed here: ``Room.apply`` applies it.
+
+    - a person connected again is back: their grace period ends, and so does a stand-in's play;
+    - a person connected nowhere has their seat held until ``now + grace`` (once: a held or away
+      seat keeps what it has);
+    - a held seat whose time has run out by ``now`` is away: a stand-in plays it;
+    - an away host hands the room on to the earliest-seated person here, if anyone is;
+    - a room nobody is connected to stands empty from ``now``; one somebody is in, does not.
+    """
+    back, returned, held, away = [], [], [], []
+    seated = {seat: room.seats[seat] for seat in room.people()}  # (each a person with a token)
+    present = [seat for seat, person in seated.items() if person and person.token in here]
+    for seat, person in seated.items():
+        if person is None:  # pragma: no cover - people() holds only seats with a person
+            continue
+        if seat in present:
+            if person.away or person.grace_until is not None:
+                back.append(seat)
+                if person.away:
+                    returned.append(seat)
+        elif person.grace_until is not None and now >= person.grace_until:
+            away.append(seat)
+        elif not person.away and person.grace_until is None:
+            held.append(seat)
+    host = None
+    boss = None if room.host is None else room.seats[room.host]
+    if boss is not None and ((boss.away and room.host not in back) or room.host in away):
+        host = next((seat for seat in present if seat != room.host), None)
+    return Settled(
+        now,
+        now + grace,
+        tuple(back),
+        tuple(returned),
+        tuple(held),
+        tuple(away),
+        host,
+        emptied=not anyone and room.empty_since is None,
+        occupied=anyone and room.empty_since is not None,
+    )
 
 
 def _rules(doc: Mapping[str, Any]) -> Rules:

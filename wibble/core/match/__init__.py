@@ -11,7 +11,7 @@
 from .bots import BotMove, choose
 from .record import MatchMove, MatchRecord, match_differences, replay_match
 from .restore import restore
-from .settings import LEVELS, MAX_SEATS, SPELLCAST, TIMED_TURN_SECONDS, VALUES, Costs, Settings
+from .settings import BOT_NAMES, LEVELS, MAX_SEATS, SPELLCAST, TIMED_TURN_SECONDS, VALUES, Costs, Settings
 from .state import (
     BoardChanged,
     ChainMoved,
@@ -29,6 +29,7 @@ from .state import (
 from .tiles import Specials
 
 __all__ = [
+    "BOT_NAMES",
     "LEVELS",
     "MAX_SEATS",
     "SPELLCAST",

@@ -16,6 +16,9 @@ SPELLCAST = "spellcast"
 VALUES = (SPELLCAST, CLASSIC)
 """What a host may choose from; a list without a Spellcast table plays its classic values either way."""
 MAX_SEATS = 6
+BOT_NAMES = ("Ada", "Basil", "Cleo", "Dmitri", "Edda", "Flo")
+"""Bots' names, one a seat: a match against bots names them in order; a room gives a new bot the
+first name no seat has."""
 MAX_ROUNDS = 20
 TIMED_TURN_SECONDS = 30
 
