@@ -14,7 +14,7 @@ from tests.support import shipped_list
 from wibble.core import Pos, RuleError, WordList, build_word_list
 from wibble.core.match import Match, MatchEvent, Seat, Settings
 from wibble.core.match import restore as restore_match
-from wibble.live.matches import _move_doc
+from wibble.live.matches.held import move_doc
 from wibble.live.records import match_record
 from wibble.store import MemoryStore
 
@@ -132,7 +132,7 @@ MATCH_ID = "m1"
 
 class Recorder:
     """A match saved as the live layer saves it: every change that moved its version goes into a
-    ``MemoryStore`` with the move the live layer writes (``_move_doc``); ``record`` is the store's
+    ``MemoryStore`` with the move the live layer writes (``move_doc``); ``record`` is the store's
     ``match_record``, as ``/games/<id>/record`` serves it."""
 
     def __init__(self, match: Match) -> None:
@@ -145,7 +145,7 @@ class Recorder:
         events = apply()
         assert self.match.version != before, f"{action} changed nothing"
         doc = {**self.match.to_doc(), "tokens": [None] * len(self.match.seats)}
-        self.store.commit(MATCH_ID, before, doc, _move_doc(self.match, seat, action, events), NOW)
+        self.store.commit(MATCH_ID, before, doc, move_doc(self.match, seat, action, events), NOW)
 
     def play_best(self, now: float = NOW) -> None:
         match, seat = self.match, self.match.turn

@@ -374,7 +374,7 @@ def test_a_timer_taken_as_due_just_before_a_release_changes_nothing_after_it(sta
     zero.drag_path(words_now(live, mid)[-1].path)
     live.clock.advance(TURN)
     timers = live.router.timers
-    handler = live.router.matches._due
+    handler = live.router.matches.deadlines._due
     released: list[Message] = []
 
     def release_first(key: Any) -> None:

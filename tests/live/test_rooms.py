@@ -470,7 +470,7 @@ def test_a_room_left_empty_by_a_restart_is_closed_after_the_empty_time(
     ann, room = create(first)
     clock.advance(EMPTY + 1)
     second = start(first.store)
-    assert second.router.rooms.sweep() == 1
+    assert second.router.rooms.deadlines.sweep() == 1
     assert errors(person(second).send(type="join_room", code=room["code"], name="Ann")) == ["room/not_found"]
 
 

@@ -146,7 +146,7 @@ def test_a_failed_join_does_not_leave_a_room_in_memory_that_the_store_has_purged
     eve = person(second)
     assert errors(eve.send(type="join_room", code=code, name="Eve", token="y" * 30)) == ["room/bad_token"]
     clock.advance(60)
-    second.router.rooms.sweep()  # housekeeping: the stored room's last note is older than EMPTY
+    second.router.rooms.deadlines.sweep()  # housekeeping: the stored room's last note is older than EMPTY
     back = join(second, code, "Ann", token=token)  # the room is still open in memory...
     assert back.frames[0]["you"] == 0
     # ...but every change to it fails now, and a restart would lose it.

@@ -169,7 +169,7 @@ class Router:
                 if topic.startswith("room:"):
                     self.rooms.docs.pick_up(topic)  # loaded here: whoever is connected nowhere is held for
             self.presence.forget(process)
-        self.rooms.notice_absent()
+        self.rooms.deadlines.notice_absent()
         return len(departed)
 
     def revived(self, skipped: Collection[str] = ()) -> int:
@@ -180,7 +180,7 @@ class Router:
         is dropped unheard, being older than this) are shown afresh; then each room sees that its
         people here are back. Returns how many rooms changed."""
         self.catch_up(skipped)
-        return self.rooms.notice_absent()
+        return self.rooms.deadlines.notice_absent()
 
     def leave(self, session: Session) -> None:
         """``session`` leaves its game, match or room (on disconnect)."""

@@ -17,7 +17,7 @@ from .daily import Dailies
 from .documents import GONE, Documents
 from .doorbell import Doorbell, Rechecks
 from .games import Games
-from .matches import BotPace, Matches
+from .matches import BotPace, LiveMatch, Matches, RoomMatches
 from .parts import Parts
 from .presence import MemoryPresence, Presence
 from .rooms import RoomLimits, Rooms
@@ -87,6 +87,10 @@ def wire(
         entropy=entropy,
         min_words=settings.min_words,
     )
+
+    def room_match_over(live: LiveMatch) -> None:
+        rooms.play.over(live)  # (rooms is built just below; no match ends before then)
+
     matches = Matches(
         parts,
         settings.pace,
@@ -94,8 +98,9 @@ def wire(
         idle_timeout=settings.idle_timeout,
         round_pause=settings.round_pause,
         max_matches=settings.max_games,
+        on_over=room_match_over,
     )
-    rooms = Rooms(parts, matches, settings.rooms, round_pause=settings.round_pause)
+    rooms = Rooms(parts, RoomMatches(matches), settings.rooms, round_pause=settings.round_pause)
     dailies = Dailies(parts, games, settings.daily_seconds, settings.daily_per_address, settings.min_words)
     if doorbell is not None:
         rechecks = Rechecks()

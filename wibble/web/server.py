@@ -275,7 +275,7 @@ def run_housekeeping(app: Any, interval: float = HOUSEKEEPING_INTERVAL) -> None:
         try:
             live.games.sweep(force=True)
             live.matches.sweep()
-            live.rooms.sweep(PURGE_BATCH)
+            live.rooms.deadlines.sweep(PURGE_BATCH)
             before, purged = time.time() - keep, 0
             while True:
                 deleted = store.purge(before, PURGE_BATCH)

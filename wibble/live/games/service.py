@@ -1,36 +1,16 @@
-"""Endless games in play: created here, loaded from the store on demand, let go when idle, and moved.
-
-Memory is a cache of the store, never the only copy: a game leaves memory when
-nobody has been connected to it for ``idle_timeout`` seconds, or to make room at
-``max_games``, and comes back from the store the next time someone resumes it.
-
-Every move goes through one ordered checklist, as in boardgame.io's master: the
-session is on a game; the chain is its own (or free); the core checks phase and
-tiles; a release is committed to the store with a compare-and-set on the game's
-version; only then is it published. A refused command leaves the game as it was and
-is answered to its sender alone; a commit that fails puts the game back exactly as
-it stood before the release (chain and all), so the player can simply let go again.
-
-A sprint's deadline is in its document (wall-clock seconds, so it means the same after a
-restart) and in this process's ``Timers`` under ``(game_id, "sprint")``; when it falls due
-the game's end is committed like a move. A move that arrives after the deadline, before
-the timer has run, ends the game first and is then refused (``game/over``), so a slow
-timer never lets a word in late. Ending is idempotent (``Game.time_up``): a deadline
-handled twice, here or by another process, changes nothing the second time.
-"""
+"""The endless games service: create, open and attach, each move through one checklist, and a
+sprint's end."""
 
 from __future__ import annotations
 
 import hmac
 import logging
 import random
-import threading
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass, field
 from typing import Any
 
-from .. import protocol
-from ..core import (
+from ... import protocol
+from ...core import (
     Draws,
     Event,
     Game,
@@ -43,40 +23,18 @@ from ..core import (
     TimeUpMove,
     WibbleError,
     WordJudged,
-    WordListError,
 )
-from ..protocol import Cancel, Command, Enter, Press, Release
-from ..store import Gone, StorageError
-from .bus import EVERYONE, Audience, only
-from .credentials import new_token, token_hash
-from .documents import Documents
-from .parts import Parts, Service
-from .sessions import Credential, Session
-from .timers import RETRY_SECONDS
+from ...protocol import Cancel, Command, Enter, Press, Release
+from ...store import Gone, StorageError
+from ..bus import EVERYONE, Audience, only
+from ..credentials import new_token, token_hash
+from ..documents import Documents
+from ..parts import Parts, Service
+from ..sessions import Credential, Session
+from ..timers import RETRY_SECONDS
+from .held import GameKind, LiveGame, load
 
 log = logging.getLogger(__name__)
-
-
-@dataclass(eq=False)
-class LiveGame:
-    """A game in memory, with its lock (the session dragging its chain is ``game.owner``)."""
-
-    game_id: str
-    token_hash: bytes
-    game: Game
-    last_active: float
-    lock: threading.Lock = field(default_factory=threading.Lock)
-    daily: dict[str, Any] | None = None
-    """A daily board's game: its ``date``, ``day``, ``player`` (the hash of the player's id) and
-    whether it is ``scored`` (the player's one attempt of the day) or a replay; None otherwise."""
-
-    @property
-    def doc_id(self) -> str:
-        return self.game_id
-
-    @property
-    def version(self) -> int:
-        return self.game.version
 
 
 class Games(Service):
@@ -104,7 +62,7 @@ class Games(Service):
         # Seeds and hash bases come from the OS's randomness unless a test injects some.
         self._entropy = entropy or random.SystemRandom()
         self.docs: Documents[LiveGame] = Documents(
-            self,
+            GameKind(lambda live: self._publish_snapshot(live, EVERYONE), self._schedule),
             parts.store,
             parts.presence,
             clock,
@@ -128,41 +86,6 @@ class Games(Service):
     def get(self, game_id: str) -> LiveGame | None:
         """The game if it is in memory."""
         return self.docs.get(game_id)
-
-    # -- the document's kind (see ``documents.Kind``) ---------------------------------------
-
-    name = "game"
-
-    def dump(self, live: LiveGame) -> dict[str, Any]:
-        # The token's hash is kept with the game, as a match keeps its seats'.
-        doc = {**live.game.to_doc(), "tokens": [live.token_hash.hex()]}
-        if live.daily is not None:
-            doc["daily"] = live.daily
-        return doc
-
-    def restore(self, live: LiveGame, doc: dict[str, Any]) -> None:
-        live.game = Game.from_doc(doc, live.game.words)
-
-    def reloaded(self, live: LiveGame, doc: dict[str, Any]) -> None:
-        live.game = Game.from_doc(doc, live.game.words)
-        if live.game.phase is Phase.CHAINING:
-            live.game.cancel()
-        self._publish_snapshot(live, EVERYONE)
-        self._schedule(live)
-
-    def due(self, live: LiveGame) -> float | None:
-        """A sprint's end, until it is over (an untimed game has no deadline). Indexed by the store
-        so that a sprint whose process died, or that nobody reopened after a restart, still ends
-        on time, taken on by any process (``adopt``): a daily board's score is entered then."""
-        game = live.game
-        return game.deadline if game.phase is not Phase.OVER else None
-
-    def refresh(self, live: LiveGame, doc: dict[str, Any]) -> None:
-        owner = live.game.owner
-        live.game = Game.from_doc(doc, live.game.words)
-        if live.game.phase is Phase.CHAINING:  # a chain is never stored; one dragged here goes on
-            live.game.owner = owner
-        self._schedule(live)
 
     def create(
         self,
@@ -382,25 +305,11 @@ class Games(Service):
     # -- memory --------------------------------------------------------------------------
 
     def _load(self, game_id: str) -> LiveGame:
+        row = self.store.load(game_id)
+        if row is None or row.kind != "game":
+            raise RuleError("game/not_found", "no such game (it may have expired); start a new one")
         try:
-            row = self.store.load(game_id)
-            if row is None or row.kind != "game":
-                raise RuleError("game/not_found", "no such game (it may have expired); start a new one")
-            tokens = row.doc.get("tokens")
-            if not (isinstance(tokens, list) and len(tokens) == 1 and isinstance(tokens[0], str)):
-                raise GameDataError("its token is damaged")
-            try:
-                hashed = bytes.fromhex(tokens[0])
-            except ValueError:
-                raise GameDataError("its token is damaged") from None
-            name = row.doc.get("wordlist")
-            try:
-                words = self.wordlists.get(name if isinstance(name, str) else "")
-            except KeyError:
-                raise GameDataError(f"its word list {name!r} is no longer on this server") from None
-            except WordListError as exc:
-                raise GameDataError(f"its word list {name!r} cannot be loaded ({exc.message})") from None
-            game = Game.from_doc(row.doc, words)
+            live = load(game_id, row, self.wordlists, self.clock())
         except GameDataError as exc:
             if game_id not in self._logged_unavailable:
                 self._logged_unavailable.add(game_id)
@@ -408,8 +317,5 @@ class Games(Service):
             raise RuleError(
                 "game/unavailable", "this saved game cannot be loaded on this server; start a new one"
             ) from None
-        daily = row.doc.get("daily")
         self.sweep()
-        return self.docs.keep(
-            LiveGame(game_id, hashed, game, self.clock(), daily=daily if isinstance(daily, dict) else None)
-        )
+        return self.docs.keep(live)
