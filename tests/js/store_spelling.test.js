@@ -6,6 +6,9 @@ import { test } from "node:test";
 
 import { Store, savedGames } from "../../static/js/store.js";
 import { memory } from "./support.js";
+import { tabOf } from "./store_support.js";
+
+const SP = await import("../../static/js/store/spelling.js");
 
 const config = { wordlists: [{ name: "en", title: "English" }], default_wordlist: "en" };
 
@@ -137,4 +140,35 @@ test("nothing is typed without a connection, or over another tab's chain", () =>
   assert.equal(busy.store.typeLetter("C"), false);
   assert.equal(busy.store.state.message.say, "other_tab_chain");
   assert.deepEqual(busy.sent, []);
+});
+
+// The spelling part (static/js/store/spelling.js) alone, from a plain tab: the moves it would send.
+
+test("the part: a typed word is the press and enters of its path, and the spelling to keep", () => {
+  const change = SP.typeLetter(tabOf({ rows: "CAX/XXX/XXX", state: { spelling: { typed: "C", paths: [], index: 0 } } }), "a");
+  assert.deepEqual(change.moves, [{ move: { type: "press", row: 0, col: 0 }, state: { mine: true } }, { type: "enter", row: 0, col: 1 }]);
+  assert.deepEqual(change.state.chain, [[0, 0], [0, 1]]);
+  assert.equal(change.state.spelling.typed, "CA");
+  assert.deepEqual(change.event, { type: "local", spelled: true });
+});
+
+test("the part: following another path steps back to where the two part, then goes on", () => {
+  const tab = tabOf({ rows: "CAT/XAX/XTX", state: { chain: [[0, 0], [0, 1], [0, 2]], mine: true } });
+  assert.deepEqual(SP.follow(tab, [[0, 0], [1, 1], [2, 1]]).moves, [
+    { type: "enter", row: 0, col: 1 }, { type: "enter", row: 0, col: 0 }, { type: "enter", row: 1, col: 1 }, { type: "enter", row: 2, col: 1 },
+  ]);
+});
+
+test("the part: typing is over once the chain on the board is not the path typed", () => {
+  const spelling = { typed: "CA", paths: [{ path: [[0, 0], [0, 1]], points: 2 }], index: 0 };
+  const state = tabOf({ state: { spelling, chain: [[0, 0], [0, 1]], mine: true } }).state;
+  assert.equal(SP.checked(state), spelling);
+  assert.equal(SP.checked({ ...state, chain: [[0, 0]] }), null);
+  assert.equal(SP.checked({ ...state, mine: false }), null);
+});
+
+test("the part: while a swap's letter is chosen, a letter typed is that letter", () => {
+  const match = { you: 0, turn: 0, phase: "playing", letters: ["A", "Ñ"] };
+  assert.deepEqual(SP.typeLetter(tabOf({ state: { match, swap: { tile: [0, 0] } } }), "ñ"), { match: ["swapTo", "Ñ"] });
+  assert.equal(SP.typeLetter(tabOf({ state: { match, swap: { tile: null } } }), "a"), null);
 });

@@ -35,7 +35,7 @@ export class WordPanel {
     setHidden(this.line, over || !(screen === "endless" || screen === "match" || screen === "daily"));
   }
 
-  /** `current` is store.js's currentChain; `match` the match on screen, or null. */
+  /** `current` is store/reconcile.js's currentChain; `match` the match on screen, or null. */
   render(state, event, { current, match, canPlay, language }) {
     const status = statusOf(current);
     setData(this.line, "status", status);
@@ -47,7 +47,7 @@ export class WordPanel {
     setData(this.line, "owner", other ? "other" : "");
     setText(this.owner, other ? `${M.seatName(match, current.seat)}:` : "");
     setText(this.word, current.word);
-    // The server's points (store.js's currentChain says why they may be a step behind).
+    // The server's points (store/reconcile.js's currentChain says why they may be a step behind).
     // A chain that spells no word scores nothing: its letters' sum would read as points.
     const points = status === "none" ? null : current.points;
     setText(this.points, points === null ? "" : pts(points));

@@ -1,0 +1,101 @@
+// The endless game (static/js/store/endless.js) alone: a snapshot, a word judged, tiles
+// replaced, a sprint's end and a refused word list, each as the change the store would apply.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { snapshot, tabOf } from "./store_support.js";
+
+const E = await import("../../static/js/store/endless.js");
+
+test("a new game's snapshot goes on screen and into Your games, and says why it came", () => {
+  const change = E.gameSnapshot(tabOf({ state: { game: null }, announce: "lost" }), snapshot({ total: 7, found: [{ word: "CAT", points: 7 }] }));
+  assert.deepEqual(change.remember, { game_id: "g", token: "t", wordlist: "en", title: "English", total: 7, words: 1 });
+  assert.equal(change.daily, undefined);
+  assert.deepEqual(change.tab, { ref: { game_id: "g", token: "t" }, opening: null, start: null, fellBack: false, announce: null });
+  assert.deepEqual([change.state.mode, change.state.total, change.state.board[0][0].letter], ["endless", 7, "C"]);
+  assert.deepEqual(change.say, { kind: "info", say: "game_lost", title: "English" });
+  // Whether Your games kept it is known once the store has saved it: `saved: null` is filled in.
+  assert.deepEqual(change.event, { type: "game", fresh: true, fromUrl: false, saved: null });
+});
+
+test("the same game again says nothing, unless no word is left on its board", () => {
+  assert.equal(E.gameSnapshot(tabOf({ announce: "open" }), snapshot()).say, undefined);
+  assert.equal(E.gameSnapshot(tabOf(), snapshot({ words_left: 0 })).say.say, "no_words_left");
+});
+
+test("the daily board's game is kept in the daily memory, not in Your games", () => {
+  const daily = { day: 328, date: "2026-11-24", scored: true };
+  const change = E.gameSnapshot(tabOf({ state: { game: null } }), snapshot({ daily }));
+  assert.deepEqual(change.daily, { game: { game_id: "g", token: "t", date: "2026-11-24" } });
+  assert.equal(change.remember, undefined);
+  assert.equal(change.state.mode, "daily");
+  assert.equal(change.event.saved, true);
+  // Over while away: its end screen asks for the day's leaderboard as it is now.
+  const ended = E.gameSnapshot(tabOf({ state: { game: { id: "g" } } }), snapshot({ daily, sprint: 180, phase: "over" }));
+  assert.deepEqual(ended.send, [{ type: "leaderboard", player: "P".repeat(32) }]);
+});
+
+test("a scored word adds to the words found and the total, and its tiles wait for their replacements", () => {
+  const tab = tabOf({ state: { confirmed: { chain: [[0, 0], [0, 1], [0, 2]], seat: null } } });
+  const change = E.wordJudged(tab, { type: "word", word: "CAT", result: "scored", points: 5, total: 5 }, "latest");
+  assert.deepEqual(change.state.found, [{ word: "CAT", points: 5 }]);
+  assert.equal(change.state.total, 5);
+  assert.deepEqual([...change.state.refilling], ["0,0", "0,1", "0,2"]);
+  assert.deepEqual(change.state.chain, []);
+  assert.deepEqual(change.remember, { game_id: "g", token: "t", total: 5, words: 1 });
+  assert.deepEqual([change.say.kind, change.say.total], ["scored", 5]);
+});
+
+test("in a match, another seat's refused word is not ours to be told", () => {
+  const tab = tabOf({ state: { match: { you: 0, minLength: 4 } } });
+  const theirs = E.wordJudged(tab, { type: "word", word: "XQ", result: "not_a_word", seat: 1 }, "other");
+  assert.equal(theirs.say, undefined);
+  assert.deepEqual(theirs.event, { type: "word", result: "not_a_word", word: "XQ", seat: 1 });
+  const mine = E.wordJudged(tab, { type: "word", word: "XQ", result: "too_short", seat: 0 }, "latest");
+  assert.equal(mine.say.minLength, 4);
+});
+
+test("replaced tiles come as the server sent them; a shuffle in a match says who did it", () => {
+  const tab = tabOf({ state: { refilling: new Set(["0,0"]) } });
+  const change = E.boardChanged(tab, { type: "board", changed: [{ row: 0, col: 0, letter: "B", score: 3 }, { row: 9, col: 0, letter: "Z" }], words_left: 0 });
+  assert.deepEqual(change.state.board[0][0], { letter: "B", score: 3 });
+  assert.equal(tab.state.board[0][0].letter, "C"); // the board on screen is not written
+  assert.deepEqual(change.event, { type: "board", changed: [[0, 0]], reason: "refill" });
+  assert.equal(change.say.say, "no_words_left");
+  const match = { you: 0, turn: 1, hint: { word: "CAT" }, seats: [{ name: "You" }, { name: "Ada" }] };
+  const shuffled = E.boardChanged(tabOf({ state: { match } }), { type: "board", changed: [], reason: "shuffle", words_left: 3 });
+  assert.equal(shuffled.state.match.hint, null); // its path may no longer spell it
+  assert.equal(match.hint.word, "CAT");
+  assert.deepEqual([shuffled.say.say, shuffled.say.mine, shuffled.say.name], ["shuffled", false, "Ada"]);
+});
+
+test("a sprint's end: the final score, kept in Your games, or in the days played for a scored daily", () => {
+  const sprint = { seconds: 60, endsAt: 0, over: false, missed: [] };
+  const over = { type: "over", total: 12, found: [{ word: "CAT", points: 5 }], missed: [{ word: "TON", points: 3, path: [[0, 2]] }] };
+  const endless = E.sprintOver(tabOf({ state: { game: { id: "g", wordlist: "en", title: "English", sprint, daily: null } } }), over);
+  assert.deepEqual(endless.remember, { game_id: "g", token: "t", wordlist: "en", title: "English", total: 12, words: 1 });
+  assert.deepEqual([endless.state.game.sprint.over, endless.state.game.sprint.missed[0].word], [true, "TON"]);
+  assert.deepEqual(endless.say, { kind: "info", say: "time_up", total: 12, words: 1 });
+  const daily = { day: 3, date: "2026-11-24", scored: true };
+  const scored = E.sprintOver(tabOf({ state: { game: { id: "g", sprint, daily } } }), over);
+  assert.deepEqual(scored.daily, { record: { date: "2026-11-24", day: 3, score: 12, words: 1 } });
+  assert.equal(scored.remember, undefined);
+  assert.equal(E.sprintOver(tabOf(), over), null); // an untimed game has no end
+});
+
+test("a missed word's path lights on the final board, and goes out when asked again", () => {
+  const missed = [{ word: "TON", points: 3, path: [[0, 2], [1, 1]] }];
+  const game = { id: "g", sprint: { over: true, missed } };
+  const shown = E.showMissed(tabOf({ state: { game } }), 0);
+  assert.deepEqual(shown.state.shownPath, { word: "TON", path: [[0, 2], [1, 1]] });
+  assert.equal(E.showMissed(tabOf({ state: { game, shownPath: shown.state.shownPath } }), 0).state.shownPath, null);
+  assert.equal(E.showMissed(tabOf({ state: { game: { id: "g", sprint: { over: false, missed } } } }), 0), null);
+});
+
+test("a word list the server lacks, with nothing on screen: the default list, once", () => {
+  const refused = { type: "error", code: "game/unknown_wordlist", message: "no such list" };
+  const change = E.listRefused(tabOf({ state: { live: false }, start: { wordlist: "xx", seed: 4 } }), refused);
+  assert.deepEqual(change.send, [{ type: "new_game", seed: 4 }]);
+  assert.deepEqual(change.tab, { fellBack: true, announce: "fallback" });
+  assert.equal(E.listRefused(tabOf({ state: { live: false }, fellBack: true }), refused), null);
+  assert.equal(E.listRefused(tabOf(), refused), null); // a game on screen plays on
+});
