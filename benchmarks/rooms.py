@@ -58,10 +58,10 @@ every server uses DIR as it is: a later one takes on the rooms an earlier one le
 Diagnostics: ``--gc-log`` reports every garbage collection the server makes in the
 measured window (through a ``gc.callbacks`` hook), and ``--patch NAME[,NAME]`` adds a
 row for Wibble with changes patched in at start-up (``PATCHES``: ``forget-solve``, the
-fix proposed in docs/benchmarks.md; ``inline-checkpoints`` and ``no-checkpoints``, the
-store's WAL checkpoints inline on the loop as SQLite runs them by itself, or none;
-``no-best``, a diagnostic that skips the turn's best-word search), so that a proposal is
-measured against the shipped server in one run:
+fix proposed in docs/benchmarks-log.md, "Rooms"; ``inline-checkpoints`` and
+``no-checkpoints``, the store's WAL checkpoints inline on the loop as SQLite runs them by
+itself, or none; ``no-best``, a diagnostic that skips the turn's best-word search), so
+that a proposal is measured against the shipped server in one run:
 
     .venv/bin/python -m benchmarks.rooms rooms --gc-log --floors \\
         --patch forget-solve --patch forget-solve,no-best        # --floors alone: no floor
@@ -136,7 +136,7 @@ SERVER_ENV = {"WIBBLE_MAX_ROOMS": "10000", "WIBBLE_ROOM_SPECTATORS_PER_ADDRESS":
 
 # --patch NAME[,NAME]: Wibble with changes patched in (measured without touching wibble/), one row each.
 PATCHES = {
-    # The fix proposed in docs/benchmarks.md ("Rooms"): a match forgets its cached solve as soon
+    # The fix proposed in docs/benchmarks-log.md ("Rooms"): a match forgets its cached solve as soon
     # as its board changes, so that the solve's few hundred Found objects die young instead of
     # waiting, tracked, in the young generation of the garbage collector.
     "forget-solve": """

@@ -2,7 +2,7 @@
 
 Every message, every stored document and every incoming frame passes through here, and
 the standard library's ``json`` was 6-8% of a saturated server's CPU. msgspec's C
-encoder and decoder do the same work in a fraction of the time (docs/benchmarks.md, "The
+encoder and decoder do the same work in a fraction of the time (docs/benchmarks-log.md, "The
 codec"), but they are not the same codec in every corner, so each function here takes
 msgspec's answer only where it is the one ``json`` would give, and asks ``json`` itself
 everywhere else:

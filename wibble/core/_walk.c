@@ -2,7 +2,7 @@
  *
  * The game counts every word on the board after each refill, to keep at least a
  * floor of words unfound; in Python that count was 40% of a saturated server's CPU
- * (docs/benchmarks.md, "Close to the floor"). This module does the same search
+ * (docs/benchmarks-log.md, "Close to the floor"). This module does the same search
  * over the same trie, in C, with the same results in the same order:
  * solver.py's Python search stays the reference, used wherever this module was not
  * built, and the tests compare the two on random boards of every shipped list.

@@ -5,7 +5,7 @@ Two implementations with the same results in the same order:
 - the compiled one (``wibble/core/_walk.c``), built by ``pip install`` wherever a C
   compiler is: the trie copied once into flat arrays, a step a bit test and an array
   read. The game counts every word on the board after each refill, and in Python that
-  count was 40% of a saturated server's CPU (docs/benchmarks.md, "Close to the floor");
+  count was 40% of a saturated server's CPU (docs/benchmarks-log.md, "Close to the floor");
 - the Python one below, the reference: it runs where the extension was not built (or
   cannot take a list: more than 64 letters, boards over 8 x 8), and the tests check the
   compiled walk against it on random boards of every shipped list. It is one walk for

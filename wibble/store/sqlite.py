@@ -4,7 +4,8 @@ One connection, in WAL mode with ``synchronous=NORMAL``: a commit is a write int
 the WAL file with no fsync, so it survives the process being killed (SIGKILL, a
 crash) and costs tens of microseconds; only a power cut can lose the last commits.
 Commits run inline on the caller's greenlet: at these costs a thread with group
-commit would add a hand-off per move and save nothing (docs/benchmarks.md).
+commit would add a hand-off per move and save nothing (docs/benchmarks-log.md,
+"Commit latency per word, inline or on a thread").
 
 Another process may hold the write lock (a backup script, a ``sqlite3`` shell in a
 transaction). SQLite's busy timeout would wait for it inside the call, and on the

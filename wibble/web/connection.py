@@ -17,7 +17,7 @@ for a message over ``max_message_size``. This module only uses its documented ca
 - A client that sends nothing for ``SILENCE_TIMEOUT`` is closed: the page sends a
   ``ping`` every few seconds (answered ``pong`` here, without the router) and notices a
   silent server itself. The library's websocket pings are off by default: they put a
-  select() before every read (docs/benchmarks.md, "Heartbeat").
+  select() before every read (docs/benchmarks-log.md, 2026-11-27, "The heartbeat").
 - An exception escaping the handler would become an HTTP 500 written onto the
   websocket, so none do.
 

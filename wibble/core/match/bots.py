@@ -9,7 +9,7 @@ score, and the bot's level decides which one it plays, measured against the boar
 
 A board with no word in a level's band gets the word nearest to the band (of the
 level's lengths if there is one). ``benchmarks/bots.py`` measures what each level plays
-over 200 seeded boards (docs/benchmarks.md, "Bots").
+over 200 seeded boards (docs/benchmarks-log.md, "Bots").
 
 Every choice is drawn from the match's ``bot_draws``, a stream of its own, so a bot's
 dice never move the board's draws, and a match replays from its record (which keeps

@@ -516,7 +516,7 @@ class Match:
     def _build(self, used: Sequence[Pos]) -> Build:
         # The board is about to change: let the last search go now rather than at the next one.
         # Hundreds of matches each holding a stale search kept the garbage collector's young
-        # passes scanning ~100,000 objects (12-40 ms pauses for every room; docs/benchmarks.md).
+        # passes scanning ~100,000 objects (12-40 ms pauses for every room; docs/benchmarks-log.md, "Rooms").
         self._solved = None
         return Build(
             self.board,
