@@ -7,10 +7,10 @@ from typing import Any
 
 from tests.live.players import FakeClock
 from wibble import protocol
-from wibble.live import MemoryBus, MemoryPresence, Session
-from wibble.live.bus import all_but, holders_of, only
+from wibble.engines.bus import MemoryBus, all_but, holders_of, only
+from wibble.engines.presence import MemoryPresence, holders
+from wibble.live import Session
 from wibble.live.credentials import holder_of
-from wibble.live.presence import holders
 from wibble.live.sessions import Credential
 
 
@@ -107,8 +107,8 @@ def until(condition: Any, seconds: float = 10.0) -> None:
 def test_two_processes_buses_hear_each_other_and_a_topic_heard_by_one_costs_redis_nothing(
     redis_url: str,
 ) -> None:
-    from wibble.redis.bus import RedisBus
-    from wibble.redis.client import connect
+    from wibble.engines.bus.redis import RedisBus
+    from wibble.engines.redis_client import connect
 
     a, b = (RedisBus(connect(redis_url), process, listener=connect(redis_url)) for process in ("A", "B"))
     try:
@@ -130,8 +130,8 @@ def test_two_processes_buses_hear_each_other_and_a_topic_heard_by_one_costs_redi
 
 
 def test_a_process_cut_off_past_its_liveness_comes_back_with_its_sessions(redis_url: str) -> None:
-    from wibble.redis import connect
-    from wibble.redis.presence import RedisPresence
+    from wibble.engines.presence.redis import RedisPresence
+    from wibble.engines.redis_client import connect
 
     a = RedisPresence(connect(redis_url), "A", ttl=0.3)
     b = RedisPresence(connect(redis_url), "B", ttl=0.3)
@@ -144,7 +144,7 @@ def test_a_process_cut_off_past_its_liveness_comes_back_with_its_sessions(redis_
 
 
 def test_a_deadline_whose_handler_failed_is_tried_again() -> None:
-    from wibble.live.claims import MemoryClaims
+    from wibble.engines.claims import MemoryClaims
     from wibble.live.timers import RETRY_SECONDS, Timers
 
     clock = FakeClock()
@@ -169,9 +169,9 @@ def buses(redis_url: str) -> tuple[Any, Any]:
     from redis.backoff import NoBackoff
     from redis.retry import Retry
 
-    from wibble.redis import bus
-    from wibble.redis.client import connect
-    from wibble.redis.presence import RedisPresence
+    from wibble.engines.bus import redis as bus
+    from wibble.engines.presence.redis import RedisPresence
+    from wibble.engines.redis_client import connect
 
     made = []
     for process in ("A", "B"):
@@ -216,7 +216,7 @@ def test_a_topic_whose_history_no_longer_reaches_back_is_named_for_a_snapshot(
 ) -> None:
     import redis
 
-    from wibble.redis import bus as redis_bus
+    from wibble.engines.bus import redis as redis_bus
 
     monkeypatch.setattr(redis_bus, "HISTORY", 1)
     a, b = buses(redis_url)
@@ -249,7 +249,7 @@ def test_a_long_subscription_stays_listed_so_what_it_misses_while_cut_off_is_kep
 
     import redis
 
-    from wibble.redis import bus as redis_bus
+    from wibble.engines.bus import redis as redis_bus
 
     monkeypatch.setattr(redis_bus, "HISTORY_SECONDS", 2)  # lists expire in 2 s, not 10 minutes
     a, b = buses(redis_url)

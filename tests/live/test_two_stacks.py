@@ -16,10 +16,12 @@ import pytest
 from tests.live.players import LIST, FakeClock, Person, errors, types
 from wibble.core import Pos
 from wibble.core.match import restore as restore_match
-from wibble.live import LiveSettings, MemoryBus, MemoryPresence, RoomLimits, Router, wire
-from wibble.live.claims import MemoryClaims
+from wibble.engines.bus import MemoryBus
+from wibble.engines.claims import MemoryClaims
+from wibble.engines.presence import MemoryPresence
+from wibble.engines.store import MemoryStore
+from wibble.live import LiveSettings, RoomLimits, Router, wire
 from wibble.live.matches import BotPace
-from wibble.store import MemoryStore
 from wibble.wordlists import WordLists
 
 TURN = 30

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from wibble.redis import RedisStore
-from wibble.store import MemoryStore, SqliteStore, Store
+from wibble.engines.store import MemoryStore, SqliteStore, Store
+from wibble.engines.store.redis import RedisStore
 
 Opener = Callable[[], Store]
 

@@ -22,8 +22,8 @@ import pytest
 
 from tests.store.games import new_game, play
 from tests.support import versions_in_database_file
-from wibble.store import SqliteStore, StorageError
-from wibble.store import sqlite as sqlite_store
+from wibble.engines.store import SqliteStore, StorageError
+from wibble.engines.store import sqlite as sqlite_store
 
 PAGE = 4096
 GAMES = 4
@@ -153,7 +153,7 @@ def test_a_reader_holding_old_pages_does_not_stop_commits_and_is_caught_up_after
 KILLED_WRITER = """
 import sys, threading
 from pathlib import Path
-from wibble.store import SqliteStore
+from wibble.engines.store import SqliteStore
 
 store = SqliteStore(Path(sys.argv[1]))
 doc = {"version": 0, "text": "x" * 600}

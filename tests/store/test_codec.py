@@ -11,7 +11,7 @@ from typing import Any
 
 from tests.protocol.test_codec import same
 from tests.store.games import new_game, play
-from wibble.store import SqliteStore, Store
+from wibble.engines.store import SqliteStore, Store
 
 T0 = 1_700_000_000.0
 COMPACT = {"ensure_ascii": False, "separators": (",", ":")}

@@ -8,7 +8,7 @@ import pytest
 from tests.store.conftest import Opener
 from tests.store.games import AB, new_game, play
 from wibble.core import Game
-from wibble.store import KINDS, AlreadyExists, MemoryStore, Store, VersionConflict
+from wibble.engines.store import KINDS, AlreadyExists, MemoryStore, Store, VersionConflict
 
 T0 = 1_700_000_000.0
 
@@ -216,8 +216,8 @@ def test_a_purged_games_moves_go_with_it(store: Store) -> None:
 
 
 def test_every_document_and_its_record_copy_to_another_engine_and_back_exactly(store: Store) -> None:
-    from wibble.store import MemoryStore
-    from wibble.store.copy import copy_documents
+    from wibble.engines.store import MemoryStore
+    from wibble.engines.store.copy import copy_documents
 
     game = new_game(seed=5)
     store.create("g1", "game", game.to_doc(), T0)

@@ -9,7 +9,7 @@ import pytest
 
 from tests.store.conftest import Opener
 from wibble.core.daily import Leaderboard, doc_id
-from wibble.store import Store, VersionConflict
+from wibble.engines.store import Store, VersionConflict
 
 DAY = date(2026, 11, 24)
 T0 = 1_795_000_000.0

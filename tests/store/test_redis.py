@@ -6,8 +6,8 @@ import pytest
 import redis
 
 from tests.store.games import new_game, play
-from wibble.redis import RedisStore
-from wibble.store import StorageError, VersionConflict
+from wibble.engines.store import StorageError, VersionConflict
+from wibble.engines.store.redis import RedisStore
 
 T0 = 1_700_000_000.0
 
@@ -64,8 +64,8 @@ def test_a_commit_that_reaches_redis_after_its_writer_gave_up_changes_nothing(re
 def test_without_the_redis_package_the_host_is_told_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
     import importlib.util
 
-    from wibble.redis import open_engines
-    from wibble.store import StoreOpenError
+    from wibble.engines.redis import open_engines
+    from wibble.engines.store import StoreOpenError
 
     real = importlib.util.find_spec
     monkeypatch.setattr(

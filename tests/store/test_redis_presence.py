@@ -6,7 +6,7 @@ import time
 
 import redis
 
-from wibble.redis.presence import RedisPresence
+from wibble.engines.presence.redis import RedisPresence
 
 
 def commands(admin: redis.Redis) -> int:

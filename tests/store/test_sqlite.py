@@ -15,9 +15,9 @@ import pytest
 
 from tests.store.games import AB, new_game, play
 from wibble.core import Game, GameDataError
-from wibble.store import AlreadyExists, SqliteStore, StorageError, StoreOpenError, open_store
-from wibble.store import sqlite as sqlite_store
-from wibble.store.sqlite import MIGRATIONS, SCHEMA_VERSION
+from wibble.engines.store import AlreadyExists, SqliteStore, StorageError, StoreOpenError, open_store
+from wibble.engines.store import sqlite as sqlite_store
+from wibble.engines.store.sqlite import MIGRATIONS, SCHEMA_VERSION
 
 TOKEN = hashlib.sha256(b"token").digest()
 T0 = 1_700_000_000.0

@@ -7,7 +7,7 @@ import threading
 from pathlib import Path
 
 from tests.store.games import new_game, play
-from wibble.store import SqliteStore
+from wibble.engines.store import SqliteStore
 
 
 def test_threads_saving_different_games_at_once_all_succeed(tmp_path: Path) -> None:

@@ -27,7 +27,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .bus import Bus, all_but
+from ..engines.bus import Bus, all_but
 
 COMMITS = "_commits"
 """The prefix of the bus topics that carry the doorbell, one a document (no session listens to them)."""

@@ -45,9 +45,9 @@ from ..core import (
     WordJudged,
     WordListError,
 )
+from ..engines.bus import EVERYONE, Audience, only
+from ..engines.store import Gone, StorageError
 from ..protocol import Cancel, Command, Enter, Press, Release
-from ..store import Gone, StorageError
-from .bus import EVERYONE, Audience, only
 from .credentials import new_token, token_hash
 from .documents import Documents
 from .parts import Parts, Service

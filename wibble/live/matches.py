@@ -47,6 +47,9 @@ from ..core.match import (
     choose,
 )
 from ..core.match import restore as restore_match
+from ..engines.bus import EVERYONE, Audience, all_but, holders_of, only
+from ..engines.presence import holders
+from ..engines.store import Gone, StorageError, VersionConflict
 from ..protocol import (
     Cancel,
     Command,
@@ -62,12 +65,9 @@ from ..protocol import (
     Shuffle,
     Swap,
 )
-from ..store import Gone, StorageError, VersionConflict
-from .bus import EVERYONE, Audience, all_but, holders_of, only
 from .credentials import holder_of, new_token
 from .documents import Documents
 from .parts import Parts, Service
-from .presence import holders
 from .sessions import Credential, Session
 
 log = logging.getLogger(__name__)

@@ -41,6 +41,9 @@ from .. import protocol
 from ..core import GameDataError, RuleError, WibbleError
 from ..core.match import Phase, Seat, Settings
 from ..core.room import Room, Rules, is_code, new_code
+from ..engines.bus import EVERYONE, Audience, all_but, holders_of, only
+from ..engines.presence import holders
+from ..engines.store import AlreadyExists, StorageError
 from ..protocol import (
     Command,
     CreateRoom,
@@ -56,13 +59,10 @@ from ..protocol import (
     TakeSeat,
 )
 from ..ratelimit import TokenBucket
-from ..store import AlreadyExists, StorageError
-from .bus import EVERYONE, Audience, all_but, holders_of, only
 from .credentials import address_hash, holder_of, new_token
 from .documents import Documents
 from .matches import LiveMatch, Matches
 from .parts import Parts, Service
-from .presence import holders
 from .sessions import Credential, Session
 
 log = logging.getLogger(__name__)

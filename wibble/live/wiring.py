@@ -8,18 +8,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.daily import DAILY_SECONDS
-from ..store import Store
+from ..engines.bus import Bus, MemoryBus
+from ..engines.claims import LEASE, Claims
+from ..engines.meter import Meter
+from ..engines.presence import MemoryPresence, Presence
+from ..engines.store import Store
 from ..wordlists import WordLists
-from .budgets import Budgets, Limits, Meter
-from .bus import Bus, MemoryBus
-from .claims import LEASE, Claims
+from .budgets import Budgets, Limits
 from .daily import Dailies
 from .documents import GONE, Documents
 from .doorbell import Doorbell, Rechecks
 from .games import Games
 from .matches import BotPace, Matches
 from .parts import Parts
-from .presence import MemoryPresence, Presence
 from .rooms import RoomLimits, Rooms
 from .router import Router
 from .timers import Timers

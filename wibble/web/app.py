@@ -16,10 +16,10 @@ from .. import protocol
 from ..cache import from_setting
 from ..core import RecordError, WibbleError
 from ..core.room import is_code
+from ..engines.store import Store, default_data_dir, open_store
 from ..live import BotPace, Limits, LiveSettings, RoomLimits, Router, wire
 from ..live.records import MatchReplays, match_record, record_of, replay_frames
 from ..live.rooms import room_id
-from ..store import Store, default_data_dir, open_store
 from ..wordlists import DEFAULT_DIR, WordLists
 from .assets import IMMUTABLE, REVALIDATE, Assets, Pages, is_version
 from .connection import Connections, serve_connection, transport_socket, tune_socket
@@ -119,7 +119,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     wordlists = WordLists(Path(app.config["WORDS_DIR"]), app.config["DEFAULT_WORDLIST"], cache=cache)
     engines = None
     if app.config["REDIS_URL"]:
-        from ..redis import open_engines  # only then: without --redis, the package need not be installed
+        from ..engines.redis import (
+            open_engines,  # only then: without --redis, the package need not be installed
+        )
 
         engines = open_engines(app.config["REDIS_URL"])
         store: Store = engines.store

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from .. import codec
+from ... import codec
 from .base import KEEP, AlreadyExists, Doc, Due, Row, VersionConflict
 
 

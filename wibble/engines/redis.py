@@ -12,12 +12,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .bus import RedisBus
-from .claims import RedisClaims
-from .client import connect
-from .meter import RedisMeter
-from .presence import RedisPresence
-from .store import RedisStore
+from .bus.redis import RedisBus
+from .claims.redis import RedisClaims
+from .meter.redis import RedisMeter
+from .presence.redis import RedisPresence
+from .redis_client import connect
+from .store.redis import RedisStore
 
 log = logging.getLogger(__name__)
 

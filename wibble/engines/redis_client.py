@@ -12,7 +12,7 @@ from __future__ import annotations
 import importlib.util
 from typing import Any
 
-from ..store.base import StoreOpenError
+from .store.base import StoreOpenError
 
 SOCKET_TIMEOUT = 0.5
 """Seconds a call waits for Redis before it is tried once more, then refused."""

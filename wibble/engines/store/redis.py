@@ -35,10 +35,10 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
-from .. import codec
-from ..core import GameDataError
-from ..store.base import KEEP, KINDS, AlreadyExists, Doc, Due, Row, StorageError, VersionConflict
-from .client import SOCKET_TIMEOUT, connect
+from ... import codec
+from ...core import GameDataError
+from ..redis_client import SOCKET_TIMEOUT, connect
+from .base import KEEP, KINDS, AlreadyExists, Doc, Due, Row, StorageError, VersionConflict
 
 _T = TypeVar("_T")
 

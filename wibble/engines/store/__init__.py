@@ -4,7 +4,7 @@ The layer above never knows which engine it talks to:
 
 - ``SqliteStore`` keeps games in a SQLite file (the default: one server process);
 - ``MemoryStore`` keeps them in this process only (``--data-dir ""``: nothing survives a restart);
-- ``wibble.redis.RedisStore`` keeps them in Redis, for several processes.
+- ``RedisStore`` (``wibble.engines.store.redis``) keeps them in Redis, for several processes.
 
 A store holds documents (plain JSON types) of a kind (a game, a match, a room),
 never live objects, and knows nothing of the rules: it creates a document only

@@ -34,8 +34,9 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from .. import codec
-from ..live.bus import EVERYONE, Audience, MemoryBus, Message, Subscriber
+from ... import codec
+from .base import EVERYONE, Audience, Message, Subscriber
+from .memory import MemoryBus
 
 log = logging.getLogger(__name__)
 

@@ -6,9 +6,10 @@ happened and to whom (``Audience``); it never holds a connection. Each subscribe
 snapshots its seat and token (``wibble.protocol.for_reader``).
 
 Every frame is encoded once, however many sessions hear it; only a message that a
-session personalises is encoded again for it. ``MemoryBus`` serves one process; a
-Redis engine publishes the same envelopes to every process, whose own bus then hands
-them to its sessions, so nothing above this module knows how many processes there are.
+session personalises is encoded again for it. ``MemoryBus`` (``memory``) serves one
+process; ``RedisBus`` (``redis``) publishes the same envelopes to every process, whose own
+bus then hands them to its sessions, so nothing above this package knows how many
+processes there are.
 """
 
 from __future__ import annotations
@@ -16,8 +17,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
-
-from .. import protocol
 
 Message = dict[str, Any]
 
@@ -89,51 +88,3 @@ class Bus(Protocol):
         """Hand ``messages``, in order, to the topic's subscribers in ``audience``; the session
         ``origin`` gets them with its request's ``seq``. Call it under the document's lock, so
         that everyone hears the same order."""
-
-
-class MemoryBus:
-    """Topics and their subscribers in this process."""
-
-    def __init__(self) -> None:
-        self._topics: dict[str, dict[str, Subscriber]] = {}
-
-    def subscribe(self, topic: str, subscriber: Subscriber) -> None:
-        self._topics.setdefault(topic, {})[subscriber.id] = subscriber
-
-    def unsubscribe(self, topic: str, subscriber: Subscriber) -> None:
-        subscribers = self._topics.get(topic)
-        if subscribers is not None and subscribers.get(subscriber.id) is subscriber:
-            del subscribers[subscriber.id]
-            if not subscribers:
-                del self._topics[topic]
-
-    def has(self, topic: str) -> bool:
-        """Whether anyone here is on ``topic``."""
-        return topic in self._topics
-
-    def holds(self, topic: str, session_id: str) -> bool:
-        """Whether the session ``session_id`` is here, on ``topic``."""
-        return session_id in self._topics.get(topic, {})
-
-    def publish(
-        self,
-        topic: str,
-        messages: Iterable[Message],
-        audience: Audience = EVERYONE,
-        origin: str | None = None,
-        seq: int | None = None,
-    ) -> None:
-        subscribers = self._topics.get(topic)
-        if not subscribers:
-            return
-        messages = list(messages)
-        frames: list[str] | None = None
-        for subscriber in list(subscribers.values()):
-            if not audience.includes(subscriber.id, subscriber.holder(topic)):
-                continue
-            own = seq if subscriber.id == origin else None
-            # Encoded once for everyone without a seq, and only if someone is: in a game
-            # played alone the one reader is the mover, whose frames carry its seq.
-            if frames is None and own is None:
-                frames = [protocol.encode(m) for m in messages]
-            subscriber.receive(topic, messages, frames, own)

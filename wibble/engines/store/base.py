@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Final, Protocol
 
-from ..core import WibbleError
+from ...core import WibbleError
 
 Doc = dict[str, Any]
 

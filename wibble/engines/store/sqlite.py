@@ -37,8 +37,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TypeVar
 
-from .. import codec
-from ..core import GameDataError
+from ... import codec
+from ...core import GameDataError
 from .base import KEEP, KINDS, AlreadyExists, Doc, Due, Row, StorageError, StoreOpenError, VersionConflict
 from .memory import MemoryStore
 
