@@ -212,7 +212,7 @@ def _serve(args: argparse.Namespace) -> int:
     store = app.extensions["wibble.store"]
     print(f"Games are saved in {store.description}", flush=True)
     engines = app.extensions["wibble.engines"]
-    warning = None if engines is None else engines.persistence()
+    warning = engines.persistence()
     if warning:
         print(f"Warning: {warning}", file=sys.stderr, flush=True)
     _raise_open_file_limit()
@@ -247,8 +247,7 @@ def _serve(args: argparse.Namespace) -> int:
     pick_up.kill()
     timers.stop()
     stop_gracefully(server, app, checkpoints)
-    if engines is not None:
-        engines.stop()
+    engines.stop()
     print("Stopped.", flush=True)
     return 0
 

@@ -1,4 +1,4 @@
-"""Every Redis engine of one server process, opened together from one address."""
+"""Every Redis engine of one server process, opened together from one address, and its heartbeat."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import secrets
 import socket
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,7 +23,10 @@ log = logging.getLogger(__name__)
 
 
 @dataclass
-class Engines:
+class RedisEngines:
+    """Every engine of one server process in the Redis at ``url`` (the twin of ``MemoryEngines``),
+    with the store; ``process`` names this process to the others."""
+
     url: str
     client: Any
     process: str
@@ -32,36 +35,58 @@ class Engines:
     presence: RedisPresence
     claims: RedisClaims
     meter: RedisMeter
+    shared: bool = True
+    """Other processes share these engines (what a commit here changes is rung to them)."""
     _beating: threading.Event = field(default_factory=threading.Event)
     _epoch: str | None = None
     """The token this process found in ``P:epoch`` (``watch_epoch``)."""
+    _last_beat: float = field(default=0.0, init=False)
+    """When the last beat reached Redis (monotonic: a stopped process's clock runs on)."""
+    _on_beat: Callable[[], object] = field(default=lambda: None, init=False)
+    _on_revived: Callable[[Collection[str]], object] = field(default=lambda skipped: None, init=False)
 
     def start(
-        self, on_beat: Callable[[], object] = lambda: None, on_revived: Callable[[], object] = lambda: None
+        self,
+        on_beat: Callable[[], object],
+        on_revived: Callable[[Collection[str]], object],
+        on_resubscribe: Callable[[set[str]], object],
     ) -> None:
         """Keep this process alive in presence (a heartbeat every third of its expiry), and call
         ``on_beat`` after each beat (the live layer notices who else's process died), and
-        ``on_revived`` after the first beat that follows a gap past the expiry: the others took
+        ``revive`` after the first beat that follows a gap past the expiry: the others took
         this process for dead meanwhile (it was stopped, or cut off from Redis), and its people for
-        gone."""
-        threading.Thread(
-            target=self._beat, args=(on_beat, on_revived), name="wibble-heartbeat", daemon=True
-        ).start()
+        gone. The bus calls ``on_resubscribe`` once it has subscribed again after a lost connection."""
+        self._on_beat, self._on_revived = on_beat, on_revived
+        self.bus.on_resubscribe = on_resubscribe
+        self._last_beat = time.monotonic()
+        threading.Thread(target=self._beat_on, name="wibble-heartbeat", daemon=True).start()
 
-    def _beat(self, on_beat: Callable[[], object], on_revived: Callable[[], object]) -> None:
-        last = time.monotonic()  # the last beat that reached Redis (a stopped process's clock runs on)
+    def _beat_on(self) -> None:
         while not self._beating.wait(self.presence.ttl / 3):
-            try:
-                revived = time.monotonic() - last > self.presence.ttl
-                self.watch_epoch()
-                self.presence.beat()
-                last = time.monotonic()
-                if revived:
-                    log.warning("this process was taken for dead (stopped, or cut off from Redis); back now")
-                    on_revived()
-                on_beat()
-            except Exception as exc:  # Redis is away: its sessions may count as gone meanwhile
-                log.warning("could not renew this process's presence: %s", exc)
+            self.beat()
+
+    def beat(self) -> None:
+        try:
+            revived = time.monotonic() - self._last_beat > self.presence.ttl
+            self.watch_epoch()
+            self.presence.beat()
+            self._last_beat = time.monotonic()
+            if revived:
+                log.warning("this process was taken for dead (stopped, or cut off from Redis); back now")
+                self.revive()
+            self._on_beat()
+        except Exception as exc:  # Redis is away: its sessions may count as gone meanwhile
+            log.warning("could not renew this process's presence: %s", exc)
+
+    def revive(self) -> None:
+        """Stopped for a while (SIGSTOP, a paused machine): catch up before anything runs or is told.
+        The bus drops what other processes published meanwhile (older than the store), the live
+        layer catches up with the topics that had some (``on_revived``), then the bus delivers
+        what it kept back during the catch-up."""
+        try:
+            self._on_revived(self.bus.skip_backlog())
+        finally:
+            self.bus.go_on()
 
     def watch_epoch(self) -> bool:
         """Whether Redis still holds what it held at the last look; False, and an error in the log,
@@ -106,7 +131,7 @@ class Engines:
         )
 
 
-def open_engines(url: str, prefix: str = "wibble") -> Engines:
+def open_engines(url: str, prefix: str = "wibble") -> RedisEngines:
     """Connect to Redis at ``url`` (``StoreOpenError`` if it cannot) and open every engine on it."""
     client = connect(url)  # first: it says so in one line if the redis package is missing
     from redis.backoff import NoBackoff
@@ -118,7 +143,7 @@ def open_engines(url: str, prefix: str = "wibble") -> Engines:
     listener = connect(url, retry=Retry(NoBackoff(), 0), max_connections=4)
     process = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
     presence = RedisPresence(client, process, prefix)
-    return Engines(
+    return RedisEngines(
         url,
         client,
         process,
