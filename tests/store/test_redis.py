@@ -28,6 +28,19 @@ def test_a_redis_that_lost_its_scripts_still_commits_and_touches(redis_url: str)
     assert store.moves("g1") == [first.move, second.move]
 
 
+def test_a_redis_that_lost_its_scripts_misses_once_and_is_given_every_one_back(redis_url: str) -> None:
+    store = RedisStore(redis_url)
+    store.create("m1", "match", {"version": 0}, T0, due=T0 + 10)
+    store.client.script_flush()
+    with redis.Redis.from_url(redis_url, decode_responses=True) as admin:
+        admin.config_resetstat()
+        store.commit("m1", 0, {"version": 1}, {"n": 1}, T0 + 1, due=T0 + 60)  # the commit, then the index
+        stats = admin.info("commandstats")
+    assert int(stats["cmdstat_evalsha"]["failed_calls"]) == 1  # the commit's first try; not the index's
+    assert int(stats["cmdstat_script|load"]["calls"]) == len(store._scripts)
+    assert store.overdue(T0 + 90, 10) == [("m1", "match")]
+
+
 def test_a_commit_is_one_round_trip_of_six_commands(redis_url: str) -> None:
     store = RedisStore(redis_url)
     game = new_game(seed=3)

@@ -33,7 +33,7 @@ import logging
 import secrets
 import time
 from collections.abc import Callable, Iterator
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from ... import codec
 from ...core import GameDataError
@@ -51,17 +51,52 @@ redis.call('HSET', KEYS[1], 'kind', ARGV[1], 'version', ARGV[2], 'doc', ARGV[3],
 return 1
 """
 
-COMMIT = """
+
+class CommitArgs(NamedTuple):
+    """``COMMIT``'s ARGV, in order: the script takes each under the same name."""
+
+    expected: int
+    """The version the writer read: the stored one must still be it."""
+    version: int
+    """The new document's version."""
+    doc: str
+    """The new document (JSON)."""
+    move: str
+    """The move appended to the document's record (JSON)."""
+    now: float
+    """When the document was last used (its ``updated``)."""
+    valid_until: float
+    """The last moment, on Redis's clock, at which the write may still apply (``commit``)."""
+    write_id: str
+    """This write's own id: a retry of it is told apart from another writer's."""
+    due: str
+    """The document's next deadline (``_when``), or ``KEEP_DUE``."""
+
+
+KEEP_DUE = "keep"
+"""``CommitArgs.due`` when the commit leaves the next deadline as it was."""
+
+# What ``COMMIT`` answers:
+#   APPLIED   1   written (or written already by this very write: a retry)
+#   CONFLICT  0   the stored version is not ``expected`` (or no document is stored)
+#   TOO_LATE -1   Redis ran it after ``valid_until``: nothing written
+APPLIED, CONFLICT, TOO_LATE = 1, 0, -1
+
+# KEYS[1] the document's hash, KEYS[2] its moves. The first two lines are written from the Python
+# names above, so that the two sides cannot drift apart.
+COMMIT = f"""
+local {", ".join(CommitArgs._fields)} = unpack(ARGV)
+local APPLIED, CONFLICT, TOO_LATE = {APPLIED}, {CONFLICT}, {TOO_LATE}
 local stored = redis.call('HMGET', KEYS[1], 'version', 'write')
-if not stored[1] then return 0 end
-if tonumber(stored[1]) == tonumber(ARGV[2]) and stored[2] == ARGV[7] then return 1 end
-local now = redis.call('TIME')
-if tonumber(now[1]) + tonumber(now[2]) / 1000000 > tonumber(ARGV[6]) then return -1 end
-if tonumber(stored[1]) ~= tonumber(ARGV[1]) then return 0 end
-redis.call('HSET', KEYS[1], 'version', ARGV[2], 'doc', ARGV[3], 'updated', ARGV[5], 'write', ARGV[7])
-if ARGV[8] ~= 'keep' then redis.call('HSET', KEYS[1], 'due', ARGV[8]) end
-redis.call('RPUSH', KEYS[2], ARGV[4])
-return 1
+if not stored[1] then return CONFLICT end
+if tonumber(stored[1]) == tonumber(version) and stored[2] == write_id then return APPLIED end
+local clock = redis.call('TIME')
+if tonumber(clock[1]) + tonumber(clock[2]) / 1000000 > tonumber(valid_until) then return TOO_LATE end
+if tonumber(stored[1]) ~= tonumber(expected) then return CONFLICT end
+redis.call('HSET', KEYS[1], 'version', version, 'doc', doc, 'updated', now, 'write', write_id)
+if due ~= '{KEEP_DUE}' then redis.call('HSET', KEYS[1], 'due', due) end
+redis.call('RPUSH', KEYS[2], move)
+return APPLIED
 """
 
 INDEX = """
@@ -144,18 +179,25 @@ class RedisStore:
         self.description = f"Redis at {url}"
         self._touched = f"{prefix}:touched"
         self._index = [f"{prefix}:{{due}}:at", f"{prefix}:{{due}}:version"]
-        self._create = self.client.register_script(CREATE)
-        self._commit = self.client.register_script(COMMIT)
-        self._touch = self.client.register_script(TOUCH)
-        self._delete_if_old = self.client.register_script(DELETE_IF_OLD)
-        self._import = self.client.register_script(IMPORT)
-        self._index_due = self.client.register_script(INDEX)
-        self._mend = self.client.register_script(MEND)
+        self._scripts: list[Any] = []
+        """Every script this store runs: what a Redis that lost them is given again (``_pipelined``)."""
+        self._create = self._script(CREATE)
+        self._commit = self._script(COMMIT)
+        self._touch = self._script(TOUCH)
+        self._delete_if_old = self._script(DELETE_IF_OLD)
+        self._import = self._script(IMPORT)
+        self._index_due = self._script(INDEX)
+        self._mend = self._script(MEND)
         # How far Redis's clock is ahead of this machine's (it may be another machine), and how long
         # this process waits for a write's answer, retries included, less a margin for the offset's
         # own error. Both bound the moment a write may still apply (``commit``).
         self._offset = self._clock_offset()
         self._patience = SOCKET_TIMEOUT * 2 - 0.05
+
+    def _script(self, text: str) -> Any:
+        script = self.client.register_script(text)
+        self._scripts.append(script)
+        return script
 
     def key(self, doc_id: str) -> str:
         return f"{self.prefix}:{{{doc_id}}}"
@@ -197,17 +239,26 @@ class RedisStore:
         valid_until = time.time() + self._offset + self._patience
         write_id = self._write_id()  # this write's own: a retry of it is told apart from another's
 
+        args = CommitArgs(
+            expected=expected,
+            version=doc["version"],
+            doc=_dump(doc),
+            move=_dump(move),
+            now=now,
+            valid_until=valid_until,
+            write_id=write_id,
+            due=KEEP_DUE if due is KEEP else _when(due),
+        )
+
         def write(pipe: Any) -> None:
-            when = "keep" if due is KEEP else _when(due)
-            args = [expected, doc["version"], _dump(doc), _dump(move), now, valid_until, write_id, when]
             pipe.evalsha(self._commit.sha, 2, *self._keys(doc_id), *args)
             pipe.zadd(self._touched, {doc_id: now}, xx=True)
 
         done = self._call(lambda: self._pipelined(write)[0])
-        if done == -1:
+        if done == TOO_LATE:
             self._offset = self._clock_offset()  # (a clock that stepped would refuse every write)
             raise StorageError("redis: the write reached Redis too late, and was not applied")
-        if not done:
+        if done != APPLIED:
             raise VersionConflict(doc_id, expected)
         if due is not KEEP:
             self._reindex(doc_id, doc["version"], due)
@@ -352,7 +403,7 @@ class RedisStore:
     def _pipelined(self, build: Callable[[Any], None]) -> list[Any]:
         """Send what ``build`` adds to a pipeline in one round trip. Scripts go as EVALSHA itself,
         not as redis-py's Script objects, which ask SCRIPT EXISTS first (a second round trip);
-        a Redis that lost its scripts (restarted) is given them again, once."""
+        a Redis that lost its scripts (restarted, or SCRIPT FLUSH) is given every one again, once."""
         for attempt in (1, 2):
             pipe = self.client.pipeline(transaction=False)
             build(pipe)
@@ -361,7 +412,7 @@ class RedisStore:
             except self._no_script:
                 if attempt == 2:
                     raise
-                for script in (self._commit, self._touch):
+                for script in self._scripts:
                     self.client.script_load(script.script)
         raise AssertionError("unreachable")  # pragma: no cover
 
