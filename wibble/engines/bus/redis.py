@@ -380,6 +380,8 @@ class RedisBus:
     def _resubscribe(self) -> None:
         while not self._stopped:
             time.sleep(RECONNECT_PAUSE)
+            if self._stopped:  # stopped meanwhile: subscribing again would list it as listening anew
+                return
             try:
                 with self._lock:
                     self._pubsub.close()
