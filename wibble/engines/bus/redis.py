@@ -54,6 +54,9 @@ HISTORY = 200
 busy room's drags, enough for a resubscription after a short outage."""
 HISTORY_SECONDS = 600
 """A topic's history goes this long after its last publish."""
+LISTED_SECONDS = HISTORY_SECONDS
+"""A process stays listed as listening to a topic this long unless it lists itself again (its
+listener does, every third of it): as long as the history that keeps what it misses."""
 
 PUBLISH = """
 local id = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[3], '*', 'e', ARGV[2])
@@ -86,12 +89,15 @@ class RedisBus:
         prefix: str = "wibble",
         listener: Any = None,
         alive_key: Callable[[str], str] | None = None,
+        listed_for: float = LISTED_SECONDS,
     ) -> None:
         self.client = client
         self.listener = listener if listener is not None else client
         """The client whose connection the subscriptions use."""
         self.process = process
         self.prefix = prefix
+        self.listed_for = listed_for
+        """Seconds a listing lasts unless renewed (``LISTED_SECONDS``; tests shorten it)."""
         self.local = MemoryBus()
         self.on_resubscribe: Callable[[set[str]], object] = lambda gaps: None
         """Called after the listener subscribed again following a lost connection and replayed
@@ -148,10 +154,10 @@ class RedisBus:
 
     def _list(self, pipe: Any, topics: Iterable[str]) -> None:
         """Add to ``pipe``: this process listens to ``topics`` (for ``_others_listen``), for the
-        next ``HISTORY_SECONDS`` (the listener lists them again well before: ``_relist``)."""
+        next ``listed_for`` seconds (the listener lists them again well before: ``_relist``)."""
         for topic in topics:
             pipe.sadd(self._listeners(topic), self.process)
-            pipe.expire(self._listeners(topic), HISTORY_SECONDS)
+            pipe.pexpire(self._listeners(topic), int(self.listed_for * 1000))
 
     def _unlist(self, topic: str) -> None:
         try:
@@ -304,10 +310,10 @@ class RedisBus:
 
     def _listen(self) -> None:
         while not self._stopped:
-            if time.monotonic() - self._listed_at > HISTORY_SECONDS / 3:
+            if time.monotonic() - self._listed_at > self.listed_for / 3:
                 self._relist()
-            try:
-                message = self._pubsub.get_message(timeout=1.0)
+            try:  # (a listing shorter than 3 s is relisted in time: tests)
+                message = self._pubsub.get_message(timeout=min(1.0, self.listed_for / 3))
             except Exception as exc:
                 if self._stopped:
                     return

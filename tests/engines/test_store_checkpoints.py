@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from tests.store.games import new_game, play
+from tests.engines.games import new_game, play
 from tests.support import versions_in_database_file
 from wibble.engines.store import SqliteStore, StorageError
 from wibble.engines.store import sqlite as sqlite_store

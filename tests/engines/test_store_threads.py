@@ -6,7 +6,7 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-from tests.store.games import new_game, play
+from tests.engines.games import new_game, play
 from wibble.engines.store import SqliteStore
 
 

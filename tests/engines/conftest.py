@@ -1,4 +1,5 @@
-"""Every store engine, opened fresh for each test (SQLite in a real file under ``tmp_path``)."""
+"""Every engine of each role, opened fresh for each test: the store (SQLite in a real file under
+``tmp_path``) and the others (``harness``), in memory and on a real Redis."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.engines.harness import Engine, MemoryEngine, RedisEngine
 from wibble.engines.store import MemoryStore, SqliteStore, Store
 from wibble.engines.store.redis import RedisStore
 
@@ -40,3 +42,13 @@ def open_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Opene
 @pytest.fixture
 def store(open_store: Opener) -> Store:
     return open_store()
+
+
+@pytest.fixture(params=["memory", "redis"])
+def engine(request: pytest.FixtureRequest) -> Iterator[Engine]:
+    """The bus, presence, claims and meter engines under test (``harness``)."""
+    opened: Engine = (
+        MemoryEngine() if request.param == "memory" else RedisEngine(request.getfixturevalue("redis_url"))
+    )
+    yield opened
+    opened.close()

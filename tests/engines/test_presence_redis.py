@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import time
-
 import redis
 
+from tests.engines.harness import until
 from wibble.engines.presence.redis import RedisPresence
+from wibble.engines.redis_client import connect
 
 
 def commands(admin: redis.Redis) -> int:
@@ -23,8 +23,8 @@ def test_a_process_whose_liveness_ran_out_is_departed_with_its_topics_until_seen
     survivor.join("room:ABCD", "s3", "hash-of-cy")
     assert survivor.departed() == {}  # alive: not departed
 
-    time.sleep(0.4)  # it stops beating, as a SIGKILLed process does
-    assert survivor.departed() == {"host:1:a": {"room:ABCD", "match-1"}}
+    # It stops beating, as a SIGKILLed process does, and once its liveness runs out:
+    until(lambda: survivor.departed() == {"host:1:a": {"room:ABCD", "match-1"}})
     assert survivor.members("room:ABCD") == {"s3": "hash-of-cy"}
     survivor.forget("host:1:a")
     assert survivor.departed() == {}
@@ -50,3 +50,14 @@ def test_asking_who_died_costs_the_same_however_many_rooms_a_process_is_in(redis
         admin.config_resetstat()
         assert mine.departed() == {}
         assert commands(admin) == 2  # the list of processes, and their liveness keys at once
+
+
+def test_a_process_cut_off_past_its_liveness_comes_back_with_its_sessions(redis_url: str) -> None:
+    a = RedisPresence(connect(redis_url), "A", ttl=0.3)
+    b = RedisPresence(connect(redis_url), "B", ttl=0.3)
+    b.join("room:ABCD", "s1.b", "bo-token")  # Bo is connected on B
+    until(lambda: a.members("room:ABCD") == {})  # B misses its beats: A counts Bo gone (and removes him)
+    b.beat()  # B is back, and Bo's socket never closed
+    assert a.members("room:ABCD") == {"s1.b": "bo-token"}
+    b.leave("room:ABCD", "s1.b")
+    assert a.members("room:ABCD") == {}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import redis
 
-from tests.store.games import new_game, play
+from tests.engines.games import new_game, play
 from wibble.engines.store import StorageError, VersionConflict
 from wibble.engines.store.redis import RedisStore
 

@@ -7,7 +7,7 @@ from datetime import date
 
 import pytest
 
-from tests.store.conftest import Opener
+from tests.engines.conftest import Opener
 from wibble.core.daily import Leaderboard, doc_id
 from wibble.engines.store import Store, VersionConflict
 

@@ -9,8 +9,8 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+from tests.engines.games import new_game, play
 from tests.protocol.test_codec import same
-from tests.store.games import new_game, play
 from wibble.engines.store import SqliteStore, Store
 
 T0 = 1_700_000_000.0

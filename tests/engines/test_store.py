@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.store.conftest import Opener
-from tests.store.games import AB, new_game, play
+from tests.engines.conftest import Opener
+from tests.engines.games import AB, new_game, play
 from wibble.core import Game
 from wibble.engines.store import KINDS, AlreadyExists, MemoryStore, Store, VersionConflict
 

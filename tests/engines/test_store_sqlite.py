@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.store.games import AB, new_game, play
+from tests.engines.games import AB, new_game, play
 from wibble.core import Game, GameDataError
 from wibble.engines.store import AlreadyExists, SqliteStore, StorageError, StoreOpenError, open_store
 from wibble.engines.store import sqlite as sqlite_store
