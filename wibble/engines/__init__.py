@@ -59,9 +59,9 @@ class Engines(Protocol):
         on_resubscribe: Callable[[set[str]], object],
     ) -> None:
         """Start the heartbeat: ``on_beat`` after each beat (the live layer notices other processes
-        that died), ``revive(on_revived)`` after one that comes after a gap (this process was
-        taken for dead), and ``on_resubscribe`` with the topics the bus could not replay after
-        it lost its connection."""
+        that died), ``revive`` before the first beat after a gap (this process was taken for dead),
+        which calls ``on_revived``; and the bus calls ``on_resubscribe`` with the topics it could not
+        replay after it lost its connection."""
 
     def beat(self) -> None:
         """One heartbeat (the started heartbeat runs it every few seconds)."""
@@ -69,7 +69,8 @@ class Engines(Protocol):
     def revive(self) -> None:
         """This process was stopped for a while (SIGSTOP, a paused machine): what other processes
         published meanwhile is dropped unheard, ``on_revived`` catches up with the topics that had
-        some, then what arrived during the catch-up is delivered."""
+        some, then what arrived during the catch-up is delivered. (Also run by the timers when
+        they wake late.)"""
 
     def stop(self) -> None:
         """A clean stop: this process's sessions are gone at once, and its subscriptions end."""
