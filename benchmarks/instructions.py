@@ -74,9 +74,9 @@ class Stack:
 
     def __init__(self) -> None:
         from wibble.cache import TrieCache
+        from wibble.engines.store import MemoryStore
         from wibble.live import LiveSettings, wire
         from wibble.live.matches import BotPace
-        from wibble.store import MemoryStore
         from wibble.wordlists import WordLists
 
         self.now = 1_000.0

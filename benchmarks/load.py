@@ -111,7 +111,7 @@ UNLIMITED = {f"WIBBLE_{key}": "100000000" for key in ("RATE_LIMIT", "RATE_BURST"
 # store's checkpoints left inline in the commits, as SQLite runs them by itself, the way
 # ``wibble serve`` ran them before 2026-11-25. For measuring the thread against them.
 INLINE_CHECKPOINTS = """
-from wibble.store import sqlite as _sqlite
+from wibble.engines.store import sqlite as _sqlite
 
 _sqlite.SqliteStore.defer_checkpoints = lambda self: None
 _sqlite.SqliteStore.checkpoint = lambda self: None

@@ -33,9 +33,9 @@ from typing import Any
 
 from benchmarks.store import Played, new_id, play_games
 from tests.redis_server import RedisServer
-from wibble.redis import RedisStore
-from wibble.redis.client import connect
-from wibble.store import SqliteStore, Store
+from wibble.engines.redis_client import connect
+from wibble.engines.store import SqliteStore, Store
+from wibble.engines.store.redis import RedisStore
 from wibble.wordlists import load
 
 ROOT = Path(__file__).resolve().parent.parent

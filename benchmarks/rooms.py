@@ -165,7 +165,7 @@ state.Match._build, state.Match.swap = build, swap
     # at all (the WAL grows for the whole run): the most that any way of checkpointing can gain.
     "inline-checkpoints": INLINE_CHECKPOINTS,
     "no-checkpoints": """
-from wibble.store import sqlite as _sqlite
+from wibble.engines.store import sqlite as _sqlite
 
 _sqlite.SqliteStore.defer_checkpoints = lambda self: self._db.execute("PRAGMA wal_autocheckpoint = 0")
 _sqlite.SqliteStore.checkpoint = lambda self: None

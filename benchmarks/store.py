@@ -87,10 +87,10 @@ from websockets.sync.client import connect
 
 from benchmarks.load import INLINE_CHECKPOINTS, LONGEST, REAL_WORDS, random_path
 from wibble.core import Draws, Game, HashParams, Move, Pos, WordJudged, WordList, solve
+from wibble.engines.store import MemoryStore, SqliteStore, StorageError, VersionConflict
+from wibble.engines.store import sqlite as engine
+from wibble.engines.store.sqlite import _dump  # the exact text the store writes
 from wibble.live.credentials import token_hash
-from wibble.store import MemoryStore, SqliteStore, StorageError, VersionConflict
-from wibble.store import sqlite as engine
-from wibble.store.sqlite import _dump  # the exact text the store writes
 from wibble.wordlists import load as load_words
 
 ROOT = Path(__file__).resolve().parent.parent

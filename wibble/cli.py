@@ -100,12 +100,12 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _copy(source: str, destination: str) -> int:
-    from .store import StoreOpenError, open_store
-    from .store.copy import copy_documents
+    from .engines.store import StoreOpenError, open_store
+    from .engines.store.copy import copy_documents
 
     def opened(where: str, must_exist: bool) -> Any:
         if where.startswith(("redis://", "rediss://", "unix://")):
-            from .redis import RedisStore
+            from .engines.store.redis import RedisStore
 
             return RedisStore(where)
         if must_exist and not (Path(where).expanduser() / "wibble.db").is_file():
@@ -166,7 +166,7 @@ def _serve(args: argparse.Namespace) -> int:
     import gevent.event
 
     from .core import WordListError, search
-    from .store import SqliteStore, StoreOpenError
+    from .engines.store import SqliteStore, StoreOpenError
     from .web import ConfigError, create_app
     from .web.app import trust_listening_name
     from .web.server import make_server, run_checkpoints, run_housekeeping, run_pick_up, stop_gracefully
@@ -212,7 +212,7 @@ def _serve(args: argparse.Namespace) -> int:
     store = app.extensions["wibble.store"]
     print(f"Games are saved in {store.description}", flush=True)
     engines = app.extensions["wibble.engines"]
-    warning = None if engines is None else engines.persistence()
+    warning = engines.persistence()
     if warning:
         print(f"Warning: {warning}", file=sys.stderr, flush=True)
     _raise_open_file_limit()
@@ -247,8 +247,7 @@ def _serve(args: argparse.Namespace) -> int:
     pick_up.kill()
     timers.stop()
     stop_gracefully(server, app, checkpoints)
-    if engines is not None:
-        engines.stop()
+    engines.stop()
     print("Stopped.", flush=True)
     return 0
 

@@ -14,9 +14,9 @@ from tests.support import shipped_list
 from wibble.core import Pos, RuleError, WordList, build_word_list
 from wibble.core.match import Match, MatchEvent, Seat, Settings
 from wibble.core.match import restore as restore_match
+from wibble.engines.store import MemoryStore
 from wibble.live.matches.held import move_doc
 from wibble.live.records import match_record
-from wibble.store import MemoryStore
 
 P = Pos
 NOW = 1_000.0

@@ -48,14 +48,14 @@ MAY_IMPORT = {
     "core": set(),
     # JSON in and out (msgspec, falling back to json): a leaf every layer that writes JSON may use.
     "codec": set(),
-    "store": {"core", "codec"},
     "protocol": {"core", "codec"},
+    # The state processes share (store, bus, presence, claims, meter): the bus encodes frames
+    # (protocol), the meter counts in token buckets (ratelimit).
+    "engines": {"core", "codec", "protocol", "ratelimit"},
     "cache": {"core"},
     "wordlists": {"core", "cache"},
     "ratelimit": set(),
-    "live": {"core", "store", "protocol", "wordlists", "ratelimit", "cache"},
-    # The Redis engines implement the store's and the live layer's interfaces, beside them.
-    "redis": {"core", "codec", "store", "live", "protocol", "wordlists", "ratelimit", "cache"},
+    "live": {"core", "engines", "protocol", "wordlists", "ratelimit", "cache"},
 }
 WEB_ONLY = {"flask", "werkzeug", "gevent"}
 

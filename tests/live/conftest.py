@@ -13,10 +13,10 @@ import pytest
 
 from tests.live.players import EMPTY, GRACE, QUICK, FakeClock, Live, LiveFactory, Start
 from tests.support import WORDS
+from wibble.engines.store import MemoryStore, Store
+from wibble.engines.store.redis import RedisStore
 from wibble.live import LiveSettings, RoomLimits, wire
 from wibble.live.budgets import Limits
-from wibble.redis import RedisStore
-from wibble.store import MemoryStore, Store
 from wibble.wordlists import WordLists
 
 

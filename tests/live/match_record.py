@@ -19,10 +19,10 @@ from typing import Any
 
 from tests.live.players import FakeClock, Live, Person, tick, types
 from tests.support import WORDS
+from wibble.engines.store import MemoryStore
 from wibble.live import LiveSettings, wire
 from wibble.live.matches import BotPace
 from wibble.live.records import match_record
-from wibble.store import MemoryStore
 from wibble.wordlists import WordLists
 
 LIST = "en-easy"

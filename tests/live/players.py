@@ -15,9 +15,9 @@ from typing import Any
 from tests.support import find_paths
 from wibble import protocol
 from wibble.core import Game, Pos, WibbleError
+from wibble.engines.store import KEEP, Due, MemoryStore, StorageError, Store
 from wibble.live import Router, Session
 from wibble.live.matches import BotPace
-from wibble.store import KEEP, Due, MemoryStore, StorageError, Store
 from wibble.web.connection import Outbox, _handle
 
 LIST = "en-easy"  # a real list that loads in a fraction of a second

@@ -19,11 +19,11 @@ from tests.live.players import LIST, FakeClock, FlakyStore, Live, Message, Perso
 from wibble.core import Pos
 from wibble.core.match import Seat, Settings
 from wibble.core.solver import Found
+from wibble.engines.store import MemoryStore, Store
 from wibble.live import LiveSettings, wire
 from wibble.live.credentials import token_hash
 from wibble.live.matches import BotPace, LiveMatch
 from wibble.live.records import match_record, match_replay
-from wibble.store import MemoryStore, Store
 from wibble.wordlists import WordLists
 
 # Binary fractions only, so that the fake clock lands exactly on every deadline.

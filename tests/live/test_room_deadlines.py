@@ -63,7 +63,9 @@ def test_a_grace_deadline_handled_twice_marks_the_seat_away_once(start: Start, c
     version = stored_room(live, code).version
     rooms = live.router.rooms
     token = next(iter(stored_room(live, code).away()))
-    rooms.deadlines._grace_due(((code, token), "grace"))  # as a second process holding the same deadline would
+    rooms.deadlines._grace_due(
+        ((code, token), "grace")
+    )  # as a second process holding the same deadline would
     assert stored_room(live, code).version == version
     assert [m for m in live.store.moves(match_of(live, code).match_id) if m["action"] == "away"] == away_moves
 

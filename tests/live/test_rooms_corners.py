@@ -25,9 +25,9 @@ from tests.live.test_rooms import (
     sit,
     table,
 )
+from wibble.engines.store import MemoryStore, Store
 from wibble.live import LiveSettings, RoomLimits, wire
 from wibble.live.matches import BotPace
-from wibble.store import MemoryStore, Store
 from wibble.wordlists import WordLists
 
 THINK = 1.0

@@ -17,10 +17,10 @@ from hypothesis import strategies as st
 from tests.live.players import LIST, FakeClock, Live, Person
 from tests.support import WORDS
 from wibble.core.room import Room
+from wibble.engines.store import MemoryStore
 from wibble.live import LiveSettings, RoomLimits, wire
 from wibble.live.credentials import token_hash
 from wibble.live.matches import BotPace
-from wibble.store import MemoryStore
 from wibble.wordlists import WordLists
 
 TYPES = [

@@ -9,6 +9,7 @@ and a seat connected to one stack is never taken by a stand-in on the other.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -16,10 +17,10 @@ import pytest
 from tests.live.players import LIST, FakeClock, Person, errors, types
 from wibble.core import Pos
 from wibble.core.match import restore as restore_match
-from wibble.live import LiveSettings, MemoryBus, MemoryPresence, RoomLimits, Router, wire
-from wibble.live.claims import MemoryClaims
+from wibble.engines import MemoryEngines
+from wibble.engines.store import MemoryStore
+from wibble.live import LiveSettings, RoomLimits, Router, wire
 from wibble.live.matches import BotPace
-from wibble.store import MemoryStore
 from wibble.wordlists import WordLists
 
 TURN = 30
@@ -32,7 +33,7 @@ class Stacks:
     def __init__(self, wordlists: WordLists, clock: FakeClock, pace: BotPace | None = None) -> None:
         self.clock = clock
         self.store = MemoryStore()
-        bus, presence, claims = MemoryBus(), MemoryPresence(clock), MemoryClaims(clock)
+        engines = MemoryEngines.of(clock, clock)  # one bus, one presence, one set of claims
         settings = LiveSettings(
             pace=pace or BotPace(think=(0.0, 0.0), step=0.0),
             round_pause=0.0,
@@ -46,10 +47,7 @@ class Stacks:
                 clock,
                 settings,
                 random.Random(n),
-                bus,
-                presence,
-                claims,
-                f"stack-{n}",
+                replace(engines, process=f"stack-{n}", shared=True),
             )
             for n in (1, 2)
         )

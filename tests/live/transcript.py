@@ -25,9 +25,9 @@ from typing import Any
 
 from tests.live.players import LIST, FakeClock, Person
 from tests.support import WORDS
+from wibble.engines.store import MemoryStore
 from wibble.live import LiveSettings, RoomLimits, wire
 from wibble.live.matches import BotPace
-from wibble.store import MemoryStore
 from wibble.wordlists import WordLists
 
 ROOM_TYPES = [

@@ -192,7 +192,7 @@ def test_a_full_disk_at_start_is_a_one_line_error(tmp_path: Path, sandboxes: lis
 def test_a_read_only_database_is_a_one_line_error(tmp_path: Path, sandboxes: list[Sandboxed]) -> None:
     # A database made by an earlier run, then the disk remounted read-only.
     make = (
-        '{python} -c "import sys; from wibble.store import SqliteStore; '
+        '{python} -c "import sys; from wibble.engines.store import SqliteStore; '
         "SqliteStore(__import__('pathlib').Path(sys.argv[1])).close()\" {mount}/data/wibble.db"
         " && mount -o remount,ro {mount}"
     )

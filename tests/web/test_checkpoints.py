@@ -12,7 +12,7 @@ import gevent
 import gevent.event
 import pytest
 
-from wibble.store import SqliteStore
+from wibble.engines.store import SqliteStore
 from wibble.web.server import run_checkpoints
 
 FILES = ("wibble.db", "wibble.db-wal", "wibble.db-shm")

@@ -6,8 +6,9 @@ their version, then told. A connection is a ``Session``: it subscribes to topics
 carries credentials (the tokens it was given), never the actor a rule checks.
 
 - ``sessions``: a connection as this layer sees it; ``credentials``: ids, tokens, hashes;
-- ``bus``: everything a session receives is published on a topic, to an audience;
-- ``presence``: who is connected to which document, asked by every rule about it;
+- the bus (everything a session receives is published on a topic, to an audience),
+  presence (who is connected to which document), claims and the store are engines
+  (``wibble.engines``), passed in;
 - ``games``, ``matches``, ``rooms``: the three kinds of document in play, each with its
   own checklist, commits and deadlines; ``timers``: every deadline in one priority queue;
 - ``router``: each command to its service; ``wiring``: builds all of it in one call;
@@ -18,10 +19,8 @@ the same code runs under the websocket handler and in tests, with an injected cl
 """
 
 from .budgets import Budgets, Limits
-from .bus import Bus, MemoryBus
 from .games import Games, LiveGame
 from .matches import BotPace, LiveMatch, Matches
-from .presence import MemoryPresence, Presence
 from .rooms import LiveRoom, RoomLimits, Rooms
 from .router import Router
 from .sessions import Session
@@ -31,7 +30,6 @@ from .wiring import LiveSettings, wire
 __all__ = [
     "BotPace",
     "Budgets",
-    "Bus",
     "Games",
     "Limits",
     "LiveGame",
@@ -39,9 +37,6 @@ __all__ = [
     "LiveRoom",
     "LiveSettings",
     "Matches",
-    "MemoryBus",
-    "MemoryPresence",
-    "Presence",
     "RoomLimits",
     "Rooms",
     "Router",

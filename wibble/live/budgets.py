@@ -7,19 +7,20 @@ can ask for) within what the machine can do while honest players keep their
 latency. Each budget is a token bucket; an address's buckets are forgotten once
 they are full again, so memory follows the active addresses only.
 
-The counts themselves are kept by a ``Meter``: ``MemoryMeter`` in this process, or a
-shared one (``wibble.redis.meter``) so that behind several processes an address's
-budgets hold across all of them together. Board builds stay per process: they guard
-each process's own CPU.
+The counts themselves are kept by a ``Meter`` (``wibble.engines.meter``): in this
+process's memory, or in Redis so that behind several processes an address's budgets hold
+across all of them together. Board builds stay per process: they guard each process's
+own CPU.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol, TypeVar
+from typing import TypeVar
 
 from ..core import RuleError
+from ..engines.meter import MemoryMeter, Meter
 from ..ratelimit import TokenBucket
 
 UNLIMITED = float("inf")
@@ -34,68 +35,6 @@ class Limits:
     board_builds_per_second: float = 100  # the whole server
     rooms_per_minute: float = 5  # per address
     failed_joins_per_minute: float = 20  # per address: room codes or tokens that opened nothing
-
-
-class Meter(Protocol):
-    """Where an address's counts are kept: token buckets by kind, and open connections."""
-
-    def available(self, kind: str, address: str, per_minute: float) -> float:
-        """Tokens in the address's bucket of ``kind`` (``per_minute`` refill, as big a burst)."""
-
-    def take(self, kind: str, address: str, per_minute: float) -> bool:
-        """Take one token if there is one; False (nothing taken) if not."""
-
-    def connect(self, address: str, limit: float) -> bool:
-        """Count a connection if the address has fewer than ``limit`` open; whether it was counted."""
-
-    def disconnect(self, address: str) -> None: ...
-
-    def connections(self, address: str) -> int: ...
-
-
-class MemoryMeter:
-    def __init__(self, clock: Callable[[], float]) -> None:
-        self.clock = clock
-        self._buckets: dict[tuple[str, str], TokenBucket] = {}
-        self._connections: dict[str, int] = {}
-        self._last_prune = clock()
-
-    def available(self, kind: str, address: str, per_minute: float) -> float:
-        bucket = self._buckets.get((kind, address))
-        return per_minute if bucket is None else bucket.available()
-
-    def take(self, kind: str, address: str, per_minute: float) -> bool:
-        self._prune()
-        bucket = self._buckets.get((kind, address))
-        if bucket is None:
-            bucket = self._buckets[kind, address] = TokenBucket(per_minute / 60, per_minute, self.clock)
-        return bucket.take()
-
-    def connect(self, address: str, limit: float) -> bool:
-        open_now = self._connections.get(address, 0)
-        if open_now >= limit:
-            return False
-        self._connections[address] = open_now + 1
-        return True
-
-    def disconnect(self, address: str) -> None:
-        left = self._connections.get(address, 0) - 1
-        if left > 0:
-            self._connections[address] = left
-        else:
-            self._connections.pop(address, None)
-
-    def connections(self, address: str) -> int:
-        return self._connections.get(address, 0)
-
-    def _prune(self) -> None:
-        """Forget full buckets (addresses that have been quiet long enough to have their whole budget)."""
-        now = self.clock()
-        if now - self._last_prune < 60:
-            return
-        self._last_prune = now
-        for key in [key for key, bucket in self._buckets.items() if bucket.available() >= bucket.burst]:
-            del self._buckets[key]
 
 
 class Budgets:

@@ -22,10 +22,10 @@ from typing import Any
 from .. import protocol
 from ..core import Draws, Game, GameDataError, HashParams, RuleError, WibbleError, solve
 from ..core.daily import DAILY_SECONDS, Leaderboard, day_number, day_of, doc_id, seed_of, yesterday
+from ..engines.bus import EVERYONE
+from ..engines.store import AlreadyExists, StorageError, VersionConflict
 from ..protocol import Leaderboard as LeaderboardCommand
 from ..protocol import NewDaily
-from ..store import AlreadyExists, StorageError, VersionConflict
-from .bus import EVERYONE
 from .credentials import token_hash
 from .games import Games, LiveGame
 from .parts import Parts, Service

@@ -29,8 +29,8 @@ from contextlib import AbstractContextManager
 from typing import Any, Generic, Protocol, TypeVar
 
 from ..core import RuleError, WibbleError
-from ..store import KEEP, Due, Gone, StorageError, Store, VersionConflict
-from .presence import Presence
+from ..engines.presence import Presence
+from ..engines.store import KEEP, Due, Gone, StorageError, Store, VersionConflict
 
 log = logging.getLogger(__name__)
 

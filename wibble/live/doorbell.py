@@ -13,7 +13,7 @@ every commit of every process, work that grows with the number of processes and 
 saturate first (docs/deploy.md, "Capacity"). A document held by one process only rings
 nobody (the Redis bus publishes nothing for a topic no other process listens to).
 
-Only a live layer whose bus is shared with other stacks rings (``wire(bus=...)``);
+Only a live layer whose engines are shared with other stacks rings (``Engines.shared``);
 one process alone, the default, has nobody to tell and pays nothing.
 """
 
@@ -27,7 +27,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .bus import Bus, all_but
+from ..engines.bus import Bus, all_but
 
 COMMITS = "_commits"
 """The prefix of the bus topics that carry the doorbell, one a document (no session listens to them)."""

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..store import Store
+from ..engines.bus import Bus
+from ..engines.presence import Presence
+from ..engines.store import Store
 from ..wordlists import WordLists
 from .budgets import Budgets
-from .bus import Bus
-from .presence import Presence
 from .timers import Timers
 
 

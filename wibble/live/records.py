@@ -10,7 +10,7 @@ from .. import protocol
 from ..core import Game, GameDataError, Move, Record, RecordError, RuleError, replay
 from ..core.match import Match, MatchMove, MatchRecord, match_differences, replay_match
 from ..core.match.record import ENDS_TURN, MATCH_RECORD_FORMAT
-from ..store import Store
+from ..engines.store import Store
 from ..wordlists import WordLists
 
 

@@ -11,6 +11,9 @@ from collections.abc import Collection
 from typing import Any
 
 from ..core import RuleError
+from ..engines.bus import Bus
+from ..engines.presence import Presence
+from ..engines.store import Store
 from ..protocol import (
     Command,
     CreateRoom,
@@ -24,14 +27,11 @@ from ..protocol import (
     ResumeMatch,
     RoomCommand,
 )
-from ..store import Store
 from .budgets import Budgets
-from .bus import Bus
 from .daily import Dailies
 from .documents import Documents
 from .games import Games, LiveGame
 from .matches import LiveMatch, Matches
-from .presence import Presence
 from .rooms import LiveRoom, Rooms
 from .sessions import Session
 from .timers import Timers

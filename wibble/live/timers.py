@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable, Hashable
 
 from ..core.schedule import Scheduler
-from .claims import LEASE, Claims, MemoryClaims
+from ..engines.claims import LEASE, Claims, MemoryClaims
 
 log = logging.getLogger(__name__)
 

@@ -8,18 +8,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.daily import DAILY_SECONDS
-from ..store import Store
+from ..engines import Engines, MemoryEngines
+from ..engines.claims import LEASE
+from ..engines.store import Store
 from ..wordlists import WordLists
-from .budgets import Budgets, Limits, Meter
-from .bus import Bus, MemoryBus
-from .claims import LEASE, Claims
+from .budgets import Budgets, Limits
 from .daily import Dailies
 from .documents import GONE, Documents
 from .doorbell import Doorbell, Rechecks
 from .games import Games
 from .matches import BotPace, LiveMatch, Matches, RoomMatches
 from .parts import Parts
-from .presence import MemoryPresence, Presence
 from .rooms import RoomLimits, Rooms
 from .router import Router
 from .timers import Timers
@@ -55,30 +54,27 @@ def wire(
     wall_clock: Callable[[], float],
     settings: LiveSettings | None = None,
     entropy: random.Random | None = None,
-    bus: Bus | None = None,
-    presence: Presence | None = None,
-    claims: Claims | None = None,
-    holder: str = "",
-    meter: Meter | None = None,
+    engines: Engines | None = None,
 ) -> Router:
     """The live layer over ``store``: games, matches and rooms, their deadlines, the bus and presence.
 
     ``clock`` measures idleness (monotonic); ``wall_clock`` dates what is saved, deadlines
-    included, so that they mean the same after a restart. ``bus`` and ``presence`` default to
-    this process's memory engines; given a bus, the layer shares it with other stacks (other
-    processes), and rings each of its commits to them (``doorbell``). ``claims`` decides which
-    stack handles a deadline that several hold (``holder`` names this one to them); ``meter``
-    keeps the per-address budgets' counts (shared by several processes, or this one's).
+    included, so that they mean the same after a restart. ``engines`` (the bus, presence, the
+    claims that decide which stack handles a deadline that several hold, and the meter behind
+    the per-address budgets) default to this process's memory engines; engines ``shared`` with
+    other stacks (other processes) have each commit rung to them (``doorbell``).
     """
     settings = settings or LiveSettings()
-    doorbell = None if bus is None else Doorbell(bus)
-    bus = bus or MemoryBus()
-    presence = presence or MemoryPresence(clock)
+    engines = engines or MemoryEngines.of(clock, wall_clock)
+    bus, presence = engines.bus, engines.presence
+    doorbell = Doorbell(bus) if engines.shared else None
     budgets = (
-        Budgets(settings.limits, clock, meter) if settings.limits is not None else Budgets.unlimited(clock)
+        Budgets(settings.limits, clock, engines.meter)
+        if settings.limits is not None
+        else Budgets.unlimited(clock)
     )
     # Match and room deadlines are wall-clock times: they are saved, and must mean the same after a restart.
-    timers = Timers(wall_clock, claims, holder, settings.lease)
+    timers = Timers(wall_clock, engines.claims, engines.process, settings.lease)
     parts = Parts(store, wordlists, bus, presence, budgets, timers, clock, wall_clock)
     games = Games(
         parts,
@@ -107,7 +103,7 @@ def wire(
         for kind in (games, matches, rooms):
             ring(doorbell, kind.docs, rechecks)
     return Router(
-        store, bus, presence, timers, budgets, games, matches, rooms, dailies, shared=doorbell is not None
+        store, bus, presence, timers, budgets, games, matches, rooms, dailies, shared=engines.shared
     )
 
 

@@ -16,10 +16,11 @@ from .. import protocol
 from ..cache import from_setting
 from ..core import RecordError, WibbleError
 from ..core.room import is_code
+from ..engines import Engines, MemoryEngines
+from ..engines.store import Store, default_data_dir, open_store
 from ..live import BotPace, Limits, LiveSettings, RoomLimits, Router, wire
 from ..live.records import MatchReplays, match_record, record_of, replay_frames
 from ..live.rooms import room_id
-from ..store import Store, default_data_dir, open_store
 from ..wordlists import DEFAULT_DIR, WordLists
 from .assets import IMMUTABLE, REVALIDATE, Assets, Pages, is_version
 from .connection import Connections, serve_connection, transport_socket, tune_socket
@@ -117,13 +118,15 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     cache = from_setting(app.config["CACHE_DIR"])
     wordlists = WordLists(Path(app.config["WORDS_DIR"]), app.config["DEFAULT_WORDLIST"], cache=cache)
-    engines = None
+    engines: Engines
     if app.config["REDIS_URL"]:
-        from ..redis import open_engines  # only then: without --redis, the package need not be installed
+        # Only then: without --redis, the redis package need not be installed.
+        from ..engines.redis import open_engines
 
-        engines = open_engines(app.config["REDIS_URL"])
-        store: Store = engines.store
+        engines = redis_engines = open_engines(app.config["REDIS_URL"])
+        store: Store = redis_engines.store
     else:
+        engines = MemoryEngines.of(time.monotonic, time.time)
         data_dir = app.config["DATA_DIR"]
         store = open_store(default_data_dir() if data_dir is None else data_dir)
     limits = Limits(
@@ -152,24 +155,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
             app.config["ROOM_SPECTATORS_PER_ADDRESS"],
         ),
     )
-    shared: dict[str, Any] = {}
-    if engines is not None:
-        shared = {"bus": engines.bus, "presence": engines.presence, "claims": engines.claims}
-        shared["meter"] = engines.meter
-        shared["holder"] = engines.process
-    router = wire(store, wordlists, clock=time.monotonic, wall_clock=time.time, settings=settings, **shared)
-    if engines is not None:
-        engines.bus.on_resubscribe = router.catch_up
-
-        def revive() -> None:
-            """Stopped for a while (SIGSTOP, a paused machine): catch up before anything runs or is told."""
-            try:
-                router.revived(engines.bus.skip_backlog())
-            finally:
-                engines.bus.go_on()
-
-        router.timers.on_late = revive  # woken late: before any deadline runs
-        engines.start(on_beat=router.notice_departed, on_revived=revive)
+    router = wire(
+        store, wordlists, clock=time.monotonic, wall_clock=time.time, settings=settings, engines=engines
+    )
+    router.timers.on_late = engines.revive  # woken late: before any deadline runs
+    engines.start(on_beat=router.notice_departed, on_revived=router.revived, on_resubscribe=router.catch_up)
     connections = Connections(app.config["SEND_TIMEOUT"])
     app.extensions.update(
         {

@@ -17,7 +17,7 @@ import gevent.event
 from gevent.pywsgi import WSGIHandler, WSGIServer
 from gevent.socket import socket as GeventSocket
 
-from ..store import SqliteStore, StorageError
+from ..engines.store import SqliteStore, StorageError
 from .app import is_trusted
 
 # gevent reads requests through an 8 KB buffer that every connection keeps for its

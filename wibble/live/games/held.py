@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...core import Game, GameDataError, Phase, WordListError
-from ...store import Row
+from ...engines.store import Row
 from ...wordlists import WordLists
 
 

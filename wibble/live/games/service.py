@@ -24,9 +24,9 @@ from ...core import (
     WibbleError,
     WordJudged,
 )
+from ...engines.bus import EVERYONE, Audience, only
+from ...engines.store import Gone, StorageError
 from ...protocol import Cancel, Command, Enter, Press, Release
-from ...store import Gone, StorageError
-from ..bus import EVERYONE, Audience, only
 from ..credentials import new_token, token_hash
 from ..documents import Documents
 from ..parts import Parts, Service

@@ -12,7 +12,7 @@ from typing import Any
 
 from ...core import WibbleError
 from ...core.match import MatchEvent, Phase
-from ...store import StorageError
+from ...engines.store import StorageError
 from ..timers import Timers
 from .bots import Bots, Commit, Publish
 from .held import LiveMatch

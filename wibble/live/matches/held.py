@@ -13,7 +13,7 @@ from typing import Any
 from ...core import GameDataError, Pos, RuleError, WordListError
 from ...core.match import BoardChanged, Match, MatchEvent, Phase, Played
 from ...core.match import restore as restore_match
-from ...store import Row
+from ...engines.store import Row
 from ...wordlists import WordLists
 
 log = logging.getLogger(__name__)

@@ -10,8 +10,8 @@ from __future__ import annotations
 from ... import protocol
 from ...core import RuleError, WordList
 from ...core.match import Match, Phase, Seat, Settings
+from ...engines.bus import EVERYONE, Audience, only
 from ...protocol import Command
-from ..bus import EVERYONE, Audience, only
 from ..sessions import Session
 from .held import LiveMatch
 from .service import Matches

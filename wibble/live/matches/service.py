@@ -11,6 +11,9 @@ from contextlib import contextmanager
 from ... import protocol
 from ...core import RuleError, WibbleError, WordList
 from ...core.match import BOT_NAMES, HintGiven, Match, MatchEvent, MatchOver, Phase, Seat, Settings
+from ...engines.bus import EVERYONE, Audience, all_but, holders_of, only
+from ...engines.presence import holders
+from ...engines.store import Gone, StorageError, VersionConflict
 from ...protocol import (
     Cancel,
     Command,
@@ -26,12 +29,9 @@ from ...protocol import (
     Shuffle,
     Swap,
 )
-from ...store import Gone, StorageError, VersionConflict
-from ..bus import EVERYONE, Audience, all_but, holders_of, only
 from ..credentials import holder_of, new_token
 from ..documents import Documents
 from ..parts import Parts, Service
-from ..presence import holders
 from ..sessions import Credential, Session
 from .bots import BotPace, Bots
 from .deadlines import Deadlines

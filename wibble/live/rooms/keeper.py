@@ -15,12 +15,12 @@ from typing import Any, TypeVar
 from ... import protocol
 from ...core import WibbleError
 from ...core.room import Settled, settle
-from ...store import StorageError, VersionConflict
-from ..bus import EVERYONE, Audience, all_but, only
+from ...engines.bus import EVERYONE, Audience, all_but, only
+from ...engines.presence import holders
+from ...engines.store import StorageError, VersionConflict
 from ..documents import Documents
 from ..matches import RoomMatches
 from ..parts import Parts, Service
-from ..presence import holders
 from ..sessions import Session
 from .held import LiveRoom, RoomKind, RoomLimits, room_id
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 from ... import protocol
 from ...core import RuleError
 from ...core.room import Rules
+from ...engines.bus import holders_of
 from ...protocol import Command, LeaveRoom, LeaveSeat, Remove, RulesPatch, SetRules, SetSeat, TakeSeat
 from ...wordlists import WordLists
-from ..bus import holders_of
 from ..credentials import address_hash, new_token
 from ..sessions import Credential, Session
 from .held import LiveRoom, room_id

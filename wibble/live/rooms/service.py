@@ -11,9 +11,9 @@ from dataclasses import replace
 
 from ...core import GameDataError, RuleError, WibbleError
 from ...core.room import Room, Rules, is_code, new_code
+from ...engines.store import AlreadyExists
 from ...protocol import Command, CreateRoom, JoinRoom, LeaveRoom, Rematch, StartMatch
 from ...ratelimit import TokenBucket
-from ...store import AlreadyExists
 from ..credentials import address_hash, holder_of, new_token
 from ..documents import Documents
 from ..matches import RoomMatches

@@ -1,0 +1,147 @@
+"""What only the Redis bus has to get right: a topic heard by one process costs Redis nothing, and
+what a process misses while cut off reaches it in order and once, or is named for a snapshot."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import redis
+from redis.backoff import NoBackoff
+from redis.retry import Retry
+
+from tests.engines.harness import until
+from tests.engines.test_bus import listener
+from wibble.engines.bus import all_but
+from wibble.engines.bus import redis as redis_bus
+from wibble.engines.bus.redis import RedisBus
+from wibble.engines.presence.redis import RedisPresence
+from wibble.engines.redis_client import connect
+
+
+def test_two_processes_buses_hear_each_other_and_a_topic_heard_by_one_costs_redis_nothing(
+    redis_url: str,
+) -> None:
+    a, b = (RedisBus(connect(redis_url), process, listener=connect(redis_url)) for process in ("A", "B"))
+    try:
+        on_a, on_b = [], []
+        a.subscribe("t", listener(on_a))
+        a.publish("t", [{"type": "one"}])  # only A listens: A marks the topic as its own...
+        assert on_a == [{"type": "one"}]
+        assert "t" in a._alone
+        a.publish("t", [{"type": "two"}])  # ...and sends nothing to Redis for it any more
+
+        b.subscribe("t", listener(on_b))  # B listens now, and says so
+        until(lambda: "t" not in a._alone)
+        a.publish("t", [{"type": "three"}], all_but("nobody"))
+        until(lambda: on_b == [{"type": "three"}])
+        assert on_a == [{"type": "one"}, {"type": "two"}, {"type": "three"}]
+    finally:
+        a.stop()
+        b.stop()
+
+
+def buses(redis_url: str, **options: Any) -> tuple[RedisBus, RedisBus]:
+    """Two processes' buses, each listening on a connection of its own that does not retry by
+    itself (as ``open_engines`` makes them): a lost one reaches the bus."""
+    made = []
+    for process in ("A", "B"):
+        alive = RedisPresence(connect(redis_url), process).alive_key  # (alive while the test runs)
+        listener = connect(redis_url, retry=Retry(NoBackoff(), 0))
+        made.append(RedisBus(connect(redis_url), process, listener=listener, alive_key=alive, **options))
+    return made[0], made[1]
+
+
+def test_messages_published_while_a_process_was_cut_off_reach_it_in_order_and_once(redis_url: str) -> None:
+    a, b = buses(redis_url)
+    missed: list[set[str]] = []
+    b.on_resubscribe = missed.append
+    try:
+        on_a, on_b = [], []
+        a.subscribe("room:ABCD", listener(on_a))
+        b.subscribe("room:ABCD", listener(on_b))
+        until(lambda: "room:ABCD" not in a._alone)
+        a.publish("room:ABCD", [{"type": "played", "n": 1}], all_but("nobody"))
+        until(lambda: len(on_b) == 1)
+
+        with redis.Redis.from_url(redis_url) as admin:
+            admin.client_kill_filter(_type="pubsub")  # B (and A) lose their subscriptions
+            for n in (2, 3, 4):  # published while B is not listening
+                a.publish("room:ABCD", [{"type": "played", "n": n}], all_but("nobody"))
+            assert "room:ABCD" not in a._alone  # B still listens, though cut off: it is kept for B
+        until(lambda: bool(missed))
+        a.publish("room:ABCD", [{"type": "played", "n": 5}], all_but("nobody"))
+        until(lambda: len(on_b) >= 5)
+
+        assert [m["n"] for m in on_b] == [1, 2, 3, 4, 5]
+        assert missed == [set()]  # everything was replayed: no snapshot needed
+    finally:
+        a.stop()
+        b.stop()
+
+
+def test_a_topic_whose_history_no_longer_reaches_back_is_named_for_a_snapshot(
+    redis_url: str, monkeypatch: Any
+) -> None:
+    monkeypatch.setattr(redis_bus, "HISTORY", 1)
+    a, b = buses(redis_url)
+    missed: list[set[str]] = []
+    b.on_resubscribe = missed.append
+    try:
+        on_b: list[dict[str, Any]] = []
+        a.subscribe("g1", listener([]))
+        b.subscribe("g1", listener(on_b))
+        b.subscribe("g2", listener([]))  # nothing ever heard on it: a snapshot too
+        until(lambda: "g1" not in a._alone)
+        a.publish("g1", [{"type": "n", "n": 1}], all_but("nobody"))
+        until(lambda: len(on_b) == 1)
+        with redis.Redis.from_url(redis_url) as admin:
+            admin.client_kill_filter(_type="pubsub")
+            for n in range(2, 400):  # far more than the history keeps
+                a.publish("g1", [{"type": "n", "n": n}], all_but("nobody"))
+        until(lambda: bool(missed))
+        assert missed == [{"g1", "g2"}]
+        assert [m["n"] for m in on_b] == sorted(m["n"] for m in on_b)  # what came came in order
+    finally:
+        a.stop()
+        b.stop()
+
+
+def test_a_long_subscription_stays_listed_so_what_it_misses_while_cut_off_is_kept_for_it(
+    redis_url: str,
+) -> None:
+    a, b = buses(redis_url, listed_for=0.3)  # a listing lasts 0.3 s unless renewed, not 10 minutes
+    try:
+        subscribed = time.monotonic()
+        a.subscribe("room:ABCD", listener([]))
+        b.subscribe("room:ABCD", listener([]))
+        until(lambda: b._listed_at > subscribed + 0.3)  # listed again after the first listing ran out
+        with redis.Redis.from_url(redis_url) as admin:
+            admin.client_kill_filter(_type="pubsub")
+            a.publish("room:ABCD", [{"type": "played"}], all_but("nobody"))
+        assert "room:ABCD" not in a._alone  # B, cut off, is still known to listen
+    finally:
+        a.stop()
+        b.stop()
+
+
+def test_what_msgspec_cannot_write_still_crosses_to_another_process(redis_url: str) -> None:
+    """Half a surrogate pair (a client's bad text echoed back) and an int past 64 bits go over
+    Redis as json.dumps wrote them; the rest as msgspec writes it. Each arrives as it was sent."""
+    a, b = buses(redis_url)
+    try:
+        on_b: list[dict[str, Any]] = []
+        b.subscribe("t", listener(on_b))
+        until(lambda: "t" not in a._alone)
+        sent = [
+            {"type": "played", "name": "Zoë 👩‍⚕️", "n": 1},
+            {"type": "error", "request": "\ud800", "n": 2},
+            {"type": "played", "seed": 2**64, "name": "Zoë", "n": 3},
+        ]
+        for message in sent:
+            a.publish("t", [message], all_but("nobody"))
+        until(lambda: len(on_b) == len(sent))
+        assert on_b == sent
+    finally:
+        a.stop()
+        b.stop()

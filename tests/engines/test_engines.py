@@ -1,0 +1,68 @@
+"""The ``Engines`` twins: the same methods on each, a memory one whose heartbeat has nothing to do,
+and a Redis one whose heartbeat keeps its process alive and catches it up after a gap."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Collection
+from typing import Any
+
+import pytest
+
+from tests.live.players import FakeClock
+from wibble.engines import Engines, MemoryEngines
+from wibble.engines.redis import RedisEngines, open_engines
+
+CONTRACT = {name for name in vars(Engines) if not name.startswith("_")}
+
+
+def test_the_twins_offer_every_method_and_property_of_the_contract() -> None:
+    assert {"start", "beat", "revive", "stop", "persistence", "bus", "shared"} <= CONTRACT
+    assert CONTRACT <= set(dir(MemoryEngines.of(FakeClock(), FakeClock())))
+    assert CONTRACT <= {*dir(RedisEngines), *RedisEngines.__dataclass_fields__}
+
+
+class Hooks:
+    def __init__(self) -> None:
+        self.beats = 0
+        self.revived: list[set[str]] = []
+        self.resubscribed: list[set[str]] = []
+
+    def start(self, engines: Any) -> None:
+        engines.start(on_beat=self.beat, on_revived=self.revive, on_resubscribe=self.resubscribed.append)
+
+    def beat(self) -> None:
+        self.beats += 1
+
+    def revive(self, skipped: Collection[str]) -> None:
+        self.revived.append(set(skipped))
+
+
+def test_the_memory_twin_is_one_process_alone_and_its_heartbeat_does_nothing() -> None:
+    engines, hooks = MemoryEngines.of(FakeClock(), FakeClock()), Hooks()
+    hooks.start(engines)
+    engines.beat()
+    engines.revive()
+    engines.stop()
+    assert (hooks.beats, hooks.revived, hooks.resubscribed) == (0, [], [])
+    assert not engines.shared
+    assert engines.persistence() is None
+
+
+@pytest.fixture
+def engines(redis_url: str) -> Any:
+    opened = open_engines(redis_url)
+    yield opened
+    opened.stop()
+
+
+def test_the_redis_twins_beat_tells_the_live_layer_and_a_beat_after_a_gap_revives_first(engines: Any) -> None:
+    hooks = Hooks()
+    hooks.start(engines)
+    assert engines.shared
+    assert engines.bus.on_resubscribe == hooks.resubscribed.append
+    engines.beat()
+    assert (hooks.beats, hooks.revived) == (1, [])
+    engines._last_beat = time.monotonic() - engines.presence.ttl - 1  # as if stopped past its expiry
+    engines.beat()
+    assert (hooks.beats, hooks.revived) == (2, [set()])  # nothing was published meanwhile: no topic skipped

@@ -1,0 +1,411 @@
+"""The bus in Redis: every process hears what any process publishes on a topic its sessions watch.
+
+Each process keeps its own ``MemoryBus`` of local sessions. ``publish`` delivers to them
+at once, then publishes the same envelope (messages, audience, the publishing process)
+on the topic's channel, ``P:bus:{topic}``; a process subscribes to a channel while one of
+its sessions is on the topic, and its listener hands what other processes publish to its
+local sessions. A reply to one local session never leaves the process.
+
+Pub/sub delivers at most once, so each topic heard by other processes also keeps a short
+history: a publish appends its envelope to the stream ``P:bus:{topic}:history`` (capped
+at about ``HISTORY`` entries, gone ``HISTORY_SECONDS`` after the topic's last publish) and
+publishes it with the entry's id, in one script. Each process remembers the last id it
+heard on each topic. After a lost connection to Redis, the listener subscribes again,
+replays from each topic's history what it missed, in order and once, and calls
+``on_resubscribe`` with the topics whose history no longer reaches back that far (or that
+it never heard from): the live layer sends those a fresh snapshot instead, and catches up
+every document that moved.
+
+Most topics are heard by one process only (a player's own game), so publishing every drag
+step to Redis for nobody would cost each event a round trip. ``PUBLISH`` answers how many
+subscribers heard it: once only this process did, and no other live process is listed as
+listening in ``P:bus:{topic}:listeners`` (one cut off from Redis for a moment still is:
+what it misses meanwhile must go into the history), the topic is *alone* and nothing more
+is sent for it, until another process subscribes to it and says so on ``P:bus:joined``
+(which every process hears, and which clears the mark at once), or ``ALONE_SECONDS`` pass.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from ... import codec
+from .base import EVERYONE, Audience, Message, Subscriber
+from .memory import MemoryBus
+
+log = logging.getLogger(__name__)
+
+RECONNECT_PAUSE = 0.5
+"""Seconds between attempts to subscribe again while Redis is away."""
+ALONE_KEPT = 100_000
+"""Topics remembered as heard by this process alone, at most."""
+ALONE_SECONDS = 5.0
+"""How long a topic stays marked alone before a publish asks Redis again: should a mark ever be
+wrong (a join not heard yet), other processes miss that topic's messages for this long at most
+(nothing goes to its history meanwhile: their copies of the document catch up from the store,
+``doorbell.Rechecks``)."""
+HISTORY = 200
+"""Envelopes kept in a topic's history (about: Redis trims whole blocks): a few seconds of a
+busy room's drags, enough for a resubscription after a short outage."""
+HISTORY_SECONDS = 600
+"""A topic's history goes this long after its last publish."""
+LISTED_SECONDS = HISTORY_SECONDS
+"""A process stays listed as listening to a topic this long unless it lists itself again (its
+listener does, every third of it): as long as the history that keeps what it misses."""
+
+PUBLISH = """
+local id = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[3], '*', 'e', ARGV[2])
+redis.call('EXPIRE', KEYS[1], ARGV[4])
+return redis.call('PUBLISH', ARGV[1], id .. ' ' .. ARGV[2])
+"""
+
+
+def _id(entry_id: str) -> tuple[int, int]:
+    """A stream entry's id in the order Redis gives them ("1700000000000-3")."""
+    ms, _, n = entry_id.partition("-")
+    return int(ms), int(n or 0)
+
+
+def _audience_doc(audience: Audience) -> list[Any]:
+    holders = None if audience.holders is None else sorted(audience.holders)
+    return [holders, audience.session, audience.skip]
+
+
+def _audience(doc: list[Any]) -> Audience:
+    holders, session, skip = doc
+    return Audience(None if holders is None else frozenset(holders), session, skip)
+
+
+class RedisBus:
+    def __init__(
+        self,
+        client: Any,
+        process: str,
+        prefix: str = "wibble",
+        listener: Any = None,
+        alive_key: Callable[[str], str] | None = None,
+        listed_for: float = LISTED_SECONDS,
+    ) -> None:
+        self.client = client
+        self.listener = listener if listener is not None else client
+        """The client whose connection the subscriptions use."""
+        self.process = process
+        self.prefix = prefix
+        self.listed_for = listed_for
+        """Seconds a listing lasts unless renewed (``LISTED_SECONDS``; tests shorten it)."""
+        self.local = MemoryBus()
+        self.on_resubscribe: Callable[[set[str]], object] = lambda gaps: None
+        """Called after the listener subscribed again following a lost connection and replayed
+        what it could, with the topics it could not replay (see the module's docstring)."""
+        self._heard: dict[str, str] = {}
+        """Each topic subscribed here: the id of the last envelope heard on it."""
+        self._publish = client.register_script(PUBLISH)
+        self._alive_key = alive_key or (lambda process: f"{prefix}:alive:{process}")
+        """The key that lives while a process does (``RedisPresence.alive_key``)."""
+        self._channels: set[str] = set()
+        self._alone: dict[str, float] = {}
+        """Topics no other process listens to, each until when (see the module's docstring)."""
+        self._joined = f"{prefix}:bus:joined"
+        self._joins_heard = 0
+        self._lock = threading.Lock()
+        self._pubsub = self.listener.pubsub(ignore_subscribe_messages=True)
+        self._pubsub.subscribe(self._joined)
+        self._stopped = False
+        self._thread: threading.Thread | None = None
+        self._listed_at = time.monotonic()
+        """When ``_relist`` last ran (each subscription lists its topic as it is made)."""
+        self._waiting: list[tuple[str, str, str]] | None = None
+        """While a catch-up is under way (``skip_backlog`` until ``go_on``): what other processes
+        publish, kept back so that it reaches the pages after their fresh snapshots."""
+        self.start()
+
+    def _channel(self, topic: str) -> str:
+        return f"{self.prefix}:bus:{{{topic}}}"
+
+    def _topic(self, channel: str) -> str:
+        return channel[len(self.prefix) + 6 : -1]
+
+    def _history(self, topic: str) -> str:
+        return f"{self._channel(topic)}:history"
+
+    def _listeners(self, topic: str) -> str:
+        return f"{self._channel(topic)}:listeners"
+
+    # -- the Bus interface -----------------------------------------------------------------
+
+    def subscribe(self, topic: str, subscriber: Subscriber) -> None:
+        self.local.subscribe(topic, subscriber)
+        channel = self._channel(topic)
+        with self._lock:
+            if channel in self._channels:
+                return
+            self._channels.add(channel)
+            try:
+                self._pubsub.subscribe(channel)
+            except Exception as exc:  # the listener finds the connection lost and subscribes again
+                log.warning("could not subscribe to %s yet (%s)", channel, exc)
+        self.start()
+        self._say_joined([topic])
+
+    def _list(self, pipe: Any, topics: Iterable[str]) -> None:
+        """Add to ``pipe``: this process listens to ``topics`` (for ``_others_listen``), for the
+        next ``listed_for`` seconds (the listener lists them again well before: ``_relist``)."""
+        for topic in topics:
+            pipe.sadd(self._listeners(topic), self.process)
+            pipe.pexpire(self._listeners(topic), int(self.listed_for * 1000))
+
+    def _unlist(self, topic: str) -> None:
+        try:
+            self.client.srem(self._listeners(topic), self.process)
+        except Exception as exc:  # (a process listed that does not listen costs others a look)
+            log.warning("could not note that this process stopped listening to %s: %s", topic, exc)
+
+    def _relist(self) -> None:
+        """List again every topic this process listens to, before the lists expire (the listener
+        does it every third of their life, in one round trip)."""
+        self._listed_at = time.monotonic()
+        with self._lock:  # a copy taken while no subscription changes it
+            topics = [self._topic(channel) for channel in self._channels]
+        if not topics:
+            return
+        try:
+            pipe = self.client.pipeline(transaction=False)
+            self._list(pipe, topics)
+            pipe.execute()
+        except Exception as exc:  # the next pass tries again
+            log.warning("could not list this process's topics again: %s", exc)
+
+    def _others_listen(self, topic: str) -> bool:
+        """Whether another live process is listed as listening to ``topic`` (it may be cut off
+        from Redis for a moment, and hear nothing: the history keeps what it misses)."""
+        others = sorted(set(self.client.smembers(self._listeners(topic))) - {self.process})
+        if not others:
+            return False
+        return any(key is not None for key in self.client.mget([self._alive_key(p) for p in others]))
+
+    def unsubscribe(self, topic: str, subscriber: Subscriber) -> None:
+        self.local.unsubscribe(topic, subscriber)
+        if self.local.has(topic):
+            return
+        self._alone.pop(topic, None)  # (whoever publishes on it next asks Redis afresh)
+        channel = self._channel(topic)
+        with self._lock:
+            if channel in self._channels:
+                self._channels.discard(channel)
+                self._heard.pop(topic, None)
+                try:
+                    self._pubsub.unsubscribe(channel)
+                except Exception as exc:  # the listener subscribes afresh to what is left
+                    log.warning("could not unsubscribe from %s: %s", channel, exc)
+        self._unlist(topic)
+
+    def publish(
+        self,
+        topic: str,
+        messages: Iterable[Message],
+        audience: Audience = EVERYONE,
+        origin: str | None = None,
+        seq: int | None = None,
+    ) -> None:
+        messages = list(messages)
+        self.local.publish(topic, messages, audience, origin, seq)
+        alone_until = self._alone.get(topic)
+        if alone_until is not None:
+            if alone_until > time.monotonic():
+                return  # nobody elsewhere listens
+            self._alone.pop(topic, None)
+        if audience.session is not None and self.local.holds(topic, audience.session):
+            return  # one local session's own: nobody elsewhere hears it
+        # Other processes read it with json.loads (or codec.loads): any JSON text will do, and
+        # escaped where msgspec cannot write it, as json.dumps did, so Redis can always take it.
+        envelope = codec.dumps(
+            {"p": self.process, "a": _audience_doc(audience), "m": messages}, ascii_fallback=True
+        )
+        joins = self._joins_heard
+        try:
+            args = [self._channel(topic), envelope, HISTORY, HISTORY_SECONDS]
+            heard = self._publish(keys=[self._history(topic)], args=args)
+        except Exception as exc:  # the others catch up with a snapshot when they resubscribe
+            log.warning("could not publish on %s to other processes: %s", topic, exc)
+            return
+        if heard > (1 if self.local.has(topic) else 0):
+            return
+        try:
+            if self._others_listen(topic):
+                return  # one listed as listening is only cut off for a moment
+        except Exception as exc:
+            log.warning("could not ask who listens to %s: %s", topic, exc)
+            return
+        # Alone only if no process said it joined since this PUBLISH was sent: it may have
+        # subscribed just after it, and its word been read here during the round trips above
+        # (a join read later clears the mark). Checked and marked with nothing in between that
+        # could let the listener run.
+        with self._lock:
+            if self._joins_heard != joins:
+                return
+            if len(self._alone) >= ALONE_KEPT:
+                self._alone.clear()  # a bound on memory: the next publish of each asks again
+            self._alone[topic] = time.monotonic() + ALONE_SECONDS
+
+    def skip_backlog(self) -> set[str]:
+        """After this process was stopped: what other processes published meanwhile waits unread in
+        the listener's connection, and is older than the snapshots the live layer is about to send.
+        Each topic's last heard id moves to the newest in its history, so that backlog is dropped as
+        it arrives (``_hand_on``); returns the topics that had one, for a fresh snapshot instead."""
+        skipped = set()
+        with self._lock:
+            topics = [self._topic(channel) for channel in self._channels]
+            if self._waiting is None:
+                self._waiting = []
+        pipe = self.client.pipeline(transaction=False)
+        for topic in topics:
+            pipe.xrevrange(self._history(topic), count=1)
+        for topic, newest in zip(topics, pipe.execute(), strict=True):
+            if not newest:
+                continue
+            entry_id = newest[0][0]
+            last = self._heard.get(topic)
+            if last is None or _id(entry_id) > _id(last):
+                self._heard[topic] = entry_id
+                skipped.add(topic)
+        return skipped
+
+    def go_on(self) -> None:
+        """The catch-up after ``skip_backlog`` is done: deliver what was kept back meanwhile (what
+        is older than the newest id heard on its topic is dropped, as ever)."""
+        with self._lock:
+            waiting, self._waiting = self._waiting or [], None
+        for topic, entry_id, text in waiting:
+            self._hand_on(topic, entry_id, text)
+
+    def _say_joined(self, topics: list[str]) -> None:
+        """Tell the other processes that this one listens to ``topics`` now, and list it so (one
+        round trip)."""
+        try:
+            pipe = self.client.pipeline(transaction=False)
+            self._list(pipe, topics)
+            pipe.publish(self._joined, json.dumps({"p": self.process, "t": topics}))
+            pipe.execute()
+        except Exception as exc:  # until Redis is back nothing crosses anyway; resubscribing says it again
+            log.warning("could not tell other processes of a subscription: %s", exc)
+
+    # -- the listener ----------------------------------------------------------------------
+
+    def start(self) -> None:
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._listen, name="wibble-bus", daemon=True)
+            self._thread.start()
+
+    def stop(self) -> None:
+        self._stopped = True
+        try:
+            self._pubsub.close()
+        except Exception:
+            pass
+
+    def _listen(self) -> None:
+        while not self._stopped:
+            if time.monotonic() - self._listed_at > self.listed_for / 3:
+                self._relist()
+            try:  # (a listing shorter than 3 s is relisted in time: tests)
+                message = self._pubsub.get_message(timeout=min(1.0, self.listed_for / 3))
+            except Exception as exc:
+                if self._stopped:
+                    return
+                log.warning("lost the bus's connection to Redis (%s); subscribing again", exc)
+                self._resubscribe()
+                continue
+            if message is None or message.get("type") != "message":
+                continue
+            if message["channel"] == self._joined:
+                self._heard_joined(message["data"])
+            else:
+                self._deliver(message["channel"], message["data"])
+
+    def _heard_joined(self, data: str) -> None:
+        try:
+            joined = json.loads(data)
+        except ValueError:
+            return
+        if joined.get("p") != self.process:
+            with self._lock:
+                self._joins_heard += 1
+                for topic in joined.get("t", ()):
+                    self._alone.pop(topic, None)
+
+    def _deliver(self, channel: str, data: str) -> None:
+        entry_id, _, text = data.partition(" ")
+        waiting = self._waiting
+        if waiting is not None:  # a catch-up is under way: after its snapshots
+            waiting.append((self._topic(channel), entry_id, text))
+            return
+        self._hand_on(self._topic(channel), entry_id, text)
+
+    def _hand_on(self, topic: str, entry_id: str, text: str) -> None:
+        """Deliver one envelope heard on ``topic`` to the sessions here, unless it was heard
+        already (a replay and the live channel may both bring it) or came from here."""
+        try:
+            order = _id(entry_id)
+            envelope = codec.loads(text)
+        except ValueError:
+            log.warning("a bus message on %s is damaged; dropped", topic)
+            return
+        last = self._heard.get(topic)
+        if last is not None and order <= _id(last):
+            return
+        self._heard[topic] = entry_id
+        if envelope.get("p") == self.process:
+            return  # this process delivered it already
+        try:
+            self.local.publish(topic, envelope["m"], _audience(envelope["a"]))
+        except Exception:
+            log.exception("delivering a bus message on %s failed", topic)
+
+    def _replay(self) -> set[str]:
+        """Deliver what each topic's history holds after the last envelope heard on it; returns
+        the topics it could not (their history no longer reaches back, or nothing was heard)."""
+        gaps = set()
+        for channel in list(self._channels):
+            topic = self._topic(channel)
+            last = self._heard.get(topic)
+            if last is None:
+                gaps.add(topic)
+                continue
+            entries = self.client.xrange(self._history(topic), min=last)
+            if not entries or entries[0][0] != last:
+                gaps.add(topic)  # trimmed past it: what lies between is lost
+            for entry_id, fields in entries:
+                self._hand_on(topic, entry_id, fields.get("e", ""))
+        return gaps
+
+    def _resubscribe(self) -> None:
+        while not self._stopped:
+            time.sleep(RECONNECT_PAUSE)
+            if self._stopped:  # stopped meanwhile: subscribing again would list it as listening anew
+                return
+            try:
+                with self._lock:
+                    self._pubsub.close()
+                    self._pubsub = self.listener.pubsub(ignore_subscribe_messages=True)
+                    self._pubsub.subscribe(self._joined, *self._channels)
+            except Exception as exc:
+                log.warning("Redis is still away (%s)", exc)
+                continue
+            log.warning("the bus is back: subscribed again to %d topics; catching up", len(self._channels))
+            self._alone.clear()  # (who listens may have changed meanwhile)
+            self._say_joined([self._topic(channel) for channel in self._channels])
+            try:
+                gaps = self._replay()
+            except Exception as exc:  # lost again: every topic gets a snapshot
+                log.warning("could not replay the bus's history (%s)", exc)
+                gaps = {self._topic(channel) for channel in self._channels}
+            try:
+                self.on_resubscribe(gaps)
+            except Exception:
+                log.exception("catching up after Redis came back failed")
+            return
