@@ -8,7 +8,8 @@ wrote first), so it holds on every store engine and with several processes.
 
 A scored attempt is entered in the leaderboard as its game starts (so a second one is
 refused, on any connection, in any process), and its score is entered by the server when
-its sprint ends (``Games.on_over``): a client can neither post a score nor pick a board.
+its sprint ends (``Dailies.over``, the games' ``on_over``): a client can neither post a
+score nor pick a board.
 """
 
 from __future__ import annotations
@@ -57,7 +58,6 @@ class Dailies(Service):
         self.min_words = min_words
         self.wall_clock = parts.wall_clock
         self._yesterdays: dict[date, dict[str, Any]] = {}
-        games.on_over = self._over
 
     # -- commands ------------------------------------------------------------------------
 
@@ -102,7 +102,7 @@ class Dailies(Service):
 
     # -- the end of a daily sprint -------------------------------------------------------
 
-    def _over(self, live: LiveGame) -> None:
+    def over(self, live: LiveGame) -> None:
         """A daily sprint ended (under its game's lock): enter its score, and show the leaderboard."""
         daily = live.daily
         if daily is None:

@@ -11,8 +11,8 @@ demand, let go when nobody has used it for ``idle_timeout`` or to make room at
 3. if the write failed, put the document back as it was and re-raise, so the
    player can simply try again; if another process wrote first, take the stored
    document (``Kind.reloaded`` shows it to everyone) and re-raise;
-4. otherwise run the one hook that follows every commit (``on_commit``: the
-   doorbell that tells other processes, when there are any).
+4. otherwise ring the doorbell, when other processes share the store, so that
+   their copies take the new version.
 
 Another process's commit reaches a copy here through ``refresh``: the copy takes
 the stored version silently (``Kind.refresh``), since that process told everyone.
@@ -31,6 +31,7 @@ from typing import Any, Generic, Protocol, TypeVar
 from ..core import RuleError, WibbleError
 from ..engines.presence import Presence
 from ..engines.store import KEEP, Due, Gone, StorageError, Store, VersionConflict
+from .doorbell import Doorbell, Rechecks
 
 log = logging.getLogger(__name__)
 
@@ -95,6 +96,10 @@ class Documents(Generic[H]):
         full: str,
         idle_timeout: float = float("inf"),
         evictable: Callable[[H], bool] = lambda held: True,
+        on_drop: Callable[[H], object] = lambda held: None,
+        adopt: Callable[[str], object] = lambda doc_id: None,
+        doorbell: Doorbell | None = None,
+        rechecks: Rechecks | None = None,
     ) -> None:
         self.kind = kind
         self.store = store
@@ -107,17 +112,19 @@ class Documents(Generic[H]):
         self.idle_timeout = idle_timeout
         self.evictable = evictable
         """Whether a document nobody is connected to may leave memory (a room's match may not)."""
-        self.on_drop: Callable[[H], None] = lambda held: None
+        self.on_drop = on_drop
         """Called as a document leaves memory (its deadlines go with it)."""
-        self.on_gone: Callable[[str], None] = lambda doc_id: None
-        """Called once this process deleted a document (``wire``: the other stacks let theirs go)."""
-        self.on_keep: Callable[[H], None] = lambda held: None
-        """Called as a document comes into memory (``wire``: the doorbell listens for its commits)."""
-        self.on_commit: Callable[[H], None] | None = None
-        """Called after every commit, under the document's lock (``wire`` sets the doorbell)."""
-        self.adopt: Callable[[str], object] = lambda doc_id: None
+        self.adopt = adopt
         """Load a stored document into memory, its deadlines set from it (each service's own
         loader): ``pick_up`` calls it for documents whose deadline nobody handled."""
+        self.doorbell = doorbell
+        """With other stacks (processes) sharing the store: every commit and deletion is rung to
+        them, and a document held here listens for theirs (``refresh``)."""
+        self.rechecks = rechecks
+        """With a doorbell: a document that comes into memory is also checked against the store
+        soon after (a commit rung just before this process listened is not missed)."""
+        if doorbell is not None:
+            doorbell.on(kind.name, self.refresh)
         self._held: dict[str, H] = {}
         self._lock = threading.Lock()
 
@@ -159,7 +166,10 @@ class Documents(Generic[H]):
                 return present
             self._make_room()
             self._held[held.doc_id] = held
-        self.on_keep(held)
+        if self.doorbell is not None:
+            self.doorbell.watch(held.doc_id)
+            if self.rechecks is not None:
+                self.rechecks.add(self.catch_up_one, held.doc_id)
         return held
 
     def drop(self, doc_id: str) -> None:
@@ -167,14 +177,20 @@ class Documents(Generic[H]):
         with self._lock:
             held = self._held.pop(doc_id, None)
         if held is not None:
-            self.on_drop(held)
+            self._dropped(held)
+
+    def _dropped(self, held: H) -> None:
+        if self.doorbell is not None:
+            self.doorbell.unwatch(held.doc_id)
+        self.on_drop(held)
 
     def delete(self, doc_id: str) -> None:
         """Delete a document for good: from memory, from the store, and from every other stack's
-        memory (``on_gone``). Raises ``StorageError`` if the store could not (it stays)."""
+        memory (the doorbell). Raises ``StorageError`` if the store could not (it stays)."""
         self.drop(doc_id)
         self.store.delete(doc_id)
-        self.on_gone(doc_id)
+        if self.doorbell is not None:
+            self.doorbell.ring(self.kind.name, doc_id, GONE)
 
     def sweep(self) -> int:
         """Let go of documents nobody has been connected to for ``idle_timeout``; returns how many."""
@@ -188,7 +204,7 @@ class Documents(Generic[H]):
             for held in stale:
                 del self._held[held.doc_id]
         for held in stale:
-            self.on_drop(held)
+            self._dropped(held)
         return len(stale)
 
     def touch(self, held: H) -> None:
@@ -214,7 +230,7 @@ class Documents(Generic[H]):
             raise RuleError("server/full", self.full)
         oldest = min(unattended, key=lambda held: held.last_active)
         del self._held[oldest.doc_id]
-        self.on_drop(oldest)
+        self._dropped(oldest)
 
     # -- committing ----------------------------------------------------------------------
 
@@ -261,8 +277,8 @@ class Documents(Generic[H]):
             if held.version != version:  # refused half way (a budget, say): undo what was begun
                 kind.restore(held, before)
             raise
-        if self.on_commit is not None:
-            self.on_commit(held)
+        if self.doorbell is not None:
+            self.doorbell.ring(kind.name, held.doc_id, held.version)
         return result
 
     def pick_up(self, doc_id: str) -> None:

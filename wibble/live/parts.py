@@ -10,6 +10,7 @@ from ..engines.presence import Presence
 from ..engines.store import Store
 from ..wordlists import WordLists
 from .budgets import Budgets
+from .doorbell import Doorbell, Rechecks
 from .timers import Timers
 
 
@@ -26,6 +27,9 @@ class Parts:
     wall_clock: Callable[[], float]
     """Seconds since the epoch: whatever is saved, every deadline included, so that it means the
     same after a restart."""
+    doorbell: Doorbell | None = None
+    """With engines shared by other processes: rings each commit to them (``documents``)."""
+    rechecks: Rechecks | None = None
 
 
 class Service:

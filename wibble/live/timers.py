@@ -33,7 +33,12 @@ what this one holds while it slept."""
 
 class Timers:
     def __init__(
-        self, clock: Callable[[], float], claims: Claims | None = None, holder: str = "", lease: float = LEASE
+        self,
+        clock: Callable[[], float],
+        claims: Claims | None = None,
+        holder: str = "",
+        lease: float = LEASE,
+        on_late: Callable[[], object] = lambda: None,
     ) -> None:
         self.clock = clock
         self.claims: Claims = claims or MemoryClaims(clock)
@@ -43,8 +48,9 @@ class Timers:
         self._routes: dict[Hashable, Callable[[Hashable], None]] = {}
         self._schedule: Scheduler[Hashable] = Scheduler()
         self._wake = threading.Event()
-        self.on_late: Callable[[], object] = lambda: None
-        """Called when the loop wakes ``LATE_SECONDS`` late, before it runs what is due."""
+        self.on_late = on_late
+        """Called when the loop wakes ``LATE_SECONDS`` late, before it runs what is due (the
+        engines catch up with what other processes did meanwhile: ``Engines.revive``)."""
         self._stopped = False
         self._thread: threading.Thread | None = None
 

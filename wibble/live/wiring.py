@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 from ..core.daily import DAILY_SECONDS
 from ..engines import Engines, MemoryEngines
@@ -14,9 +13,8 @@ from ..engines.store import Store
 from ..wordlists import WordLists
 from .budgets import Budgets, Limits
 from .daily import Dailies
-from .documents import GONE, Documents
 from .doorbell import Doorbell, Rechecks
-from .games import Games
+from .games import Games, LiveGame
 from .matches import BotPace, LiveMatch, Matches, RoomMatches
 from .parts import Parts
 from .rooms import RoomLimits, Rooms
@@ -67,26 +65,43 @@ def wire(
     settings = settings or LiveSettings()
     engines = engines or MemoryEngines.of(clock, wall_clock)
     bus, presence = engines.bus, engines.presence
-    doorbell = Doorbell(bus) if engines.shared else None
+    shared = engines.shared
     budgets = (
         Budgets(settings.limits, clock, engines.meter)
         if settings.limits is not None
         else Budgets.unlimited(clock)
     )
     # Match and room deadlines are wall-clock times: they are saved, and must mean the same after a restart.
-    timers = Timers(wall_clock, engines.claims, engines.process, settings.lease)
-    parts = Parts(store, wordlists, bus, presence, budgets, timers, clock, wall_clock)
+    timers = Timers(wall_clock, engines.claims, engines.process, settings.lease, on_late=engines.revive)
+    parts = Parts(
+        store,
+        wordlists,
+        bus,
+        presence,
+        budgets,
+        timers,
+        clock,
+        wall_clock,
+        doorbell=Doorbell(bus) if shared else None,
+        rechecks=Rechecks() if shared else None,
+    )
+
+    # Two services tell a third that is built after them (each needs the one it tells): a
+    # daily sprint's end enters its score, a room's match's end shows the room.
+    def daily_over(live: LiveGame) -> None:
+        dailies.over(live)
+
+    def room_match_over(live: LiveMatch) -> None:
+        rooms.play.over(live)
+
     games = Games(
         parts,
         idle_timeout=settings.idle_timeout,
         max_games=settings.max_games,
         entropy=entropy,
         min_words=settings.min_words,
+        on_over=daily_over,
     )
-
-    def room_match_over(live: LiveMatch) -> None:
-        rooms.play.over(live)  # (rooms is built just below; no match ends before then)
-
     matches = Matches(
         parts,
         settings.pace,
@@ -98,33 +113,6 @@ def wire(
     )
     rooms = Rooms(parts, RoomMatches(matches), settings.rooms, round_pause=settings.round_pause)
     dailies = Dailies(parts, games, settings.daily_seconds, settings.daily_per_address, settings.min_words)
-    if doorbell is not None:
-        rechecks = Rechecks()
-        for kind in (games, matches, rooms):
-            ring(doorbell, kind.docs, rechecks)
     return Router(
         store, bus, presence, timers, budgets, games, matches, rooms, dailies, shared=engines.shared
     )
-
-
-def ring(doorbell: Doorbell, docs: Documents[Any], rechecks: Rechecks | None = None) -> None:
-    """Ring every commit of ``docs`` to the other stacks holding the document, and refresh from
-    theirs while a document is held here (and check it against the store soon after it came)."""
-    name = docs.kind.name
-    docs.on_commit = lambda held: doorbell.ring(name, held.doc_id, held.version)
-
-    def on_keep(held: Any) -> None:
-        doorbell.watch(held.doc_id)
-        if rechecks is not None:
-            rechecks.add(docs.catch_up_one, held.doc_id)
-
-    docs.on_keep = on_keep
-    docs.on_gone = lambda doc_id: doorbell.ring(name, doc_id, GONE)
-    dropped = docs.on_drop
-
-    def on_drop(held: Any) -> None:
-        doorbell.unwatch(held.doc_id)
-        dropped(held)
-
-    docs.on_drop = on_drop
-    doorbell.on(name, docs.refresh)

@@ -158,7 +158,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     router = wire(
         store, wordlists, clock=time.monotonic, wall_clock=time.time, settings=settings, engines=engines
     )
-    router.timers.on_late = engines.revive  # woken late: before any deadline runs
     engines.start(on_beat=router.notice_departed, on_revived=router.revived, on_resubscribe=router.catch_up)
     connections = Connections(app.config["SEND_TIMEOUT"])
     app.extensions.update(

@@ -53,6 +53,7 @@ class Games(Service):
         max_games: int = 10_000,
         entropy: random.Random | None = None,
         min_words: int = 0,
+        on_over: Callable[[LiveGame], None] = lambda live: None,
     ) -> None:
         super().__init__(parts)
         self.clock = clock = parts.clock
@@ -70,12 +71,14 @@ class Games(Service):
             max_games,
             "the server is full of games in play; try again later",
             idle_timeout,
+            on_drop=lambda live: self.timers.cancel((live.game_id, "sprint")),
+            adopt=self._adopt,
+            doorbell=parts.doorbell,
+            rechecks=parts.rechecks,
         )
         self._last_sweep = clock()
         self._logged_unavailable: set[str] = set()
-        self.docs.on_drop = lambda live: self.timers.cancel((live.game_id, "sprint"))
-        self.docs.adopt = self._adopt
-        self.on_over: Callable[[LiveGame], None] = lambda live: None
+        self.on_over = on_over
         """Called (under the game's lock) once this process committed a sprint's end (the daily
         board records its score)."""
         self.timers.route("sprint", self._due)

@@ -85,8 +85,10 @@ class Matches(Service):
             "the server is full of matches in play; try again later",
             idle_timeout,
             evictable=lambda live: live.room is None,
+            on_drop=self.deadlines.forget,
+            doorbell=parts.doorbell,
+            rechecks=parts.rechecks,
         )
-        self.docs.on_drop = self.deadlines.forget
 
     def __len__(self) -> int:
         return len(self.docs)

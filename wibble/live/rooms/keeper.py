@@ -40,7 +40,9 @@ Reply = tuple[str, int | None] | None
 
 
 class Keeper(Service):
-    def __init__(self, parts: Parts, matches: RoomMatches, limits: RoomLimits) -> None:
+    def __init__(
+        self, parts: Parts, matches: RoomMatches, limits: RoomLimits, adopt: Callable[[str], object]
+    ) -> None:
         super().__init__(parts)
         self.matches = matches
         self.limits = limits
@@ -56,6 +58,9 @@ class Keeper(Service):
             float("inf"),
             "",
             evictable=lambda live: False,
+            adopt=adopt,
+            doorbell=parts.doorbell,
+            rechecks=parts.rechecks,
         )
         self.local: dict[str, dict[str, Session]] = {}
         """This process's sessions in each room: the ones it moves onto the room's next match."""

@@ -43,14 +43,17 @@ class Rooms:
         round_pause: float = 3.0,
         entropy: random.Random | None = None,
     ) -> None:
-        self.keeper = keeper = Keeper(parts, matches, limits or RoomLimits())
+        self.keeper = keeper = Keeper(parts, matches, limits or RoomLimits(), self._pick_up)
         self.docs: Documents[LiveRoom] = keeper.docs
         self.wordlists = parts.wordlists
         self.seats = Seats(keeper, parts.wordlists)
         self.play = Play(keeper, parts.wordlists, round_pause)
         self.deadlines = Deadlines(keeper, parts.timers)
         self._entropy = entropy or random.SystemRandom()
-        self.docs.adopt = lambda doc_id: self.open(doc_id.removeprefix("room:"))
+
+    def _pick_up(self, doc_id: str) -> None:
+        """A room whose deadline nobody handled (its process died) is opened here."""
+        self.open(doc_id.removeprefix("room:"))
 
     def __len__(self) -> int:
         return len(self.docs)
