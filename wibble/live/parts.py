@@ -11,6 +11,7 @@ from ..engines.store import Store
 from ..wordlists import WordLists
 from .budgets import Budgets
 from .doorbell import Doorbell, Rechecks
+from .sessions import Membership
 from .timers import Timers
 
 
@@ -43,3 +44,4 @@ class Service:
         self.presence = parts.presence
         self.budgets = parts.budgets
         self.timers = parts.timers
+        self.members = Membership(parts.bus, parts.presence)

@@ -13,9 +13,11 @@ import itertools
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from .. import protocol
+from ..engines.bus import Bus
+from ..engines.presence import Presence
 from ..ratelimit import TokenBucket
 from .credentials import holder_of
 
@@ -86,3 +88,42 @@ class Session:
 
     def __repr__(self) -> str:
         return f"<Session {self.id} {self.address}>"
+
+
+Where = Literal["game", "match", "room"]
+"""The three things a session can be on at once (a room's sessions watch its match too)."""
+
+
+class Membership:
+    """A session entering and leaving a topic, in one place: the session's field for it, its
+    credential there, the bus it listens on, and presence. No service writes a session's fields."""
+
+    def __init__(self, bus: Bus, presence: Presence) -> None:
+        self.bus = bus
+        self.presence = presence
+
+    def enter(self, session: Session, where: Where, topic: str, credential: Credential | None = None) -> None:
+        """``session`` is on ``topic`` from now on, acting with ``credential`` (None: with what it has
+        there already; a room's sessions act in its match with their room credential)."""
+        setattr(session, where, topic)
+        if credential is not None:
+            session.credentials[topic] = credential
+        self.bus.subscribe(topic, session)
+        self.presence.join(topic, session.id, session.holder(topic))
+
+    def change(self, session: Session, topic: str, credential: Credential) -> None:
+        """``session``, still on ``topic``, acts with ``credential`` from now on (it took a seat, or
+        got up from one)."""
+        session.credentials[topic] = credential
+        self.presence.join(topic, session.id, credential.holder)
+
+    def leave(self, session: Session, where: Where) -> str | None:
+        """``session`` leaves what it is on as ``where``; returns that topic (None: it was on none)."""
+        topic: str | None = getattr(session, where)
+        if topic is None:
+            return None
+        setattr(session, where, None)
+        session.credentials.pop(topic, None)
+        self.bus.unsubscribe(topic, session)
+        self.presence.leave(topic, session.id)
+        return topic

@@ -152,22 +152,17 @@ class Games(Service):
                 self._drop_chain(live)
             self._end_if_due(live)  # back after the deadline (a restart, a closed tab): it is over
             self._schedule(live)
-            session.game, session.credentials[gid] = gid, credential
-            self.bus.subscribe(gid, session)
-            self.presence.join(gid, session.id, credential.holder)
+            self.members.enter(session, "game", gid, credential)
             live.last_active = self.clock()
             self._publish_snapshot(live, only(session.id))
         self.docs.touch(live)
 
     def leave(self, session: Session) -> None:
         """``session`` leaves its game (on disconnect, or when it opens something else)."""
-        gid, session.game = session.game, None
+        gid = self.members.leave(session, "game")
         if gid is None:
             return
-        session.credentials.pop(gid, None)
         live = self.docs.get(gid)
-        self.bus.unsubscribe(gid, session)
-        self.presence.leave(gid, session.id)
         if live is None:
             return
         with live.lock:

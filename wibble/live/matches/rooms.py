@@ -73,7 +73,7 @@ class RoomMatches:
                 matches.detach(session)
         with matches.holding(live):
             for session in sessions:
-                matches.subscribe(session, live)
+                matches.members.enter(session, "match", live.match_id)  # (as its room credential holds)
                 if live.dragger not in (None, session.id):  # the seat's new tab plays now
                     matches.drop_chain(live, matches.seat_of(session, live), live.dragger)
             live.last_active = matches.clock()

@@ -210,8 +210,7 @@ class Matches(Service):
                 # The same person, back from elsewhere (a phone that changed network leaves its old
                 # socket half open for a while): their new tab plays now, as in a game.
                 self.drop_chain(live, seat, live.dragger)
-            session.credentials[live.match_id] = Credential.of(token)
-            self.subscribe(session, live)
+            self.members.enter(session, "match", live.match_id, Credential.of(token))
             live.last_active = self.clock()
             self.send_snapshot(live, only(session.id))
             if not was_connected:
@@ -240,11 +239,6 @@ class Matches(Service):
             # and a turn whose time runs out meanwhile is over when it comes back, as the rules say.
             self.docs.drop(mid)
 
-    def subscribe(self, session: Session, live: LiveMatch) -> None:
-        session.match = live.match_id
-        self.bus.subscribe(live.match_id, session)
-        self.presence.join(live.match_id, session.id, session.holder(live.match_id))
-
     def detach(self, session: Session) -> tuple[LiveMatch, int | None] | None:
         """``session`` stops listening to its match; a chain it was dragging goes with it. Returns
         the match (if in memory) and the seat the session held."""
@@ -253,10 +247,7 @@ class Matches(Service):
             return None
         live = self.docs.get(mid)
         seat = None if live is None else self.seat_of(session, live)
-        session.match = None
-        session.credentials.pop(mid, None)
-        self.bus.unsubscribe(mid, session)
-        self.presence.leave(mid, session.id)
+        self.members.leave(session, "match")
         if live is None:
             return None
         with self.holding(live):

@@ -65,8 +65,7 @@ class Seats:
         keeper.commit(
             live, lambda: live.room.take_seat(seat, name, credential.holder or "", live.playing, where), "sit"
         )
-        session.credentials[topic] = credential
-        self.keeper.presence.join(topic, session.id, credential.holder)
+        keeper.members.change(session, topic, credential)
         keeper.settle(live, tell=False)  # an away host hands on to someone here
         keeper.tell_all(live, reply)
         if live.match is not None:
@@ -81,8 +80,7 @@ class Seats:
         hashed = session.holder(topic)
         playing = live.playing
         keeper.commit(live, lambda: live.room.leave_seat(seat, playing, keeper.present(live)), "leave")
-        session.credentials[topic] = Credential.of(None, session.credential(topic).name)
-        keeper.presence.join(topic, session.id, None)
+        keeper.members.change(session, topic, Credential.of(None, session.credential(topic).name))
         self._unseat(live, hashed)
         if live.match is not None:  # it watches from now on: its match as a spectator sees it
             keeper.matches.watch(live.match, session)

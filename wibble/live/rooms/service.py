@@ -253,9 +253,7 @@ class Rooms:
         with live.lock:
             seat = None if credential.holder is None else live.room.seat_of(credential.holder)
             back = seat is not None and not keeper.connected(live, seat)
-            session.room, session.credentials[topic] = topic, credential
-            keeper.bus.subscribe(topic, session)
-            keeper.presence.join(topic, session.id, credential.holder)
+            keeper.members.enter(session, "room", topic, credential)
             keeper.local.setdefault(live.code, {})[session.id] = session
             settled = keeper.settle(live, session, () if seat is None or not back else (seat,), tell=False)
             keeper.reply(live, session, seq)
@@ -272,7 +270,7 @@ class Rooms:
         gets the room and its match afresh, and nobody else hears a thing. A client repeating
         ``join_room`` costs the others nothing."""
         with live.lock:
-            session.credentials[room_id(live.code)] = credential
+            self.keeper.members.change(session, room_id(live.code), credential)
             self.keeper.reply(live, session, seq)
             if live.match is not None:
                 self.keeper.matches.watch(live.match, session)
@@ -284,20 +282,14 @@ class Rooms:
         if live is None:
             if session.room is not None:  # (its room left memory under it: let go of what it had)
                 keeper.matches.unwatch(session)
-                keeper.bus.unsubscribe(session.room, session)
-                keeper.presence.leave(session.room, session.id)
-                session.credentials.pop(session.room, None)
-                session.room = None
+                keeper.members.leave(session, "room")
             return
         topic = room_id(live.code)
         with live.lock:
             seat = keeper.seat_of(session, live)
             keeper.matches.unwatch(session)
-            keeper.bus.unsubscribe(topic, session)
-            keeper.presence.leave(topic, session.id)
+            keeper.members.leave(session, "room")
             keeper.local.get(live.code, {}).pop(session.id, None)
-            session.room = None
-            session.credentials.pop(topic, None)
             gone = seat is not None and not keeper.connected(live, seat)
             keeper.settle(live, also=(seat,) if gone and seat is not None else ())
             if seat is None:
