@@ -61,3 +61,14 @@ def test_while_every_process_lives_none_has_departed(engine: Engine) -> None:
     here, there = engine.presence(), engine.presence()
     here.join("room:A", "s1", None)
     assert there.departed() == {}
+
+
+def test_presence_knows_where_each_session_joined_from_on_every_process(engine: Engine) -> None:
+    here, there = engine.presence(), engine.presence()
+    here.join("room:A", "s1", None, "addr-1")
+    there.join("room:A", "s2", "h2", "addr-2")
+    here.join("room:A", "s3", None)  # (no address: a test, or a local socket)
+    for anyone in (here, there):
+        assert anyone.addresses("room:A") == {"s1": "addr-1", "s2": "addr-2", "s3": ""}
+    there.leave("room:A", "s2")
+    assert here.addresses("room:A") == {"s1": "addr-1", "s3": ""}

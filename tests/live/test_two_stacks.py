@@ -30,14 +30,16 @@ BROADCAST = {"room", "presence", "chain", "played", "board", "gems", "turn", "ma
 
 
 class Stacks:
-    def __init__(self, wordlists: WordLists, clock: FakeClock, pace: BotPace | None = None) -> None:
+    def __init__(
+        self, wordlists: WordLists, clock: FakeClock, pace: BotPace | None = None, **rooms: Any
+    ) -> None:
         self.clock = clock
         self.store = MemoryStore()
         engines = MemoryEngines.of(clock, clock)  # one bus, one presence, one set of claims
         settings = LiveSettings(
             pace=pace or BotPace(think=(0.0, 0.0), step=0.0),
             round_pause=0.0,
-            rooms=RoomLimits(grace=GRACE),
+            rooms=RoomLimits(**{"grace": GRACE, **rooms}),
         )
         self.a, self.b = (
             wire(
@@ -223,3 +225,31 @@ def test_a_room_one_stack_deletes_leaves_the_others_memory_too(stacks: Stacks) -
     assert stacks.store.load(f"room:{room['code']}") is None
     assert stacks.a.rooms.docs.get(f"room:{room['code']}") is None
     assert stacks.b.rooms.docs.get(f"room:{room['code']}") is None
+
+
+def test_watchers_from_one_address_count_on_every_stack(wordlists: WordLists, clock: FakeClock) -> None:
+    stacks = Stacks(wordlists, clock, spectators_per_address=2)
+    ann = Person(stacks.a)
+    [room] = ann.send(type="create_room", name="Ann", rules={"wordlist": LIST})
+    for router in (stacks.a, stacks.b):  # one watcher from this address on each process
+        watcher = Person(router, "198.51.100.1")
+        assert types(watcher.send(type="join_room", code=room["code"], name="W"))[0] == "room"
+    third = Person(stacks.b, "198.51.100.1")
+    assert errors(third.send(type="join_room", code=room["code"], name="W")) == ["room/crowded"]
+    other = Person(stacks.b, "198.51.100.2")
+    assert types(other.send(type="join_room", code=room["code"], name="X"))[0] == "room"
+
+
+def test_a_removal_bars_the_address_the_person_plays_from_on_another_stack(stacks: Stacks) -> None:
+    ann = Person(stacks.a)
+    [room] = ann.send(type="create_room", name="Ann", rules={"wordlist": LIST})
+    bo = Person(stacks.a, "198.51.100.7")
+    bo.send(type="join_room", code=room["code"], name="Bo")
+    [seated] = [f for f in bo.send(type="take_seat", seat=1) if f["type"] == "room"]
+    bo.leave()  # Bo's phone moves to the other process, and plays from a new address
+    phone = Person(stacks.b, "203.0.113.50")
+    phone.send(type="join_room", code=room["code"], name="Bo", token=seated["token"])
+    ann.send(type="remove", seat=1)
+    again = Person(stacks.b, "203.0.113.50")  # a new tab from where the phone played
+    again.send(type="join_room", code=room["code"], name="Bo again")
+    assert errors(again.send(type="take_seat", seat=2)) == ["room/removed"]

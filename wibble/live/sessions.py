@@ -19,7 +19,7 @@ from .. import protocol
 from ..engines.bus import Bus
 from ..engines.presence import Presence
 from ..ratelimit import TokenBucket
-from .credentials import holder_of
+from .credentials import address_hash, holder_of
 
 _ids = itertools.count(1)
 _PROCESS = secrets.token_hex(4)
@@ -109,13 +109,13 @@ class Membership:
         if credential is not None:
             session.credentials[topic] = credential
         self.bus.subscribe(topic, session)
-        self.presence.join(topic, session.id, session.holder(topic))
+        self.presence.join(topic, session.id, session.holder(topic), address_hash(session.address))
 
     def change(self, session: Session, topic: str, credential: Credential) -> None:
         """``session``, still on ``topic``, acts with ``credential`` from now on (it took a seat, or
         got up from one)."""
         session.credentials[topic] = credential
-        self.presence.join(topic, session.id, credential.holder)
+        self.presence.join(topic, session.id, credential.holder, address_hash(session.address))
 
     def leave(self, session: Session, where: Where) -> str | None:
         """``session`` leaves what it is on as ``where``; returns that topic (None: it was on none)."""

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 class _Entry:
     holder: str | None
     expires: float
+    where: str = ""
 
 
 class MemoryPresence:
@@ -21,8 +22,8 @@ class MemoryPresence:
         self._topics: dict[str, dict[str, _Entry]] = {}
         self._sessions: dict[str, set[str]] = {}
 
-    def join(self, topic: str, session_id: str, holder: str | None) -> None:
-        self._topics.setdefault(topic, {})[session_id] = _Entry(holder, self.clock() + self.ttl)
+    def join(self, topic: str, session_id: str, holder: str | None, where: str = "") -> None:
+        self._topics.setdefault(topic, {})[session_id] = _Entry(holder, self.clock() + self.ttl, where)
         self._sessions.setdefault(session_id, set()).add(topic)
 
     def leave(self, topic: str, session_id: str) -> None:
@@ -46,6 +47,12 @@ class MemoryPresence:
                     entry.expires = expires
 
     def members(self, topic: str) -> dict[str, str | None]:
+        return {sid: entry.holder for sid, entry in self._live(topic).items()}
+
+    def addresses(self, topic: str) -> dict[str, str]:
+        return {sid: entry.where for sid, entry in self._live(topic).items()}
+
+    def _live(self, topic: str) -> dict[str, _Entry]:
         members = self._topics.get(topic)
         if not members:
             return {}
@@ -53,7 +60,7 @@ class MemoryPresence:
         expired = [sid for sid, entry in members.items() if entry.expires <= now]
         for session_id in expired:
             self.leave(topic, session_id)
-        return {sid: entry.holder for sid, entry in members.items()}
+        return self._topics.get(topic, {})
 
     def count(self, topic: str) -> int:
         return len(self.members(topic))

@@ -43,8 +43,9 @@ class RedisPresence:
         self._alive = self.alive_key(process)
         self._processes = f"{prefix}:processes"
         self._errors: tuple[type[BaseException], ...] = (redis.RedisError,)
-        self._mine: dict[tuple[str, str], str | None] = {}
-        """This process's sessions: (topic, session id) → the token hash each holds there."""
+        self._mine: dict[tuple[str, str], tuple[str | None, str]] = {}
+        """This process's sessions: (topic, session id) → the token hash each holds there, and the
+        hash of the address it joined from."""
         self._left: set[tuple[str, str]] = set()
         """Leaves that could not reach Redis yet."""
         self.beat()
@@ -58,8 +59,8 @@ class RedisPresence:
     def _topics_of(self, process: str) -> str:
         return f"{self.prefix}:topics:{process}"
 
-    def _entry(self, holder: str | None) -> str:
-        return json.dumps([holder, self.process])
+    def _entry(self, holder: str | None, where: str) -> str:
+        return json.dumps([holder, self.process, where])
 
     def beat(self) -> None:
         """This process lives for ``ttl`` more seconds, and its sessions' entries are written again
@@ -69,8 +70,8 @@ class RedisPresence:
         for topic, session_id in self._left:
             pipe.hdel(self._topic(topic), session_id)
         mine, left = dict(self._mine), set(self._left)
-        for (topic, session_id), holder in mine.items():
-            pipe.hset(self._topic(topic), session_id, self._entry(holder))
+        for (topic, session_id), (holder, where) in mine.items():
+            pipe.hset(self._topic(topic), session_id, self._entry(holder, where))
         pipe.sadd(self._processes, self.process)
         pipe.delete(self._topics_of(self.process))  # (only a dead process's list is ever read)
         if mine:
@@ -81,12 +82,12 @@ class RedisPresence:
         # removal: the next beat removes it again.
         self._left |= mine.keys() - self._mine.keys()
 
-    def join(self, topic: str, session_id: str, holder: str | None) -> None:
-        self._mine[topic, session_id] = holder
+    def join(self, topic: str, session_id: str, holder: str | None, where: str = "") -> None:
+        self._mine[topic, session_id] = holder, where
         self._left.discard((topic, session_id))
         try:
             pipe = self.client.pipeline(transaction=False)
-            pipe.hset(self._topic(topic), session_id, self._entry(holder))
+            pipe.hset(self._topic(topic), session_id, self._entry(holder, where))
             pipe.sadd(self._topics_of(self.process), topic)  # should this process die before its next beat
             pipe.execute()
         except self._errors as exc:  # the next heartbeat writes it
@@ -104,23 +105,35 @@ class RedisPresence:
         self.beat()  # a process's sessions live as long as the process does
 
     def members(self, topic: str) -> dict[str, str | None]:
+        return {sid: holder for sid, (holder, _) in self._live(topic).items()}
+
+    def addresses(self, topic: str) -> dict[str, str]:
+        return {sid: where for sid, (_, where) in self._live(topic).items()}
+
+    def _live(self, topic: str) -> dict[str, tuple[str | None, str]]:
+        """Each live session on ``topic``: its holder and address hash (entries of processes that
+        died are removed as they are seen)."""
         try:
-            return self._members(topic)
+            entries: dict[str, str] = self.client.hgetall(self._topic(topic))
+            if not entries:
+                return {}
+            # [holder, process, where]; entries written before addresses were kept have no where.
+            parsed = {sid: (json.loads(text) + [""])[:3] for sid, text in entries.items()}
+            processes = sorted({process for _, process, _ in parsed.values()})
+            alive = dict(
+                zip(processes, self.client.mget([self.alive_key(p) for p in processes]), strict=True)
+            )
+            alive[self.process] = alive.get(self.process) or "1"  # (this one is alive: it is asking)
+            gone = [sid for sid, (_, process, _) in parsed.items() if alive[process] is None]
+            if gone:
+                self.client.hdel(self._topic(topic), *gone)
         except self._errors as exc:
             raise StorageError(f"redis: {exc}") from None
-
-    def _members(self, topic: str) -> dict[str, str | None]:
-        entries: dict[str, str] = self.client.hgetall(self._topic(topic))
-        if not entries:
-            return {}
-        parsed = {sid: json.loads(text) for sid, text in entries.items()}
-        processes = sorted({process for _, process in parsed.values()})
-        alive = dict(zip(processes, self.client.mget([self.alive_key(p) for p in processes]), strict=True))
-        alive[self.process] = alive.get(self.process) or "1"  # (this one is alive: it is asking)
-        gone = [sid for sid, (_, process) in parsed.items() if alive[process] is None]
-        if gone:
-            self.client.hdel(self._topic(topic), *gone)
-        return {sid: holder for sid, (holder, process) in parsed.items() if alive[process] is not None}
+        return {
+            sid: (holder, where)
+            for sid, (holder, process, where) in parsed.items()
+            if alive[process] is not None
+        }
 
     def count(self, topic: str) -> int:
         return len(self.members(topic))

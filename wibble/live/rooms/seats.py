@@ -93,11 +93,14 @@ class Seats:
         room, playing, present = live.room, live.playing, keeper.present(live)
         target = room.seats[seat]
         removed = target.token if target is not None else None
-        # The addresses the person plays from now, as well as the one they sat down from.
+        # The addresses the person plays from now (on any process), as well as the one they sat
+        # down from.
+        topic = room_id(live.code)
+        holding = keeper.presence.members(topic)
         where = {
-            address_hash(other.address)
-            for other in keeper.local.get(live.code, {}).values()
-            if other.address and removed is not None and other.holder(room_id(live.code)) == removed
+            there
+            for other, there in keeper.presence.addresses(topic).items()
+            if there and removed is not None and holding.get(other) == removed
         }
         by = keeper.seat_of(session, live)
         token = keeper.commit(live, lambda: room.remove(by, seat, playing, present, where), "remove")

@@ -173,13 +173,12 @@ class Rooms:
             return  # already here: it takes no new place
         if keeper.spectators(live) >= keeper.limits.max_spectators:
             raise RuleError("room/crowded", "this room has as many people watching as it can take")
-        if session.address:
+        if session.address:  # (asked of presence: the watchers on every process count)
+            where, members = address_hash(session.address), keeper.presence.members(topic)
             mine = sum(
                 1
-                for other in keeper.local.get(live.code, {}).values()
-                if other.address == session.address
-                and keeper.seat_of(other, live) is None
-                and other.room == topic
+                for other, there in keeper.presence.addresses(topic).items()
+                if there == where and live.room.seat_of(members.get(other) or "") is None
             )
             if mine >= keeper.limits.spectators_per_address:
                 raise RuleError("room/crowded", "too many people watch this room from your address")
