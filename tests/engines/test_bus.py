@@ -111,3 +111,14 @@ def test_publishing_where_nobody_listens_is_harmless(engine: Engine) -> None:
     engine.subscribe(bus, "t", listener(heard))
     bus.publish("t", [MARK])
     engine.settle(lambda: heard == [MARK])
+
+
+def test_a_reply_reaches_its_session_alone_with_its_seq_whatever_topics_it_is_on(engine: Engine) -> None:
+    here = engine.bus()
+    asker, other = [], []
+    me = listener(asker)
+    engine.subscribe(here, "t", listener(other))
+    here.reply(me, [{"type": "leaderboard"}], 4)
+    here.reply(me, [{"type": "leaderboard"}], None)
+    assert asker == [{"type": "leaderboard", "seq": 4}, {"type": "leaderboard"}]
+    assert other == []

@@ -86,19 +86,11 @@ class Dailies(Service):
     def tell(self, session: Session, command: LeaderboardCommand) -> None:
         """Today's leaderboard (and yesterday's board), to this session alone."""
         player = None if command.player is None else token_hash(command.player).hex()
-        message = self.message(day_of(self.wall_clock()), player)
-        session.deliver(protocol.encode(message if command.seq is None else {**message, "seq": command.seq}))
+        self.bus.reply(session, [self.message(day_of(self.wall_clock()), player)], command.seq)
 
     def message(self, day: date, player: str | None) -> dict[str, Any]:
         """The ``leaderboard`` message of ``day`` as ``player`` sees it."""
-        return {
-            "type": "leaderboard",
-            "date": day.isoformat(),
-            "day": day_number(day),
-            "seconds": self.seconds,
-            **self._board(day).view(player),
-            "yesterday": self._yesterday(day),
-        }
+        return protocol.leaderboard(day, self.seconds, self._board(day).view(player), self._yesterday(day))
 
     # -- the end of a daily sprint -------------------------------------------------------
 
@@ -174,21 +166,6 @@ class Dailies(Service):
             game = Game(
                 words, Draws(seed_of(before)), HashParams.draw(random.Random(0)), min_words=self.min_words
             )
-            letters = words.letters
-            kept = {
-                "date": before.isoformat(),
-                "day": day_number(before),
-                "board": protocol.board(game),
-                "best": [
-                    {
-                        "word": "".join(
-                            letters[ch].face if ch in letters else ch.upper() for ch in entry.word
-                        ),
-                        "points": entry.score,
-                        "path": [[pos.row, pos.col] for pos in entry.path],
-                    }
-                    for entry in solve(game.board, words)[:YESTERDAY_BEST]
-                ],
-            }
+            kept = protocol.yesterday_board(before, game, solve(game.board, words)[:YESTERDAY_BEST])
             self._yesterdays = {before: kept}  # one day's is enough
         return kept

@@ -45,6 +45,7 @@ from .commands import (
     TakeSeat,
     Unset,
 )
+from .daily import leaderboard, yesterday_board
 from .fields import is_text
 from .matches import match_event, match_snapshot, match_summary, replay_step, seat_counts
 from .messages import board, encode, error, event, missed, move, over, snapshot
@@ -53,6 +54,8 @@ from .readers import for_reader, is_personal, personal, presence, rematch, remov
 from .rooms import room_snapshot, with_reader
 
 __all__ = [
+    "leaderboard",
+    "yesterday_board",
     "MAX_FRAME_BYTES",
     "MAX_SEED",
     "UNSET",

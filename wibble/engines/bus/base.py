@@ -88,3 +88,12 @@ class Bus(Protocol):
         """Hand ``messages``, in order, to the topic's subscribers in ``audience``; the session
         ``origin`` gets them with its request's ``seq``. Call it under the document's lock, so
         that everyone hears the same order."""
+
+    def reply(self, subscriber: Subscriber, messages: Sequence[Message], seq: int | None) -> None:
+        """Answer a request of ``subscriber`` (a session of this process) that is about no topic
+        (the daily leaderboard): ``messages``, with its ``seq``."""
+
+
+def reply(subscriber: Subscriber, messages: Sequence[Message], seq: int | None) -> None:
+    """Every engine's ``Bus.reply``: the answer goes to the session here, whatever the engine."""
+    subscriber.receive("", messages, None, seq)

@@ -5,11 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ... import protocol
-from .base import EVERYONE, Audience, Message, Subscriber
+from .base import EVERYONE, Audience, Message, Subscriber, reply
 
 
 class MemoryBus:
     """Topics and their subscribers in this process."""
+
+    reply = staticmethod(reply)
 
     def __init__(self) -> None:
         self._topics: dict[str, dict[str, Subscriber]] = {}

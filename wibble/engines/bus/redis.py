@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from ... import codec
-from .base import EVERYONE, Audience, Message, Subscriber
+from .base import EVERYONE, Audience, Message, Subscriber, reply
 from .memory import MemoryBus
 
 log = logging.getLogger(__name__)
@@ -82,6 +82,8 @@ def _audience(doc: list[Any]) -> Audience:
 
 
 class RedisBus:
+    reply = staticmethod(reply)
+
     def __init__(
         self,
         client: Any,

@@ -1,0 +1,46 @@
+"""The daily board's messages: today's ``leaderboard``, with yesterday's first board and the best
+words it held."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import date
+from typing import Any
+
+from ..core import Game
+from ..core.daily import day_number
+from ..core.solver import Found
+from .messages import _chain, _faces, board
+
+
+def leaderboard(
+    day: date, seconds: int, standing: dict[str, Any], yesterday: dict[str, Any]
+) -> dict[str, Any]:
+    """The ``leaderboard`` message of ``day``: the sprint's length, the standing as one player sees
+    it (``Leaderboard.view``: the top, their own place, how many played) and yesterday's board."""
+    return {
+        "type": "leaderboard",
+        "date": day.isoformat(),
+        "day": day_number(day),
+        "seconds": seconds,
+        **standing,
+        "yesterday": yesterday,
+    }
+
+
+def yesterday_board(day: date, game: Game, best: Sequence[Found]) -> dict[str, Any]:
+    """Yesterday's first board (``day``'s), the same for everyone, and the best words it held."""
+    letters = game.words.letters
+    return {
+        "date": day.isoformat(),
+        "day": day_number(day),
+        "board": board(game),
+        "best": [
+            {
+                "word": _faces(entry.word, letters),
+                "points": entry.score,
+                "path": _chain(entry.path),
+            }
+            for entry in best
+        ],
+    }
