@@ -36,14 +36,14 @@ class Bots:
         self,
         pace: BotPace,
         entropy: random.Random,
-        clock: Callable[[], float],
+        wall_clock: Callable[[], float],
         timers: Timers,
         commit: Commit,
         publish: Publish,
     ) -> None:
         self.pace = pace
         self._entropy = entropy
-        self.clock = clock
+        self.wall_clock = wall_clock
         self.timers = timers
         self.commit = commit
         self.publish = publish
@@ -59,7 +59,7 @@ class Bots:
         if not bot_turn:
             live.bot = None
         elif live.bot is None or live.bot.turn_no != match.turn_no:
-            live.bot = BotTurn(match.turn_no, self.clock() + self._think(match))
+            live.bot = BotTurn(match.turn_no, self.wall_clock() + self._think(match))
         return bot_turn
 
     def step(self, live: LiveMatch, now: float) -> None:
@@ -97,12 +97,12 @@ class Bots:
         think = low + (high - low) * self._entropy.random()
         if match.deadline is not None:
             drag = BOT_DRAG_TILES * self._step(match)
-            think = min(think, max(0.0, (match.deadline - self.clock()) / 2 - drag))
+            think = min(think, max(0.0, (match.deadline - self.wall_clock()) / 2 - drag))
         return think
 
     def _step(self, match: Match) -> float:
         """Seconds per tile of a bot's drag, shortened on a timed turn so the word lands in time."""
         if match.deadline is None:
             return self.pace.step
-        left = match.deadline - self.clock()
+        left = match.deadline - self.wall_clock()
         return max(0.0, min(self.pace.step, left / (2 * BOT_DRAG_TILES)))

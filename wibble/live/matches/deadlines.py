@@ -28,7 +28,7 @@ class Deadlines:
         self,
         timers: Timers,
         bots: Bots,
-        clock: Callable[[], float],
+        wall_clock: Callable[[], float],
         find: Callable[[str], LiveMatch | None],
         holding: Callable[[LiveMatch], AbstractContextManager[Any]],
         commit: Commit,
@@ -36,7 +36,7 @@ class Deadlines:
     ) -> None:
         self.timers = timers
         self.bots = bots
-        self.clock = clock
+        self.wall_clock = wall_clock
         self.find = find
         self.holding = holding
         self.commit = commit
@@ -77,7 +77,7 @@ class Deadlines:
         if live is None:
             return
         with self.holding(live):
-            now = self.clock()
+            now = self.wall_clock()
             try:
                 if kind == "clock":
                     self.publish(live, self.clock_due(live, now))

@@ -31,8 +31,8 @@ class RoomMatches:
         """A room's new match, saved but not yet running: ``adopt`` it once the room has committed it."""
         matches = self.matches
         seed = matches.entropy.randrange(protocol.MAX_SEED + 1)
-        match = Match(words, seed, seats, matches.clock(), settings, min_words=matches.min_words)
-        live = LiveMatch(match_id, [None] * len(seats), match, matches.clock(), room=code)
+        match = Match(words, seed, seats, matches.wall_clock(), settings, min_words=matches.min_words)
+        live = LiveMatch(match_id, [None] * len(seats), match, matches.wall_clock(), room=code)
         matches.bots.plan(live)
         matches.docs.save_new(live)
         return live
@@ -76,7 +76,7 @@ class RoomMatches:
                 matches.members.enter(session, "match", live.match_id)  # (as its room credential holds)
                 if live.dragger not in (None, session.id):  # the seat's new tab plays now
                     matches.drop_chain(live, matches.seat_of(session, live), live.dragger)
-            live.last_active = matches.clock()
+            live.last_active = matches.wall_clock()
             if len(sessions) == 1:
                 matches.send_snapshot(live, only(sessions[0].id))
             elif sessions:
@@ -119,7 +119,7 @@ class RoomMatches:
         """``seat``'s person is away past the grace period: the turn they hold now passes."""
         matches = self.matches
         with matches.holding(live):
-            match, now = live.match, matches.clock()
+            match, now = live.match, matches.wall_clock()
             if match.phase is Phase.PLAYING and match.turn == seat:
                 if match.chain:
                     matches.publish(live, match.cancel(seat))  # everyone stops seeing the half-dragged word

@@ -63,24 +63,24 @@ class Matches(Service):
     ) -> None:
         super().__init__(parts)
         # A match's times are all saved (deadlines, last use): wall-clock, to mean the same after a restart.
-        self.clock = clock = parts.wall_clock
+        self.wall_clock = wall_clock = parts.wall_clock
         self.round_pause = round_pause
         self.min_words = min_words
         self.entropy = entropy or random.SystemRandom()
         self.on_over = on_over
         """Called once a room's match is over, just after its lock is let go: the room shows it
         (under the room's lock, which is taken before a match's, never after)."""
-        self.bots = Bots(pace or BotPace(), self.entropy, clock, parts.timers, self.commit, self.publish)
+        self.bots = Bots(pace or BotPace(), self.entropy, wall_clock, parts.timers, self.commit, self.publish)
         self.deadlines = Deadlines(
-            parts.timers, self.bots, clock, self.get, self.holding, self.commit, self.publish
+            parts.timers, self.bots, wall_clock, self.get, self.holding, self.commit, self.publish
         )
         # A room's match stays in memory while its room is open (the room lets it go).
         self.docs: Documents[LiveMatch] = Documents(
             MatchKind(lambda live: self.send_snapshot(live, EVERYONE), self.deadlines.schedule),
             parts.store,
             parts.presence,
-            clock,
-            clock,
+            wall_clock,
+            wall_clock,
             max_matches,
             "the server is full of matches in play; try again later",
             idle_timeout,
@@ -124,12 +124,12 @@ class Matches(Service):
     ) -> tuple[LiveMatch, str]:
         if seed is None:
             seed = self.entropy.randrange(protocol.MAX_SEED + 1)
-        match = Match(words, seed, seats, self.clock(), settings, min_words=self.min_words)
+        match = Match(words, seed, seats, self.wall_clock(), settings, min_words=self.min_words)
         token = new_token()
         if tokens is None:
             tokens = [holder_of(token) if seat.kind == "human" else None for seat in seats]
         mid = new_token(12)
-        live = LiveMatch(mid, tokens, match, self.clock())
+        live = LiveMatch(mid, tokens, match, self.wall_clock())
         self.bots.plan(live)
         return self.docs.create(live), token
 
@@ -154,7 +154,7 @@ class Matches(Service):
         return self.budgets.resuming(address, opened), command.token
 
     def load(self, match_id: str) -> LiveMatch:
-        return load(match_id, self.store.load(match_id), self.wordlists, self.clock())
+        return load(match_id, self.store.load(match_id), self.wordlists, self.wall_clock())
 
     def handle(self, session: Session, command: Command) -> None:
         """A command from a session on a match of its own (``rematch``, or a move)."""
@@ -211,13 +211,13 @@ class Matches(Service):
                 # socket half open for a while): their new tab plays now, as in a game.
                 self.drop_chain(live, seat, live.dragger)
             self.members.enter(session, "match", live.match_id, Credential.of(token))
-            live.last_active = self.clock()
+            live.last_active = self.wall_clock()
             self.send_snapshot(live, only(session.id))
             if not was_connected:
                 self.bus.publish(live.match_id, [protocol.presence(seat, True)], all_but(session.id))
             self.deadlines.schedule(live)
         try:
-            self.store.touch(live.match_id, self.clock())  # kept RETENTION_DAYS from the last opening
+            self.store.touch(live.match_id, self.wall_clock())  # kept RETENTION_DAYS from the last opening
         except StorageError as exc:
             log.warning("could not note that match %s was opened: %s", live.match_id, exc.reason)
 
@@ -251,7 +251,7 @@ class Matches(Service):
         if live is None:
             return None
         with self.holding(live):
-            live.last_active = self.clock()
+            live.last_active = self.wall_clock()
             self.drop_chain(live, seat, session.id)
         return live, seat
 
@@ -277,7 +277,7 @@ class Matches(Service):
         if live is None or seat is None:
             raise RuleError("match/none", "no match yet: send new_match or resume one first")
         with self.holding(live):
-            now = self.clock()
+            now = self.wall_clock()
             # A deadline that has passed is applied first, even if its timer has not run yet:
             # a turn that is over can be neither played nor extended. (At the very instant of
             # the deadline the player's move still counts; the timer then finds the turn over.)
@@ -338,7 +338,7 @@ class Matches(Service):
         here = holders(self.presence, live.match_id)
         connected = [holder is not None and holder in here for holder in live.holders]
         message = protocol.match_snapshot(
-            live.match, live.match_id, None, None, connected, self.clock(), room=live.room
+            live.match, live.match_id, None, None, connected, self.wall_clock(), room=live.room
         )
         self.bus.publish(live.match_id, [protocol.personal(message, live.holders)], audience)
 
@@ -346,7 +346,7 @@ class Matches(Service):
         self, live: LiveMatch, events: list[MatchEvent], origin: str | None = None, seq: int | None = None
     ) -> None:
         """Publish each event to everyone on the match (a hint to its seat alone); ``origin`` gets ``seq``."""
-        letters, now = live.match.words.letters, self.clock()
+        letters, now = live.match.words.letters, self.wall_clock()
         for event in events:
             message = protocol.match_event(event, letters, now)
             if isinstance(event, HintGiven):

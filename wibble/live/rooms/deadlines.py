@@ -48,7 +48,7 @@ class Deadlines:
         with live.lock:
             keeper.settle(live)  # (somebody came meanwhile: it is not empty)
             since = live.room.empty_since
-            if since is None or keeper.clock() < since + keeper.limits.empty:
+            if since is None or keeper.wall_clock() < since + keeper.limits.empty:
                 return  # someone came and went meanwhile: its new deadline is set
         keeper.delete(code)
 
@@ -82,4 +82,4 @@ class Deadlines:
         for live in occupied:
             keeper.touch(live, force=True)
         self.notice_absent()
-        return keeper.store.purge(keeper.clock() - keeper.limits.empty, purge_batch, prefix="room:")
+        return keeper.store.purge(keeper.wall_clock() - keeper.limits.empty, purge_batch, prefix="room:")

@@ -46,15 +46,16 @@ class Keeper(Service):
         super().__init__(parts)
         self.matches = matches
         self.limits = limits
-        self.clock = clock = parts.wall_clock  # an empty room's age is read from the store after a restart
+        # Wall-clock: an empty room's age is read from the store after a restart.
+        self.wall_clock = wall_clock = parts.wall_clock
         # Rooms are never let go to make room: one open stays until it stands empty. The cap on
         # new rooms is checked as one is created, so a stored room can always open again.
         self.docs: Documents[LiveRoom] = Documents(
             RoomKind(limits, self.follow, self.tell_all),
             parts.store,
             parts.presence,
-            clock,
-            clock,
+            wall_clock,
+            wall_clock,
             float("inf"),
             "",
             evictable=lambda live: False,
@@ -127,7 +128,7 @@ class Keeper(Service):
         settled again as it now stands. Returns what was committed."""
         for _ in range(SETTLE_TRIES):
             anyone = bool(self.presence.count(live.doc_id))
-            change = settle(live.room, self.here(live), anyone, self.clock(), self.limits.grace)
+            change = settle(live.room, self.here(live), anyone, self.wall_clock(), self.limits.grace)
             if not change.changed:
                 return change
             try:
@@ -180,7 +181,7 @@ class Keeper(Service):
 
     def touch(self, live: LiveRoom, force: bool = False) -> None:
         """Note in the store that the room is in use (at most once a minute: joins can come fast)."""
-        now = self.clock()
+        now = self.wall_clock()
         if not force and now - live.touched < TOUCH_EVERY:
             return
         live.touched = now
@@ -237,7 +238,7 @@ class Keeper(Service):
 
     def crowd(self, live: LiveRoom) -> None:
         """The number watching changed: tell everyone now, or at most once per ``CROWD_EVERY``."""
-        now = self.clock()
+        now = self.wall_clock()
         if now - live.crowd_told >= CROWD_EVERY:
             live.crowd_told = now
             self.publish(live, protocol.spectators(self.spectators(live)))

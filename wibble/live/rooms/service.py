@@ -122,7 +122,7 @@ class Rooms:
         grace period (its people are not just reloading). Rooms in use are never closed.
         Returns whether one closed."""
         keeper = self.keeper
-        now, lonely, deserted = keeper.clock(), [], []
+        now, lonely, deserted = keeper.wall_clock(), [], []
         for live in keeper.docs:
             empty_since = live.room.empty_since
             if empty_since is None:
@@ -162,7 +162,7 @@ class Rooms:
         self.keeper.budgets.failed_join(session.address)
         if session.failed_joins is None:
             session.failed_joins = TokenBucket(
-                FAILED_JOINS_PER_CONNECTION / 60, FAILED_JOINS_PER_CONNECTION, self.keeper.clock
+                FAILED_JOINS_PER_CONNECTION / 60, FAILED_JOINS_PER_CONNECTION, self.keeper.wall_clock
             )
         session.failed_joins.take()
 
@@ -192,7 +192,7 @@ class Rooms:
         row = keeper.store.load(room_id(code))
         if row is None:
             return None
-        if keeper.clock() - row.updated > keeper.limits.empty:
+        if keeper.wall_clock() - row.updated > keeper.limits.empty:
             keeper.delete(code)  # it stood empty too long: closed, though housekeeping had not got to it
             return None
         try:
