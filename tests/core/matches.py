@@ -15,7 +15,7 @@ from wibble.core import Pos, RuleError, WordList, build_word_list
 from wibble.core.match import Match, MatchEvent, Seat, Settings
 from wibble.core.match import restore as restore_match
 from wibble.engines.store import MemoryStore
-from wibble.live.matches.held import move_doc
+from wibble.live.matches.moves import move_doc
 from wibble.live.records import match_record
 
 P = Pos

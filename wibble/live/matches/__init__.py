@@ -14,7 +14,8 @@ pause between rounds, a bot's next step) is one entry in ``Timers``; when it fal
 due the match is asked again under its lock, so a timer that fires just as the
 turn ends changes nothing.
 
-The service is in parts: ``service`` (create, resume, attach, moves, telling),
+The service is in parts: ``service`` (create, resume, attach, moves, telling), ``moves``
+(a seat's command as the core applies it and the record keeps it),
 ``held`` (the match in memory and as a stored document), ``bots`` (the bot driver),
 ``deadlines`` (turn timers, round pauses, a bot's next step) and ``rooms`` (the one
 way rooms reach their matches).

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...core import GameDataError, Pos, RuleError, WordListError
-from ...core.match import BoardChanged, Match, MatchEvent, Phase, Played
+from ...core.match import Match, Phase
 from ...core.match import restore as restore_match
 from ...engines.store import Row
 from ...wordlists import WordLists
@@ -130,20 +130,6 @@ def load(match_id: str, row: Row | None, wordlists: WordLists, now: float) -> Li
         log.warning("stored match %s cannot be played: %s", match_id, exc)
         raise RuleError("game/unavailable", "this saved match cannot be loaded on this server") from None
     return LiveMatch(match_id, tokens, match, now, room=room, bot=bot)
-
-
-def move_doc(match: Match, seat: int | None, action: str, events: list[MatchEvent]) -> dict[str, Any]:
-    """What the record keeps of a committed change: its version, who (None: the clock), and what."""
-    doc: dict[str, Any] = {"version": match.version, "seat": seat, "action": action}
-    played = next((e for e in events if isinstance(e, Played)), None)
-    if played is not None:
-        doc.update(word=played.word, points=played.score.points, path=[[p.row, p.col] for p in played.path])
-    swapped = next((e for e in events if isinstance(e, BoardChanged) and e.reason == "swap"), None)
-    if swapped is not None:
-        # Which tile became which letter: without it a replay could not follow the board past a swap.
-        row, col = swapped.changed[0]["row"], swapped.changed[0]["col"]
-        doc.update(row=row, col=col, letter=match.board[Pos(row, col)].symbol)
-    return doc
 
 
 def bot_of(doc: dict[str, Any], match: Match, current: BotTurn | None) -> BotTurn | None:

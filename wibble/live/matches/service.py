@@ -18,16 +18,11 @@ from ...protocol import (
     Cancel,
     Command,
     Enter,
-    Extend,
-    Hint,
     NewMatch,
-    Pass,
     Press,
     Release,
     Rematch,
     ResumeMatch,
-    Shuffle,
-    Swap,
 )
 from ..credentials import holder_of, new_token
 from ..documents import Documents
@@ -35,18 +30,10 @@ from ..parts import Parts, Service
 from ..sessions import Credential, Session
 from .bots import BotPace, Bots
 from .deadlines import Deadlines
-from .held import LiveMatch, MatchKind, load, move_doc
+from .held import LiveMatch, MatchKind, load
+from .moves import ACTIONS, apply, move_doc
 
 log = logging.getLogger(__name__)
-
-_ACTIONS: dict[type, str] = {
-    Release: "play",
-    Pass: "pass",
-    Shuffle: "shuffle",
-    Swap: "swap",
-    Hint: "hint",
-    Extend: "extend",
-}
 
 
 class Matches(Service):
@@ -300,7 +287,7 @@ class Matches(Service):
                 events = match.cancel(seat)
             else:
                 events = self.commit(
-                    live, lambda: _committed(match, seat, command, now), seat, _ACTIONS[type(command)]
+                    live, lambda: apply(match, seat, command, now), seat, ACTIONS[type(command)]
                 )
             live.last_active = now
             self.publish(live, events, session.id, command.seq)
@@ -372,21 +359,3 @@ class Matches(Service):
         document, and the next ``resume`` picks it up where it stopped.
         """
         self.docs.sweep()
-
-
-def _committed(match: Match, seat: int, command: Command, now: float) -> list[MatchEvent]:
-    if isinstance(command, Release):
-        return match.release(seat, now)
-    if isinstance(command, Pass):
-        return match.pass_turn(seat, now)
-    if isinstance(command, Shuffle):
-        return match.shuffle(seat)
-    if isinstance(command, Swap):
-        letters = match.words.letters
-        symbol = next((letter.symbol for letter in letters if letter.face == command.letter), command.letter)
-        return match.swap(seat, command.pos, symbol)
-    if isinstance(command, Hint):
-        return match.hint(seat)
-    if isinstance(command, Extend):
-        return match.extend(seat)
-    raise TypeError(command)  # pragma: no cover - handle() routes only match commands here
