@@ -489,9 +489,10 @@ class Player:
         if reply.get("type") != wanted:
             raise Wrong(f"{reply.get('type')} in reply to {message['type']}")
         if wanted == "word" and reply["result"] == "scored":
-            board = await self.recv()  # the refill follows the word at once
-            if board.get("type") != "board":
-                raise Wrong(f"{board.get('type')} instead of board")
+            # The refill: in the word message since it carries it, a board message after it before.
+            board = reply if "changed" in reply else await self.recv()
+            if "changed" not in board:
+                raise Wrong(f"{board.get('type')} instead of the refill")
             faces = {letter.face: letter for letter in self.words.letters}
             tiles = [(Pos(t["row"], t["col"]), faces[t["letter"]]) for t in board["changed"]]
             self.refilled(reply["word"].lower(), tiles)

@@ -174,13 +174,13 @@ def drag(client: Client, path: Path_) -> list[dict[str, Any]]:
 
 
 def play(client: Client, path: Path_) -> tuple[list[dict[str, Any]], dict[str, Any], dict[str, Any] | None]:
-    """Drag and release ``path``: (chain messages, word message, board message or None)."""
+    """Drag and release ``path``: (chain messages, word message, its refill or None). A scored
+    word carries the refill of its tiles (``changed``, ``words_left``) in the same message."""
     chains = drag(client, path)
     judged = client.ask({"type": "release"})
     assert judged["type"] == "word", judged
-    board = client.recv() if judged["result"] == "scored" else None
-    if board is not None:
-        assert board["type"] == "board", board
+    board = judged if judged["result"] == "scored" else None
+    assert (board is not None) == ("changed" in judged), judged
     return chains, judged, board
 
 

@@ -273,7 +273,9 @@ export class Store {
     if (MATCH_MESSAGES.has(message.type)) return this.match.onMatchMessage(message, reply);
     if (message.type === "error") return this.onError(message);
     const handler = { chain: reconcile.chainChange, word: endless.wordJudged, board: endless.boardChanged }[message.type];
-    return this.apply(handler(this.tab, message, reply));
+    this.apply(handler(this.tab, message, reply));
+    // A scored word comes with the refill of its tiles (`changed`): the word first, then the tiles.
+    if (message.type === "word" && message.changed) this.apply(endless.boardChanged(this.tab, message));
   }
 
   /**

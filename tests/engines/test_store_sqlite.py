@@ -245,7 +245,11 @@ def test_a_locked_database_is_waited_for_in_pauses_outside_sqlite_and_reads_go_o
     budget = sqlite_store.BUSY_TIMEOUT_MS / 1000
     assert waited >= budget - 0.005  # the whole budget waited for (the last pause falls on its end)
     assert pauses == sorted(pauses[:-1]) + pauses[-1:]  # sooner first, then at most the last step
-    assert waited - slept < 0.1, (waited, slept, pauses)  # every try itself answered at once
+    # Every try answered at once: SQLite itself never waits (a try that did would wait its busy
+    # timeout, the whole budget, outside our pauses). The setting is asked rather than the time
+    # the tries took, which a machine busy with other work stretches.
+    assert store._db.execute("PRAGMA busy_timeout").fetchone() == (0,)
+    assert waited - slept < budget, (waited, slept, pauses)
     store.close()
 
 

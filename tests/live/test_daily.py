@@ -47,7 +47,7 @@ def test_two_players_on_different_connections_get_the_same_board_and_the_same_re
     for player in (ann, bo):
         player.drag(path)
         player.send(type="release")
-    assert ann.frames[-1]["type"] == bo.frames[-1]["type"] == "board"
+    assert ann.frames[-1]["type"] == bo.frames[-1]["type"] == "word"
     assert ann.frames[-1]["changed"] == bo.frames[-1]["changed"]  # the same new letters, in the same order
 
 

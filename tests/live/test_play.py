@@ -50,13 +50,15 @@ def test_a_word_is_announced_only_once_the_store_holds_it(live: Live) -> None:
             stored_when_announced.append((len(live.store.moves(snapshot["game_id"])), row.doc["version"]))
 
     player.on_frame = watcher.on_frame = check
-    player.drag(player.a_word())
+    path = player.a_word()
+    player.drag(path)
     frames = player.send(type="release")
 
-    assert [f["type"] for f in frames] == ["word", "board"]
+    assert [f["type"] for f in frames] == ["word"]  # the word and the refill of its tiles, as one
     assert frames[0]["result"] == "scored"
+    assert len(frames[0]["changed"]) == len(path)
     assert stored_when_announced == [(1, 1), (1, 1)]  # for the player and the watcher alike
-    assert watcher.frames[-2:] == frames
+    assert watcher.frames[-1:] == frames
 
 
 def test_a_move_the_store_cannot_save_changes_nothing_and_releasing_again_scores(
@@ -86,7 +88,7 @@ def test_a_move_the_store_cannot_save_changes_nothing_and_releasing_again_scores
     store.failing = False
     frames = player.send(type="release")
 
-    assert [f["type"] for f in frames] == ["word", "board"]
+    assert [f["type"] for f in frames] == ["word"]
     assert frames[0]["result"] == "scored"
     assert frames[0]["version"] == 1
     assert len(store.moves(snapshot["game_id"])) == 1
@@ -150,7 +152,7 @@ def test_resuming_elsewhere_takes_over_the_game_and_cancels_the_old_tabs_chain(l
     assert errors(phone.send(type="enter", row=path[2].row, col=path[2].col)) == ["state/not_chaining"]
     laptop.drag(path)
     assert laptop.send(type="release")[0]["result"] == "scored"
-    assert phone.frames[-2]["type"] == "word"  # the old tab still watches
+    assert phone.frames[-1]["type"] == "word"  # the old tab still watches
 
 
 def test_only_the_tab_that_pressed_may_go_on_with_the_chain(live: Live) -> None:

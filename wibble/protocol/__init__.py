@@ -48,12 +48,13 @@ from .commands import (
 from .daily import leaderboard, yesterday_board
 from .fields import is_text
 from .matches import match_event, match_snapshot, match_summary, replay_step, seat_counts
-from .messages import board, encode, error, event, missed, move, over, snapshot
+from .messages import board, encode, error, event, messages, missed, move, over, snapshot
 from .parse import parse, request_name, seq_of
 from .readers import for_reader, is_personal, personal, presence, rematch, removed, spectators
 from .rooms import room_snapshot, with_reader
 
 __all__ = [
+    "messages",
     "leaderboard",
     "yesterday_board",
     "MAX_FRAME_BYTES",

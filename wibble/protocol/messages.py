@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from .. import codec
@@ -132,6 +133,23 @@ def event(ev: Event, letters: LetterTable) -> dict[str, Any]:
     if isinstance(ev, TimeUp):  # the live layer sends ``over`` (it needs the whole game) instead
         return {"type": "over", "total": ev.total, "version": ev.version}
     raise TypeError(f"no message for {ev!r}")
+
+
+def messages(game: Game, events: Sequence[Event]) -> list[dict[str, Any]]:
+    """The messages of one move's events: one an event, except that a scored word and the refill
+    of its tiles go as one ``word`` message (with the refill's ``changed`` and ``words_left``), so
+    that a release costs its player one message, not two; a sprint's end is the whole ``over``."""
+    letters = game.words.letters
+    out: list[dict[str, Any]] = []
+    for ev in events:
+        if isinstance(ev, TimeUp):
+            out.append(over(game))
+        elif isinstance(ev, TilesReplaced) and out and out[-1]["type"] == "word":
+            refill = event(ev, letters)
+            out[-1].update(changed=refill["changed"], words_left=refill["words_left"])
+        else:
+            out.append(event(ev, letters))
+    return out
 
 
 def error(exc: WibbleError, seq: int | None = None) -> dict[str, Any]:

@@ -287,12 +287,7 @@ class Games(Service):
     def _publish(
         self, live: LiveGame, events: list[Event], origin: str | None = None, seq: int | None = None
     ) -> None:
-        letters = live.game.words.letters
-        messages = [
-            protocol.over(live.game) if isinstance(event, TimeUp) else protocol.event(event, letters)
-            for event in events
-        ]
-        self.bus.publish(live.game_id, messages, EVERYONE, origin, seq)
+        self.bus.publish(live.game_id, protocol.messages(live.game, events), EVERYONE, origin, seq)
 
     def _publish_snapshot(self, live: LiveGame, audience: Audience) -> None:
         snapshot = protocol.snapshot(live.game, live.game_id, "", self.wall_clock())
