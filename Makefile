@@ -84,9 +84,11 @@ js: node
 # The fast tier, for every change (under a minute): lint, the page's modules, and every test that
 # runs in pytest's own process (the rules, the store on memory and SQLite, the live layer on memory,
 # the web app, the protocol's parser). The second tier (real server processes, Redis, nginx, a
-# browser: tests/tiers.py says which) runs in make test, or alone with pytest -m processes.
+# browser: tests/tiers.py says which) runs in make test, or alone with pytest -m processes. Its
+# pytest part runs on every core (pytest-xdist): it needs about 80 s of CPU, a minute and more on one
+# core. The second tier stays in one process: its tests time real servers.
 fast: lint js
-	$(BIN)/python -m pytest -m "not processes"
+	$(BIN)/python -m pytest -m "not processes" -n auto --dist worksteal
 
 clean:
 	rm -rf $(VENV) node_modules .pytest_cache .ruff_cache .mypy_cache *.egg-info
