@@ -23,7 +23,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         callspec = getattr(item, "callspec", None)
         params = callspec.params.values() if callspec is not None else ()
-        if tiers.is_second_tier(item.path.relative_to(TESTS), getattr(item, "fixturenames", ()), params):
+        path = item.path.relative_to(TESTS) if item.path.is_relative_to(TESTS) else item.path
+        if tiers.is_second_tier(path, getattr(item, "fixturenames", ()), params):
             item.add_marker(tiers.MARKER)
 
 
