@@ -1,7 +1,7 @@
 # Two commands do all set-up on a fresh machine:
 #   make play   - install what the game needs, start the server, print its URL
 #   make test   - install what the tests need (a Chromium and a redis-server too), run every test
-#   make fast   - everything but the browser tests; make lint - ruff and mypy only
+#   make fast   - the fast tier (under a minute): no server, Redis or browser; make lint - ruff and mypy only
 # Options: make play HOST=0.0.0.0 PORT=8000 WORDS=es
 
 PYTHON ?= python3
@@ -81,10 +81,14 @@ node:
 js: node
 	$(NODE) --test tests/js/
 
-# The tests that need no browser (about a minute): the rules, the store, the protocol, the page's modules.
+# The fast tier, for every change (under a minute): lint, the page's modules, and every test that
+# runs in pytest's own process (the rules, the store on memory and SQLite, the live layer on memory,
+# the web app, the protocol's parser). The second tier (real server processes, Redis, nginx, a
+# browser: tests/tiers.py says which) runs in make test, or alone with pytest -m processes. Its
+# pytest part runs on every core (pytest-xdist): it needs about 80 s of CPU, a minute and more on one
+# core. The second tier stays in one process: its tests time real servers.
 fast: lint js
-	$(BIN)/python -m tests.redis_server
-	$(BIN)/python -m pytest --ignore=tests/e2e
+	$(BIN)/python -m pytest -m "not processes" -n auto --dist worksteal
 
 clean:
 	rm -rf $(VENV) node_modules .pytest_cache .ruff_cache .mypy_cache *.egg-info

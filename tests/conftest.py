@@ -1,16 +1,43 @@
-"""Fixtures: the real server, real websocket clients, and a real Chromium for Playwright."""
+"""Fixtures: the real server, real websocket clients, and a real Chromium for Playwright; and the
+two tiers (tests/tiers.py): every test that uses one of them is marked ``processes``."""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests import tiers
 from tests.browser import PLAYWRIGHT_BUNDLED, NoBrowser, find_chromium
 from tests.redis_server import NoRedis, RedisServer
 from tests.support import Client, LiveServer
+
+TESTS = Path(__file__).resolve().parent
+
+
+@pytest.hookimpl(tryfirst=True)  # before ``-m`` selects by the marks
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        callspec = getattr(item, "callspec", None)
+        params = callspec.params.values() if callspec is not None else ()
+        path = item.path.relative_to(TESTS) if item.path.is_relative_to(TESTS) else item.path
+        if tiers.is_second_tier(path, getattr(item, "fixturenames", ()), params):
+            item.add_marker(tiers.MARKER)
+
+
+def second_tier(request: pytest.FixtureRequest) -> bool:
+    return request.node.get_closest_marker(tiers.MARKER) is not None
+
+
+@pytest.fixture(autouse=True)
+def _fast_tier_starts_no_server(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A test of the fast tier that starts a server fails, naming where it belongs: the fast
+    tier stays fast, and a server never starts there unnoticed."""
+    if not second_tier(request):
+        tiers.refuse_servers(request.node.nodeid, monkeypatch.setattr)
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -93,9 +120,15 @@ def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServ
 
 
 @pytest.fixture
-def redis_url(redis_server: RedisServer) -> str:
+def redis_url(redis_server: RedisServer, request: pytest.FixtureRequest) -> str:
     """The shared server's address, emptied for this test."""
     import redis
+
+    if not second_tier(request):  # asked for with ``getfixturevalue``, by a parameter not "redis"
+        raise tiers.ServerInFastTier(
+            f"{request.node.nodeid} uses Redis but is in the fast tier: make the value of the"
+            " parameter that brings it 'redis', or ask for redis_url as an argument (see tests/tiers.py)"
+        )
 
     with redis.Redis.from_url(redis_server.url) as client:
         client.flushall()

@@ -1,5 +1,5 @@
-"""Playing over the wire, for the protocol tests: start, resume, drag and play a game with a
-real websocket client, read a game's record, and check what comes back."""
+"""Playing over the wire, for the tests of real server processes: start, resume, drag and play a
+game with a real websocket client, read a game's record, and check what comes back."""
 
 from __future__ import annotations
 

@@ -832,7 +832,16 @@ def test_a_match_restored_from_json_at_any_moment_plays_on_exactly_as_the_origin
 
 # -- a damaged document is refused, with GameDataError -------------------------------------------------
 
-MISSING = object()
+
+class _Missing:
+    """A field left out of the document (its repr names it the same in every process: pytest-xdist's
+    workers must collect the same test ids)."""
+
+    def __repr__(self) -> str:
+        return "MISSING"
+
+
+MISSING = _Missing()
 
 
 @pytest.fixture(scope="module")

@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.protocol.test_bad_input import CASES, frame_text
+from tests.protocol.bad_frames import CASES, frame_text
 from tests.support import shipped_list
 from wibble import codec, protocol
 from wibble.core import ProtocolError

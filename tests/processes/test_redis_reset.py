@@ -30,6 +30,19 @@ def restart_empty(redis: RedisServer, folder: Path) -> RedisServer:
     return again.start()
 
 
+def first_heartbeat(redis_server: RedisServer) -> None:
+    """Until a heartbeat of the process (every 3.3 s) has written Redis's epoch token and read it
+    back (what it compares at its next beat); the read follows the write by one round trip."""
+    import redis
+
+    deadline = time.monotonic() + 10
+    with redis.Redis.from_url(redis_server.url) as direct:
+        while not direct.exists("wibble:epoch"):
+            assert time.monotonic() < deadline, "no heartbeat wrote Redis's epoch token"
+            time.sleep(0.05)
+    time.sleep(0.1)  # (its read, one round trip later)
+
+
 def test_a_redis_restarted_empty_is_logged_and_its_games_are_gone_for_their_players(
     forgetful_redis: RedisServer, tmp_path: Path
 ) -> None:
@@ -43,7 +56,7 @@ def test_a_redis_restarted_empty_is_logged_and_its_games_are_gone_for_their_play
         assert judged["result"] == "scored"
         assert board is not None
         game["board"] = apply_changes(game, board)
-        time.sleep(4)  # (a heartbeat, about every 3.3 s, has read Redis's epoch)
+        first_heartbeat(forgetful_redis)
 
         again = restart_empty(forgetful_redis, tmp_path / "second")
 

@@ -8,8 +8,8 @@ import json
 import statistics
 import time
 
-from tests.protocol.test_rooms import Clients, Seat, create, join
-from tests.protocol.test_rooms import server as server  # the fixture: a server with quick bots
+from tests.processes.test_rooms import Clients, Seat, create, join
+from tests.processes.test_rooms import server as server  # the fixture: a server with quick bots
 from tests.support import Client, LiveServer
 from tests.wire import until
 

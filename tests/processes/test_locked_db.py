@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from tests.protocol.test_restart import Player, new_game
+from tests.processes.test_restart import Player, new_game
 from tests.support import Client, LiveServer, shipped_list
 
 StartServer = Callable[..., LiveServer]

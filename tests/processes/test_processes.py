@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from tests.deployment import Deployment
-from tests.protocol.test_rooms import QUICK_BOTS, Clients, Seat, a_path, create, join, play, sit
+from tests.processes.test_rooms import QUICK_BOTS, Clients, Seat, a_path, create, join, play, sit
 from tests.redis_server import RedisServer
 from tests.support import ROOT, Client, LiveServer
 

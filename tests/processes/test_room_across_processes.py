@@ -48,7 +48,7 @@ from typing import Any
 import pytest
 from websocket import WebSocketTimeoutException
 
-from tests.protocol.test_rooms import QUICK_BOTS
+from tests.processes.test_rooms import QUICK_BOTS
 from tests.support import Client, LiveServer
 
 Message = dict[str, Any]

@@ -1,4 +1,4 @@
-"""Shared by the tests against real server processes."""
+"""Shared by the tests against real server processes (the second tier: see tests/conftest.py)."""
 
 from __future__ import annotations
 

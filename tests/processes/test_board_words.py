@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.protocol.test_host import run_wibble
+from tests.processes.test_host import run_wibble
 from tests.support import Client, LiveServer, shipped_list
 from tests.wire import (
     Connect,

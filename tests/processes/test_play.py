@@ -91,7 +91,7 @@ def test_new_game_snapshot_has_every_documented_field(connect: Connect) -> None:
     assert game["already_found"] is False
     assert game["total"] == 0
     assert game["found"] == []
-    assert game["words_left"] >= 30  # the server's default minimum; tests/protocol/test_board_words.py
+    assert game["words_left"] >= 30  # the server's default minimum; tests/processes/test_board_words.py
     assert game["version"] == 0
     # The token is a secret: url-safe text with at least 128 bits in it, different every game.
     assert URLSAFE.match(game["token"]), game["token"]

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.protocol.test_restart import Player, new_game
+from tests.processes.test_restart import Player, new_game
 from tests.support import ROOMY_BUDGETS, ROOT, Client, shipped_list
 from wibble.core import Trie
 
