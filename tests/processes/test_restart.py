@@ -63,12 +63,10 @@ class Player:
             message = self.client.recv()
             if message["type"] == "word":
                 self.acknowledged.append(message)
-            elif message["type"] == "board":
-                for tile in message["changed"]:
+                for tile in message.get("changed", []):  # a scored word's refill comes with it
                     self.board[tile["row"]][tile["col"]] = tile["letter"].lower()
                 return message
-            else:
-                assert message["type"] == "chain", message
+            assert message["type"] == "chain", message
 
 
 def new_game(client: Client, **fields: Any) -> dict[str, Any]:
