@@ -449,7 +449,8 @@ def test_every_change_reaches_every_connection_and_errors_only_the_sender(connec
     judged = a.ask({"type": "release"})
     seen_by_b = [b.recv() for _ in range(len(chains) + 1)]
     assert seen_by_b == [*chains, judged]
-    assert seen_by_b[-1]["type"] == "word" and seen_by_b[-1]["changed"]  # the refill comes with it
+    assert seen_by_b[-1]["type"] == "word"
+    assert seen_by_b[-1]["changed"]  # the refill comes with the word
     expect_silence(b, 0.3)
 
     # The other way round: b plays, a hears.
