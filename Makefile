@@ -39,8 +39,8 @@ play: $(VENV)/.installed-play
 test: lint js node_modules/.installed
 	$(BIN)/python -m tests.browser
 	$(BIN)/python -m tests.redis_server
-	$(BIN)/python -m pytest -m "not processes" -n auto --dist worksteal
-	$(BIN)/python -m pytest -m processes
+	$(BIN)/python -m pytest -m "not processes or in_process" -n auto --dist worksteal
+	$(BIN)/python -m pytest -m "processes and not in_process"
 
 # Style, formatting and types only (seconds).
 lint: $(VENV)/.installed-test

@@ -24,8 +24,11 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         callspec = getattr(item, "callspec", None)
         params = callspec.params.values() if callspec is not None else ()
         path = item.path.relative_to(TESTS) if item.path.is_relative_to(TESTS) else item.path
-        if tiers.is_second_tier(path, getattr(item, "fixturenames", ()), params):
+        fixtures = getattr(item, "fixturenames", ())
+        if tiers.is_second_tier(path, fixtures, params):
             item.add_marker(tiers.MARKER)
+            if tiers.runs_in_process(path, fixtures):
+                item.add_marker(tiers.IN_PROCESS)
 
 
 def second_tier(request: pytest.FixtureRequest) -> bool:

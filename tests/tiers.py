@@ -22,6 +22,10 @@ from pathlib import Path
 from typing import Any
 
 MARKER = "processes"
+IN_PROCESS = "in_process"
+"""Also on second-tier tests that start nothing but a redis-server and run in pytest's own process
+(the live layer and the engines on Redis): ``make test`` runs them with the fast tier, on every
+core, since they time no server."""
 
 SECOND_TIER_FOLDERS = frozenset({"processes", "e2e"})
 
@@ -53,6 +57,16 @@ SERVER_PROGRAMS = frozenset({"redis-server", "nginx", "gunicorn", "flask", "chro
 
 REDIS_PARAMETER = "redis"
 """The value of an engine-parametrized fixture's parameter that brings Redis."""
+
+
+SERVER_FIXTURES = SECOND_TIER_FIXTURES - {"redis_server", "redis_url"}
+
+
+def runs_in_process(path: Path, fixtures: Iterable[str]) -> bool:
+    """Whether a second-tier test at ``path`` runs in pytest's own process, a redis-server its
+    only outside part (no server process of ours, no nginx, no browser)."""
+    in_folder = bool(path.parts) and path.parts[0] in SECOND_TIER_FOLDERS
+    return not in_folder and SERVER_FIXTURES.isdisjoint(fixtures)
 
 
 def is_second_tier(path: Path, fixtures: Iterable[str], params: Iterable[object]) -> bool:
