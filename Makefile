@@ -36,11 +36,15 @@ $(VENV)/.installed-test: pyproject.toml setup.py wibble/core/_walk.c | $(BIN)/py
 play: $(VENV)/.installed-play
 	$(BIN)/wibble serve --host $(HOST) --port $(PORT) $(if $(WORDS),--words $(WORDS))
 
+# The fast tier and the second tier's in-process tests (the live layer and the engines on a real
+# Redis) on every core; then the browser tests two at a time (they mostly wait on a page and its
+# server); then the tests of real server processes one at a time, as they time real servers.
 test: lint js node_modules/.installed
 	$(BIN)/python -m tests.browser
 	$(BIN)/python -m tests.redis_server
 	$(BIN)/python -m pytest -m "not processes or in_process" -n auto --dist worksteal
-	$(BIN)/python -m pytest -m "processes and not in_process"
+	$(BIN)/python -m pytest -m "browser and not alone" -n 2
+	$(BIN)/python -m pytest -m "processes and not in_process and (alone or not browser)"
 
 # Style, formatting and types only (seconds).
 lint: $(VENV)/.installed-test

@@ -29,6 +29,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(tiers.MARKER)
             if tiers.runs_in_process(path, fixtures):
                 item.add_marker(tiers.IN_PROCESS)
+            if tiers.in_browser(path):
+                item.add_marker(tiers.BROWSER)
 
 
 def second_tier(request: pytest.FixtureRequest) -> bool:

@@ -77,3 +77,15 @@ def test_the_fast_tiers_selection_holds_no_test_of_the_second(request: pytest.Fi
         folder = item.path.relative_to(Path(__file__).parent).parts[0]
         if folder in tiers.SECOND_TIER_FOLDERS:
             assert item in marked, item.nodeid
+
+
+def test_the_second_tier_is_split_by_what_may_run_beside_what() -> None:
+
+    # The live layer on Redis: nothing but a redis-server, so with the fast tier, on every core.
+    assert tiers.runs_in_process(Path("live/test_rooms.py"), ["redis_url", "clock"])
+    # A server process of ours, or a browser: not in-process.
+    assert not tiers.runs_in_process(Path("live/test_x.py"), ["redis_url", "start_server"])
+    assert not tiers.runs_in_process(Path("processes/test_play.py"), ["redis_url"])
+    assert not tiers.runs_in_process(Path("e2e/test_play.py"), ["page"])
+    assert tiers.in_browser(Path("e2e/test_play.py"))
+    assert not tiers.in_browser(Path("processes/test_play.py"))

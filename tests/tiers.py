@@ -61,6 +61,16 @@ REDIS_PARAMETER = "redis"
 
 SERVER_FIXTURES = SECOND_TIER_FIXTURES - {"redis_server", "redis_url"}
 
+BROWSER = "browser"
+"""Also on the second tier's browser tests (``tests/e2e``): they mostly wait on a page and its
+server, so ``make test`` runs two at a time, but for those marked ``alone`` in their module
+(a browser test that times a stopped process)."""
+ALONE = "alone"
+
+
+def in_browser(path: Path) -> bool:
+    return bool(path.parts) and path.parts[0] == "e2e"
+
 
 def runs_in_process(path: Path, fixtures: Iterable[str]) -> bool:
     """Whether a second-tier test at ``path`` runs in pytest's own process, a redis-server its

@@ -25,7 +25,8 @@ from tests.e2e.wibble_page import WibblePage
 from tests.support import LiveServer
 from wibble.core import Trie
 
-pytestmark = pytest.mark.e2e
+# (alone: it times how soon a stopped server is noticed, so nothing else runs beside it)
+pytestmark = [pytest.mark.e2e, pytest.mark.alone]
 
 # connection.js: a socket silent for 12 s is given up at the next 5 s tick, and an idle page pings
 # only every 10 s, so a stopped server is noticed at most ~15 s after it stops. Margins for a
