@@ -17,7 +17,9 @@ connection cost the same in both, so ``(I(2n) - I(n)) / n`` is what a unit costs
 
 Units: ``press`` is a press and the cancel that ends it (two events, each answered with a
 ``chain``); ``enter`` is one enter, stepping between two tiles of a held chain; ``ping``
-is the page's heartbeat, a ``ping`` answered ``pong``.
+is the page's heartbeat, a ``ping`` answered ``pong``; ``word`` is a real word dragged and
+released (a press, an enter a tile, the release answered with the word and its refill: one
+message since the word carries it, two before), its events the planned words' frames.
 
 ``--tree DIR`` (repeatable) measures the server code of another checkout (its own
 ``.venv`` if it has one), e.g. a worktree of main beside this one; the runs are
@@ -50,6 +52,7 @@ valgrind: ``$VALGRIND`` if set, else ``valgrind`` on the PATH (Debian: ``apt-get
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import re
@@ -67,7 +70,12 @@ from benchmarks.instructions import collected, valgrind
 from benchmarks.load import UNLIMITED
 
 ROOT = Path(__file__).resolve().parent.parent
-UNITS = {"press": ("press + cancel", 2), "enter": ("one enter", 1), "ping": ("ping + pong", 1)}
+UNITS = {
+    "press": ("press + cancel", 2),
+    "enter": ("one enter", 1),
+    "ping": ("ping + pong", 1),
+    "word": ("word: drag, release", 0),  # (its events: the planned words' frames, see word_frames)
+}
 # The rate limits raised as ``benchmarks.load --saturate`` raises them (its WIBBLE_* settings).
 RAISED = {key.removeprefix("WIBBLE_"): int(value) for key, value in UNLIMITED.items()}
 FLOOR = "sock-echo floor"  # a row of the table, beside the trees
@@ -110,6 +118,32 @@ def serve(floor: bool, ping_interval: float | None) -> None:
     server.stop(timeout=1)
 
 
+@functools.cache
+def word_frames(units: int) -> tuple[tuple[dict[str, Any], ...], ...]:
+    """``units`` real words dragged and released, each as its messages (press, enters, release),
+    planned on a live stack in this process that plays as the server does (the same list, seed
+    and floor of 30 words on the board), so that each is a fresh word on the server's board."""
+    from benchmarks.instructions import Planner, _drag, _fresh_word
+
+    planner = Planner()
+    [snapshot] = planner.send(0, type="new_game", wordlist="en", seed=11)
+    words = []
+    for _ in range(units):
+        mark = planner.mark()
+        _drag(planner, _fresh_word(planner, snapshot["game_id"]))
+        [judged, *_] = planner.send(0, type="release")
+        assert judged["result"] == "scored", judged
+        words.append(tuple(json.loads(step[2]) for step in planner.steps[mark:]))
+    return tuple(words)
+
+
+def events_of(unit: str, n: int) -> float:
+    """Events a unit is: fixed, but for a word, the mean of the words the longer run adds."""
+    if unit == "word":
+        return sum(map(len, word_frames(2 * n)[n:])) / n
+    return UNITS[unit][1]
+
+
 def drive(port: int, unit: str, units: int, echo: bool = False) -> None:
     """``units`` units on one connection, each event answered before the next is sent (by the
     floor: echoed)."""
@@ -123,11 +157,17 @@ def drive(port: int, unit: str, units: int, echo: bool = False) -> None:
         if echo:  # the floor: every message back as it was, but a ping's pong
             expected = "pong" if message["type"] == "ping" else message["type"]
         assert reply["type"] == expected, reply
+        if expected == "word" and "changed" not in reply:  # a tree before a word carried its refill
+            assert json.loads(ws.recv())["type"] == "board"
 
     ask({"type": "new_game", "wordlist": "en", "seed": 11}, "game")
     if unit == "enter":
         ask({"type": "press", "row": 2, "col": 2}, "chain")
-    for n in range(units):
+    if unit == "word":
+        for word in word_frames(units):
+            for message in word:
+                ask(message, "word" if message["type"] == "release" else "chain")
+    for n in range(units if unit != "word" else 0):
         if unit == "press":
             ask({"type": "press", "row": 2, "col": 2}, "chain")
             ask({"type": "cancel"}, "chain")
@@ -301,7 +341,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as kept:
         for _ in range(args.rounds):
             for unit in args.units.split(","):
-                label, events = UNITS[unit]
+                label, events = UNITS[unit][0], events_of(unit, args.n)
                 per_event: dict[str, float] = {}
                 for name, tree, floor in rows:
                     files = (
