@@ -174,3 +174,22 @@ def test_a_deadline_the_holding_process_runs_on_time_is_not_taken_on_by_another(
     clock.advance(PICK_UP_SLACK + 0.5)
     assert other.router.pick_up() == 0
     assert other.router.rooms.docs.get(f"room:{code}") is None
+
+
+def test_a_room_someone_is_back_in_is_not_closed_when_the_store_cannot_note_it_in_use(start: Start) -> None:
+    from tests.live.players import FlakyStore
+
+    store = FlakyStore()
+    live = start(store)
+    ann, room = create(live)
+    code = room["code"]
+    ann.leave()  # the room stands empty from now, in its document
+    store.failing = True  # (a full disk, a locked file)
+    back = join(live, code, "Ann", room["token"])  # she is back, but that cannot be saved
+    tick(live, EMPTY)  # the empty room's end falls due with her in it
+    store.failing = False
+    assert live.router.rooms.docs.get(f"room:{code}") is not None
+    assert last(back, "room")["code"] == code
+    assert "room/not_in_room" not in [f.get("code") for f in back.send(type="set_rules", rules={"rounds": 2})]
+    live.router.rooms.deadlines.sweep()  # housekeeping notes it in use, now that the store takes it
+    assert stored_room(live, code).empty_since is None

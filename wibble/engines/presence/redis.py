@@ -59,8 +59,13 @@ class RedisPresence:
     def _topics_of(self, process: str) -> str:
         return f"{self.prefix}:topics:{process}"
 
-    def _entry(self, holder: str | None, where: str) -> str:
-        return json.dumps([holder, self.process, where])
+    def _where(self, topic: str) -> str:
+        """The address hash each session joined from, in a hash of its own beside the entries:
+        an entry stays ``[holder, process]``, which processes of every version read."""
+        return f"{self.prefix}:addresses:{{{topic}}}"
+
+    def _entry(self, holder: str | None) -> str:
+        return json.dumps([holder, self.process])
 
     def beat(self) -> None:
         """This process lives for ``ttl`` more seconds, and its sessions' entries are written again
@@ -69,9 +74,12 @@ class RedisPresence:
         pipe.set(self._alive, "1", px=int(self.ttl * 1000))
         for topic, session_id in self._left:
             pipe.hdel(self._topic(topic), session_id)
+            pipe.hdel(self._where(topic), session_id)
         mine, left = dict(self._mine), set(self._left)
         for (topic, session_id), (holder, where) in mine.items():
-            pipe.hset(self._topic(topic), session_id, self._entry(holder, where))
+            pipe.hset(self._topic(topic), session_id, self._entry(holder))
+            if where:
+                pipe.hset(self._where(topic), session_id, where)
         pipe.sadd(self._processes, self.process)
         pipe.delete(self._topics_of(self.process))  # (only a dead process's list is ever read)
         if mine:
@@ -87,7 +95,9 @@ class RedisPresence:
         self._left.discard((topic, session_id))
         try:
             pipe = self.client.pipeline(transaction=False)
-            pipe.hset(self._topic(topic), session_id, self._entry(holder, where))
+            pipe.hset(self._topic(topic), session_id, self._entry(holder))
+            if where:
+                pipe.hset(self._where(topic), session_id, where)
             pipe.sadd(self._topics_of(self.process), topic)  # should this process die before its next beat
             pipe.execute()
         except self._errors as exc:  # the next heartbeat writes it
@@ -96,7 +106,10 @@ class RedisPresence:
     def leave(self, topic: str, session_id: str) -> None:
         self._mine.pop((topic, session_id), None)
         try:
-            self.client.hdel(self._topic(topic), session_id)
+            pipe = self.client.pipeline(transaction=False)
+            pipe.hdel(self._topic(topic), session_id)
+            pipe.hdel(self._where(topic), session_id)
+            pipe.execute()
         except self._errors as exc:  # the next heartbeat removes it
             log.warning("could not note that a session left (%s); the next heartbeat will", exc)
             self._left.add((topic, session_id))
@@ -105,35 +118,37 @@ class RedisPresence:
         self.beat()  # a process's sessions live as long as the process does
 
     def members(self, topic: str) -> dict[str, str | None]:
-        return {sid: holder for sid, (holder, _) in self._live(topic).items()}
+        return self._live(topic)
 
     def addresses(self, topic: str) -> dict[str, str]:
-        return {sid: where for sid, (_, where) in self._live(topic).items()}
+        live = self._live(topic)
+        try:
+            wheres: dict[str, str] = self.client.hgetall(self._where(topic)) if live else {}
+        except self._errors as exc:
+            raise StorageError(f"redis: {exc}") from None
+        return {sid: wheres.get(sid, "") for sid in live}
 
-    def _live(self, topic: str) -> dict[str, tuple[str | None, str]]:
-        """Each live session on ``topic``: its holder and address hash (entries of processes that
-        died are removed as they are seen)."""
+    def _live(self, topic: str) -> dict[str, str | None]:
+        """Each live session on ``topic`` with its holder (entries of processes that died are
+        removed as they are seen)."""
         try:
             entries: dict[str, str] = self.client.hgetall(self._topic(topic))
             if not entries:
                 return {}
-            # [holder, process, where]; entries written before addresses were kept have no where.
-            parsed = {sid: (json.loads(text) + [""])[:3] for sid, text in entries.items()}
-            processes = sorted({process for _, process, _ in parsed.values()})
-            alive = dict(
-                zip(processes, self.client.mget([self.alive_key(p) for p in processes]), strict=True)
-            )
+            parsed = {sid: json.loads(text) for sid, text in entries.items()}
+            processes = sorted({process for _, process in parsed.values()})
+            keys = [self.alive_key(p) for p in processes]
+            alive = dict(zip(processes, self.client.mget(keys), strict=True))
             alive[self.process] = alive.get(self.process) or "1"  # (this one is alive: it is asking)
-            gone = [sid for sid, (_, process, _) in parsed.items() if alive[process] is None]
+            gone = [sid for sid, (_, process) in parsed.items() if alive[process] is None]
             if gone:
-                self.client.hdel(self._topic(topic), *gone)
+                pipe = self.client.pipeline(transaction=False)
+                pipe.hdel(self._topic(topic), *gone)
+                pipe.hdel(self._where(topic), *gone)
+                pipe.execute()
         except self._errors as exc:
             raise StorageError(f"redis: {exc}") from None
-        return {
-            sid: (holder, where)
-            for sid, (holder, process, where) in parsed.items()
-            if alive[process] is not None
-        }
+        return {sid: holder for sid, (holder, process) in parsed.items() if alive[process] is not None}
 
     def count(self, topic: str) -> int:
         return len(self.members(topic))

@@ -46,7 +46,10 @@ class Deadlines:
         if live is None:
             return
         with live.lock:
-            keeper.settle(live)  # (somebody came meanwhile: it is not empty)
+            if keeper.presence.count(live.doc_id):
+                # Somebody came meanwhile: it is not empty, whether or not that can be saved now.
+                keeper.settle(live)
+                return
             since = live.room.empty_since
             if since is None or keeper.wall_clock() < since + keeper.limits.empty:
                 return  # someone came and went meanwhile: its new deadline is set
@@ -59,9 +62,11 @@ class Deadlines:
                 self.keeper.crowd(live)
 
     def notice_absent(self) -> int:
-        """Bring every room's grace periods in line with who is connected anywhere: a person
-        connected nowhere whose seat is not held for them yet is held from now, and one connected
-        whose document still holds (or marks away) their seat is back. Returns how many changed.
+        """Settle every room with who is connected anywhere (``Keeper.settle``): a person connected
+        nowhere whose seat is not held for them yet is held from now, one whose grace period ran
+        out is away (their turn passes, a stand-in plays, an away host hands on), one connected
+        whose document still holds (or marks away) their seat is back, and a room nobody is in
+        stands empty. Returns how many seats and rooms changed.
 
         A person who leaves starts their own grace period, on the process they left. One whose
         process died never leaves: their presence runs out with that process, and this (run

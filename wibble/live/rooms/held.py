@@ -29,7 +29,8 @@ class LiveRoom:
     touched: float = float("-inf")
     """When the store last heard that the room is in use."""
     last_active: float = 0.0
-    """Unused: a room leaves memory when it has stood empty, not when idle."""
+    """What every held document has (``documents.Held``); a room never reads it: it leaves
+    memory once it has stood empty, not when idle."""
     crowd_told: float = float("-inf")
     """When everyone was last told how many watch (see ``CROWD_EVERY``)."""
 

@@ -1,8 +1,9 @@
 """What every part of the room service does with a room held here: commit a change and let its
 deadlines follow, apply what follows from who is connected, ask who is here, tell everyone.
 
-The service and its parts (``seats``, ``play``, ``deadlines``) each take one ``Keeper``;
-none holds state of its own.
+The service and its parts (``seats``, ``play``, ``deadlines``) each take one ``Keeper``,
+which holds the rooms in memory (``docs``) and this process's sessions in each (``local``);
+the parts hold nothing of their own.
 """
 
 from __future__ import annotations
@@ -79,15 +80,6 @@ class Keeper(Service):
         result = self.docs.commit(live, apply, lambda _: {"version": live.room.version, "action": action})
         self.schedule(live)
         return result
-
-    def note(self, live: LiveRoom, apply: Callable[[], _T], action: str, failed: Any = None) -> _T | Any:
-        """Commit a change that follows from who is connected (nobody waits for its answer): if it
-        cannot be saved, say so in the log and return ``failed``; housekeeping tries again."""
-        try:
-            return self.commit(live, apply, action)
-        except WibbleError as exc:
-            log.warning("room %s: could not note %r (%s)", live.code, action, exc.code)
-            return failed
 
     def settle(
         self, live: LiveRoom, origin: Session | None = None, also: Collection[int] = (), tell: bool = True

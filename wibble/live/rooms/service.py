@@ -258,7 +258,7 @@ class Rooms:
             keeper.reply(live, session, seq)
             if seat is None:
                 keeper.crowd(live)
-            elif settled.host is not None:
+            if settled.host is not None:  # (an away host handed on: everyone sees the new one)
                 keeper.tell_all(live)
             if live.match is not None:
                 keeper.matches.watch(live.match, session)
