@@ -22,7 +22,7 @@ from wibble.core import Trie
 pytestmark = pytest.mark.e2e
 
 BOT_PACE = {"WIBBLE_BOT_THINK_SECONDS": "0", "WIBBLE_BOT_STEP_SECONDS": "0.2"}
-BOT = "Ada"  # the first bot's name (wibble/live/matches.py)
+BOT = "Ada"  # the first bot's name (BOT_NAMES, wibble/core/match/settings.py)
 
 
 @pytest.fixture
