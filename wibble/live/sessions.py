@@ -113,9 +113,11 @@ class Membership:
 
     def change(self, session: Session, topic: str, credential: Credential) -> None:
         """``session``, still on ``topic``, acts with ``credential`` from now on (it took a seat, or
-        got up from one)."""
+        got up from one, or joined again as the same: then presence has nothing new to hear)."""
+        before = session.holder(topic)
         session.credentials[topic] = credential
-        self.presence.join(topic, session.id, credential.holder, address_hash(session.address))
+        if credential.holder != before:
+            self.presence.join(topic, session.id, credential.holder, address_hash(session.address))
 
     def leave(self, session: Session, where: Where) -> str | None:
         """``session`` leaves what it is on as ``where``; returns that topic (None: it was on none)."""

@@ -119,8 +119,9 @@ class Keeper(Service):
         """Commit what follows from who is connected; a room another process changed meanwhile is
         settled again as it now stands. Returns what was committed."""
         for _ in range(SETTLE_TRIES):
-            anyone = bool(self.presence.count(live.doc_id))
-            change = settle(live.room, self.here(live), anyone, self.wall_clock(), self.limits.grace)
+            members = self.presence.members(live.doc_id)  # (one read: with Redis, a round trip)
+            here = {holder for holder in members.values() if holder is not None}
+            change = settle(live.room, here, bool(members), self.wall_clock(), self.limits.grace)
             if not change.changed:
                 return change
             try:
