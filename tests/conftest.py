@@ -12,7 +12,7 @@ import pytest
 
 from tests import tiers
 from tests.browser import PLAYWRIGHT_BUNDLED, NoBrowser, find_chromium
-from tests.redis_server import NoRedis, RedisServer
+from tests.redis_server import NoRedis, RedisCluster, RedisServer
 from tests.support import Client, LiveServer
 
 TESTS = Path(__file__).resolve().parent
@@ -138,6 +138,29 @@ def redis_url(redis_server: RedisServer, request: pytest.FixtureRequest) -> str:
     with redis.Redis.from_url(redis_server.url) as client:
         client.flushall()
     return redis_server.url
+
+
+@pytest.fixture(scope="session")
+def redis_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisCluster]:
+    """One real Redis Cluster for the run: three masters, a replica each (never a skip)."""
+    try:
+        cluster = RedisCluster(tmp_path_factory.mktemp("cluster")).start()
+    except NoRedis as exc:
+        pytest.fail(str(exc), pytrace=False)
+    yield cluster
+    cluster.stop()
+
+
+@pytest.fixture
+def cluster_url(redis_cluster: RedisCluster, request: pytest.FixtureRequest) -> str:
+    """The address of one node of the run's Redis Cluster, every master emptied for this test."""
+    if not second_tier(request):
+        raise tiers.ServerInFastTier(
+            f"{request.node.nodeid} uses a Redis Cluster but is in the fast tier: make the value of"
+            " the parameter that brings it 'cluster', or ask for cluster_url as an argument"
+        )
+    redis_cluster.flush()
+    return redis_cluster.url
 
 
 @pytest.fixture(scope="session")

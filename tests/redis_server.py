@@ -8,7 +8,8 @@ pytest) and prints what it found.
 
 ``RedisServer`` starts a real server on a free loopback port in a folder of its own (with
 AOF if asked), waits until it answers, and can be paused, killed and restarted on the same
-port and folder, as the fault tests need.
+port and folder, as the fault tests need. ``RedisCluster`` starts a real Redis Cluster of such
+servers (three masters and a replica each, by default) with ``redis-cli --cluster create``.
 """
 
 from __future__ import annotations
@@ -93,6 +94,12 @@ def find_redis_server() -> str:
     return find_program("redis-server", "WIBBLE_REDIS_SERVER", "redis-server")
 
 
+def find_redis_cli() -> str:
+    """The path of a working ``redis-cli`` (it creates and reshards a cluster); Debian ships it
+    beside redis-server, in redis-tools."""
+    return find_program("redis-cli", "WIBBLE_REDIS_CLI", "redis-tools")
+
+
 def find_nginx() -> str:
     """The path of a working ``nginx`` (for the test of several processes behind it)."""
     return find_program("nginx", "WIBBLE_NGINX", "nginx", ["-v"])
@@ -108,13 +115,20 @@ class RedisServer:
     """One real redis-server on loopback, in ``folder``; ``url`` names it."""
 
     def __init__(
-        self, folder: Path, aof: bool = False, executable: str | None = None, fsync: str = "always"
+        self,
+        folder: Path,
+        aof: bool = False,
+        executable: str | None = None,
+        fsync: str = "always",
+        options: tuple[str, ...] = (),
     ) -> None:
         self.executable = executable or find_redis_server()
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
         self.aof = aof
         self.fsync = fsync
+        self.options = options
+        """More of redis-server's options (a cluster node's, say)."""
         self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
 
@@ -134,6 +148,7 @@ class RedisServer:
             "--daemonize", "no",
             "--loglevel", "warning",
             "--logfile", str(self.folder / "redis.log"),
+            *self.options,
         ]  # fmt: skip
         self.process = subprocess.Popen(args, stdin=subprocess.DEVNULL)
         deadline = time.monotonic() + timeout
@@ -181,9 +196,101 @@ class RedisServer:
                 self.process.wait(timeout=10)
 
 
+CLUSTER_NODE_TIMEOUT_MS = 2000
+"""How long a cluster master may be unreachable before its replica takes over (Redis's default
+is 15 s: the fault tests would wait that long for each failover)."""
+
+
+class RedisCluster:
+    """A real Redis Cluster on loopback: ``masters`` redis-servers in cluster mode, each with
+    ``replicas`` of its own, joined by ``redis-cli --cluster create``; ``url`` names one node
+    (any node will do: the client asks it for the rest)."""
+
+    def __init__(self, folder: Path, masters: int = 3, replicas: int = 1, aof: bool = True) -> None:
+        self.folder = Path(folder)
+        self.cli = find_redis_cli()
+        self.replicas = replicas
+        options = (
+            "--cluster-enabled", "yes",
+            "--cluster-config-file", "nodes.conf",
+            "--cluster-node-timeout", str(CLUSTER_NODE_TIMEOUT_MS),
+        )  # fmt: skip
+        self.nodes = []
+        for n in range(masters * (1 + replicas)):
+            # The cluster bus port is set too: by default it is the port + 10,000, which an
+            # ephemeral port can take past 65,535 (or onto a port in use).
+            bus = ("--cluster-port", str(free_port()))
+            node = RedisServer(self.folder / f"node{n}", aof=aof, fsync="everysec", options=options + bus)
+            self.nodes.append(node)
+
+    @property
+    def url(self) -> str:
+        return self.nodes[0].url
+
+    def start(self, timeout: float = 60.0) -> RedisCluster:
+        for node in self.nodes:
+            node.start()
+        addresses = [f"127.0.0.1:{node.port}" for node in self.nodes]
+        create = [self.cli, "--cluster", "create", *addresses]
+        create += ["--cluster-replicas", str(self.replicas), "--cluster-yes"]
+        done = subprocess.run(create, capture_output=True, text=True, timeout=timeout, check=False)
+        if done.returncode != 0:
+            raise NoRedis(f"redis-cli --cluster create failed: {(done.stdout + done.stderr)[-800:]}")
+        self.wait_ready(timeout)
+        return self
+
+    def cli_call(self, *args: str, node: RedisServer | None = None, timeout: float = 30.0) -> str:
+        """One redis-cli command on ``node`` (the first live one if none), its output."""
+        node = node or next(n for n in self.nodes if n.process and n.process.poll() is None)
+        command = [self.cli, "-p", str(node.port), *args]
+        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False)
+        return done.stdout
+
+    def wait_ready(self, timeout: float = 60.0) -> None:
+        """Until every live node says the cluster is ok (it was made, or a failover has settled),
+        polling (not a fixed wait)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            live = [n for n in self.nodes if n.process and n.process.poll() is None]
+            states = [self.cli_call("cluster", "info", node=n) for n in live]
+            if all("cluster_state:ok" in state for state in states):
+                return
+            if time.monotonic() > deadline:
+                raise NoRedis(f"the Redis Cluster was not ready within {timeout} s: {states[:1]}")
+            time.sleep(0.1)
+
+    def masters(self) -> list[RedisServer]:
+        """The live nodes that are masters now (a failover changes which)."""
+        live = [n for n in self.nodes if n.process and n.process.poll() is None]
+        return [n for n in live if "role:master" in self.cli_call("info", "replication", node=n)]
+
+    def master_of(self, key: str) -> RedisServer:
+        """The node that serves ``key``'s slot now, as the cluster says (``CLUSTER NODES``)."""
+        slot = int(self.cli_call("cluster", "keyslot", key).strip())
+        for line in self.cli_call("cluster", "nodes").splitlines():
+            _, address, flags, *_, link = line.split()[:8]
+            if "master" not in flags.split(",") or "fail" in flags or link != "connected":
+                continue
+            for span in line.split()[8:]:
+                first, _, last = span.partition("-")
+                if first.isdigit() and int(first) <= slot <= int(last or first):
+                    port = int(address.split("@")[0].rsplit(":", 1)[1])
+                    return next(node for node in self.nodes if node.port == port)
+        raise NoRedis(f"no master serves slot {slot} now")
+
+    def flush(self) -> None:
+        for node in self.masters():
+            self.cli_call("flushall", node=node)
+
+    def stop(self) -> None:
+        for node in self.nodes:
+            node.stop()
+
+
 if __name__ == "__main__":
     try:
         print(find_redis_server())
+        print(find_redis_cli())
         print(find_nginx())
     except NoRedis as exc:
         _log(str(exc))

@@ -39,6 +39,9 @@ SECOND_TIER_FIXTURES = frozenset(
         # a real redis-server (nginx comes only with it: tests/deployment.py takes a redis_url)
         "redis_server",
         "redis_url",
+        # a real Redis Cluster (tests/redis_server.py's RedisCluster)
+        "redis_cluster",
+        "cluster_url",
         # a real Chromium (pytest-playwright's fixtures, and ours)
         "chromium_path",
         "base_url",
@@ -55,11 +58,12 @@ SERVER_PROGRAMS = frozenset({"redis-server", "nginx", "gunicorn", "flask", "chro
 """Programs whose start means a test is in the second tier (besides ``wibble serve``)."""
 
 
-REDIS_PARAMETER = "redis"
-"""The value of an engine-parametrized fixture's parameter that brings Redis."""
+REDIS_PARAMETERS = frozenset({"redis", "cluster"})
+"""The values of an engine-parametrized fixture's parameter that bring Redis (one server, or a
+Redis Cluster)."""
 
 
-SERVER_FIXTURES = SECOND_TIER_FIXTURES - {"redis_server", "redis_url"}
+SERVER_FIXTURES = SECOND_TIER_FIXTURES - {"redis_server", "redis_url", "redis_cluster", "cluster_url"}
 
 BROWSER = "browser"
 """Also on the second tier's browser tests (``tests/e2e``): they mostly wait on a page and its
@@ -86,7 +90,7 @@ def is_second_tier(path: Path, fixtures: Iterable[str], params: Iterable[object]
         return True
     if not SECOND_TIER_FIXTURES.isdisjoint(fixtures):
         return True
-    return any(isinstance(value, str) and value == REDIS_PARAMETER for value in params)
+    return any(isinstance(value, str) and value in REDIS_PARAMETERS for value in params)
 
 
 def starts_a_server(args: Any) -> bool:

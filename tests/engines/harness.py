@@ -96,12 +96,12 @@ class MemoryEngine(Engine):
 
 
 class RedisEngine(Engine):
-    """The Redis engines: each handle another process on one Redis."""
+    """The Redis engines: each handle another process on one Redis, or on one Redis Cluster
+    (``name`` "cluster")."""
 
-    name = "redis"
-
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, name: str = "redis") -> None:
         self.url = url
+        self.name = name
         self._names = (f"host:{n}:test" for n in itertools.count(1))
         self._buses: list[Any] = []
         self._subscribed: dict[str, int] = {}
@@ -122,10 +122,12 @@ class RedisEngine(Engine):
         from redis.retry import Retry
 
         from wibble.engines.bus.redis import RedisBus
+        from wibble.engines.redis_client import opener
 
         process = self._alive()
-        listener = self._client(retry=Retry(NoBackoff(), 0))  # as open_engines makes it
-        bus = RedisBus(self._client(), process.process, listener=listener, alive_key=process.alive_key)
+        client = self._client()
+        listener = opener(self.url, client, retry=Retry(NoBackoff(), 0))  # as open_engines makes it
+        bus = RedisBus(client, process.process, open_listener=listener, alive_key=process.alive_key)
         self._buses.append(bus)
         return bus
 
@@ -136,7 +138,11 @@ class RedisEngine(Engine):
             self._subscribed[topic] = self._subscribed.get(topic, 0) + 1
         channel = bus._channel(topic)  # type: ignore[attr-defined]
         client = bus.client  # type: ignore[attr-defined]
-        until(lambda: client.pubsub_numsub(channel)[0][1] >= self._subscribed[topic])
+        if self.name == "cluster":  # sharded: counted by the master of the channel's slot
+            client = client.get_redis_connection(client.get_node_from_key(channel))
+            until(lambda: client.pubsub_shardnumsub(channel)[0][1] >= self._subscribed[topic])
+        else:
+            until(lambda: client.pubsub_numsub(channel)[0][1] >= self._subscribed[topic])
 
     def presence(self, ttl: float = 30.0) -> Presence:
         presence: Presence = self._alive(ttl)

@@ -16,13 +16,16 @@ from wibble.engines.bus import all_but
 from wibble.engines.bus import redis as redis_bus
 from wibble.engines.bus.redis import RedisBus
 from wibble.engines.presence.redis import RedisPresence
-from wibble.engines.redis_client import connect
+from wibble.engines.redis_client import connect, opener
 
 
 def test_two_processes_buses_hear_each_other_and_a_topic_heard_by_one_costs_redis_nothing(
     redis_url: str,
 ) -> None:
-    a, b = (RedisBus(connect(redis_url), process, listener=connect(redis_url)) for process in ("A", "B"))
+    a, b = (
+        RedisBus(connect(redis_url), process, open_listener=lambda: connect(redis_url))
+        for process in ("A", "B")
+    )
     try:
         on_a, on_b = [], []
         a.subscribe("t", listener(on_a))
@@ -47,8 +50,9 @@ def buses(redis_url: str, **options: Any) -> tuple[RedisBus, RedisBus]:
     made = []
     for process in ("A", "B"):
         alive = RedisPresence(connect(redis_url), process).alive_key  # (alive while the test runs)
-        listener = connect(redis_url, retry=Retry(NoBackoff(), 0))
-        made.append(RedisBus(connect(redis_url), process, listener=listener, alive_key=alive, **options))
+        client = connect(redis_url)
+        listener = opener(redis_url, client, retry=Retry(NoBackoff(), 0))
+        made.append(RedisBus(client, process, open_listener=listener, alive_key=alive, **options))
     return made[0], made[1]
 
 

@@ -30,13 +30,13 @@ def clock() -> FakeClock:
     return FakeClock()
 
 
-@pytest.fixture(params=["memory", "redis"])
+@pytest.fixture(params=["memory", "redis", "cluster"])
 def new_store(request: pytest.FixtureRequest) -> Callable[[], Store]:
-    """A fresh, empty store of the engine under test: every live test runs on memory and on a
-    real Redis (the SQLite engine is the protocol tests' default)."""
+    """A fresh, empty store of the engine under test: every live test runs on memory, on a real
+    Redis and on a real Redis Cluster (the SQLite engine is the protocol tests' default)."""
     if request.param == "memory":
         return MemoryStore
-    url = request.getfixturevalue("redis_url")
+    url = request.getfixturevalue("cluster_url" if request.param == "cluster" else "redis_url")
     return lambda: RedisStore(url)
 
 

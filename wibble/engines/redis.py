@@ -16,7 +16,7 @@ from .bus.redis import RedisBus
 from .claims.redis import RedisClaims
 from .meter.redis import RedisMeter
 from .presence.redis import RedisPresence
-from .redis_client import connect
+from .redis_client import connect, opener
 from .store.redis import RedisStore
 
 log = logging.getLogger(__name__)
@@ -140,7 +140,7 @@ def open_engines(url: str, prefix: str = "wibble") -> RedisEngines:
     # The bus listens on a client of its own that never retries by itself: redis-py would
     # reconnect and subscribe again silently, and the messages lost meanwhile would never be
     # caught up. A lost connection must reach the bus, which subscribes again and catches up.
-    listener = connect(url, retry=Retry(NoBackoff(), 0), max_connections=4)
+    open_listener = opener(url, client, retry=Retry(NoBackoff(), 0), max_connections=4)
     process = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
     presence = RedisPresence(client, process, prefix)
     return RedisEngines(
@@ -148,7 +148,7 @@ def open_engines(url: str, prefix: str = "wibble") -> RedisEngines:
         client,
         process,
         RedisStore(url, prefix, client=client),
-        RedisBus(client, process, prefix, listener=listener, alive_key=presence.alive_key),
+        RedisBus(client, process, prefix, open_listener=open_listener, alive_key=presence.alive_key),
         presence,
         RedisClaims(client, prefix),
         RedisMeter(client, process, presence.alive_key, prefix),

@@ -16,6 +16,9 @@ replays from each topic's history what it missed, in order and once, and calls
 it never heard from): the live layer sends those a fresh snapshot instead, and catches up
 every document that moved.
 
+On a Redis Cluster the channels are sharded (``redis_channels``): a topic's messages travel
+only within the shard of its hash tag, beside its history and its listeners.
+
 Most topics are heard by one process only (a player's own game), so publishing every drag
 step to Redis for nobody would cost each event a round trip. ``PUBLISH`` answers how many
 subscribers heard it: once only this process did, and no other live process is listed as
@@ -35,8 +38,10 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from ... import codec
+from ..redis_client import in_cluster, read_many
 from .base import EVERYONE, Audience, Message, Subscriber, reply
 from .memory import MemoryBus
+from .redis_channels import PlainChannels, ShardChannels
 
 log = logging.getLogger(__name__)
 
@@ -58,10 +63,12 @@ LISTED_SECONDS = HISTORY_SECONDS
 """A process stays listed as listening to a topic this long unless it lists itself again (its
 listener does, every third of it): as long as the history that keeps what it misses."""
 
+# KEYS[1] the topic's history; ARGV the channel (in the same slot), the envelope, the history's
+# length and life. {command} is PUBLISH, or SPUBLISH on a cluster.
 PUBLISH = """
 local id = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[3], '*', 'e', ARGV[2])
 redis.call('EXPIRE', KEYS[1], ARGV[4])
-return redis.call('PUBLISH', ARGV[1], id .. ' ' .. ARGV[2])
+return redis.call('{command}', ARGV[1], id .. ' ' .. ARGV[2])
 """
 
 
@@ -89,13 +96,16 @@ class RedisBus:
         client: Any,
         process: str,
         prefix: str = "wibble",
-        listener: Any = None,
+        open_listener: Callable[[], Any] | None = None,
         alive_key: Callable[[str], str] | None = None,
         listed_for: float = LISTED_SECONDS,
     ) -> None:
         self.client = client
-        self.listener = listener if listener is not None else client
-        """The client whose connection the subscriptions use."""
+        self._open_listener = open_listener or (lambda: client)
+        """Opens the client whose connections the subscriptions use (one that never retries by
+        itself: a lost connection must reach ``_listen``)."""
+        self.listener = self._open_listener()
+        self._sharded = in_cluster(client)
         self.process = process
         self.prefix = prefix
         self.listed_for = listed_for
@@ -106,7 +116,9 @@ class RedisBus:
         what it could, with the topics it could not replay (see the module's docstring)."""
         self._heard: dict[str, str] = {}
         """Each topic subscribed here: the id of the last envelope heard on it."""
-        self._publish = client.register_script(PUBLISH)
+        self._publish = client.register_script(
+            PUBLISH.replace("{command}", ShardChannels.publish if self._sharded else PlainChannels.publish)
+        )
         self._alive_key = alive_key or (lambda process: f"{prefix}:alive:{process}")
         """The key that lives while a process does (``RedisPresence.alive_key``)."""
         self._channels: set[str] = set()
@@ -115,8 +127,7 @@ class RedisBus:
         self._joined = f"{prefix}:bus:joined"
         self._joins_heard = 0
         self._lock = threading.Lock()
-        self._pubsub = self.listener.pubsub(ignore_subscribe_messages=True)
-        self._pubsub.subscribe(self._joined)
+        self._subs = self._open_channels()
         self._stopped = False
         self._thread: threading.Thread | None = None
         self._listed_at = time.monotonic()
@@ -125,6 +136,13 @@ class RedisBus:
         """While a catch-up is under way (``skip_backlog`` until ``go_on``): what other processes
         publish, kept back so that it reaches the pages after their fresh snapshots."""
         self.start()
+
+    def _open_channels(self) -> PlainChannels | ShardChannels:
+        """Subscribe to every channel afresh: the joins, and every topic this process listens to."""
+        channels = [self._joined, *self._channels]
+        if self._sharded:
+            return ShardChannels(self.listener, channels)
+        return PlainChannels(self.listener, channels)
 
     def _channel(self, topic: str) -> str:
         return f"{self.prefix}:bus:{{{topic}}}"
@@ -148,7 +166,7 @@ class RedisBus:
                 return
             self._channels.add(channel)
             try:
-                self._pubsub.subscribe(channel)
+                self._subs.subscribe(channel)
             except Exception as exc:  # the listener finds the connection lost and subscribes again
                 log.warning("could not subscribe to %s yet (%s)", channel, exc)
         self.start()
@@ -188,7 +206,7 @@ class RedisBus:
         others = sorted(set(self.client.smembers(self._listeners(topic))) - {self.process})
         if not others:
             return False
-        return any(key is not None for key in self.client.mget([self._alive_key(p) for p in others]))
+        return any(key is not None for key in read_many(self.client, [self._alive_key(p) for p in others]))
 
     def unsubscribe(self, topic: str, subscriber: Subscriber) -> None:
         self.local.unsubscribe(topic, subscriber)
@@ -201,7 +219,7 @@ class RedisBus:
                 self._channels.discard(channel)
                 self._heard.pop(topic, None)
                 try:
-                    self._pubsub.unsubscribe(channel)
+                    self._subs.unsubscribe(channel)
                 except Exception as exc:  # the listener subscribes afresh to what is left
                     log.warning("could not unsubscribe from %s: %s", channel, exc)
         self._unlist(topic)
@@ -291,7 +309,11 @@ class RedisBus:
         try:
             pipe = self.client.pipeline(transaction=False)
             self._list(pipe, topics)
-            pipe.publish(self._joined, json.dumps({"p": self.process, "t": topics}))
+            joined = json.dumps({"p": self.process, "t": topics})
+            if self._sharded:
+                pipe.spublish(self._joined, joined)
+            else:
+                pipe.publish(self._joined, joined)
             pipe.execute()
         except Exception as exc:  # until Redis is back nothing crosses anyway; resubscribing says it again
             log.warning("could not tell other processes of a subscription: %s", exc)
@@ -306,7 +328,7 @@ class RedisBus:
     def stop(self) -> None:
         self._stopped = True
         try:
-            self._pubsub.close()
+            self._subs.close()
         except Exception:
             pass
 
@@ -315,19 +337,20 @@ class RedisBus:
             if time.monotonic() - self._listed_at > self.listed_for / 3:
                 self._relist()
             try:  # (a listing shorter than 3 s is relisted in time: tests)
-                message = self._pubsub.get_message(timeout=min(1.0, self.listed_for / 3))
+                message = self._subs.next(timeout=min(1.0, self.listed_for / 3))
             except Exception as exc:
                 if self._stopped:
                     return
                 log.warning("lost the bus's connection to Redis (%s); subscribing again", exc)
                 self._resubscribe()
                 continue
-            if message is None or message.get("type") != "message":
+            if message is None:
                 continue
-            if message["channel"] == self._joined:
-                self._heard_joined(message["data"])
+            channel, data = message
+            if channel == self._joined:
+                self._heard_joined(data)
             else:
-                self._deliver(message["channel"], message["data"])
+                self._deliver(channel, data)
 
     def _heard_joined(self, data: str) -> None:
         try:
@@ -392,9 +415,11 @@ class RedisBus:
                 return
             try:
                 with self._lock:
-                    self._pubsub.close()
-                    self._pubsub = self.listener.pubsub(ignore_subscribe_messages=True)
-                    self._pubsub.subscribe(self._joined, *self._channels)
+                    self._subs.close()
+                    if self._sharded:  # a fresh client: it asks the cluster where each slot is now
+                        old, self.listener = self.listener, self._open_listener()
+                        old.close()
+                    self._subs = self._open_channels()
             except Exception as exc:
                 log.warning("Redis is still away (%s)", exc)
                 continue

@@ -20,6 +20,8 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
+from ..redis_client import read_many
+
 log = logging.getLogger(__name__)
 
 BUCKET = """
@@ -105,7 +107,7 @@ class RedisMeter:
         if not counts:
             return 0
         processes = sorted(counts)
-        alive = self.client.mget([self._alive_key(process) for process in processes])
+        alive = read_many(self.client, [self._alive_key(process) for process in processes])
         dead = [process for process, live in zip(processes, alive, strict=True) if live is None]
         if dead:
             self.client.hdel(key, *dead)

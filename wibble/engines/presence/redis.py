@@ -24,6 +24,7 @@ import logging
 from collections.abc import Iterable
 from typing import Any
 
+from ..redis_client import read_many
 from ..store.base import StorageError
 
 log = logging.getLogger(__name__)
@@ -138,7 +139,7 @@ class RedisPresence:
             parsed = {sid: json.loads(text) for sid, text in entries.items()}
             processes = sorted({process for _, process in parsed.values()})
             keys = [self.alive_key(p) for p in processes]
-            alive = dict(zip(processes, self.client.mget(keys), strict=True))
+            alive = dict(zip(processes, read_many(self.client, keys), strict=True))
             alive[self.process] = alive.get(self.process) or "1"  # (this one is alive: it is asking)
             gone = [sid for sid, (_, process) in parsed.items() if alive[process] is None]
             if gone:
@@ -159,7 +160,7 @@ class RedisPresence:
             processes = sorted(set(self.client.smembers(self._processes)) - {self.process})
             if not processes:
                 return {}
-            alive = self.client.mget([self.alive_key(p) for p in processes])
+            alive = read_many(self.client, [self.alive_key(p) for p in processes])
             dead = [p for p, key in zip(processes, alive, strict=True) if key is None]
             pipe = self.client.pipeline(transaction=False)
             for process in dead:

@@ -2,29 +2,36 @@
 
 Keys, with ``P`` the prefix (``wibble``) and every key of one document under one hash tag:
 
-- ``P:{id}`` a hash: ``kind``, ``version``, ``doc`` (JSON), ``created``, ``updated``, and the
-  id of the write that made this version (``write``);
+- ``P:{id}`` a hash: ``kind``, ``version``, ``doc`` (JSON), ``created``, ``updated``, its next
+  deadline (``due``), and the id of the write that made this version (``write``);
 - ``P:{id}:moves`` a list: the document's record, oldest first;
 - ``P:touched`` a sorted set of ids by when each was last touched (retention and counting);
 - ``P:{due}:at`` a sorted set of ids by their document's next deadline, and ``P:{due}:version``
   the version of the document each entry was written for (see below).
 
-A commit is one Lua script: it checks the version, writes the document and appends the
-move, or changes nothing. The same write arriving twice (a reply lost to a timeout, then
-retried) is recognised by its write id and succeeds once, however late the retry; another
-process's write of the very same document is a conflict, as on every engine; a write that
-is not applied yet and arrives after its writer gave up on it changes nothing.
+On a Redis Cluster each of the two indexes is ``BUCKETS`` of them, each under a hash tag of
+its own (``P:{touched-3}``, ``P:{due-3}:at``), which the cluster spreads over its shards: a
+document's entries are in the bucket its id hashes to, and a question of the whole index
+(a purge, the pick-up of deadlines, a count) asks every bucket.
 
-``P:touched`` is an index beside the documents, kept up in the same round trip but outside
-the script so that the script touches one slot (legal under Redis Cluster); a purge checks
-each document's own time.
+A commit is one Lua script, in one round trip: it checks the version, writes the document
+and appends the move, or changes nothing. The same write arriving twice (a reply lost to a
+timeout, then retried) is recognised by its write id and succeeds once, however late the
+retry; another process's write of the very same document is a conflict, as on every engine;
+a write that is not applied yet and arrives after its writer gave up on it changes nothing.
+The script touches the document's own slot only (legal under Redis Cluster).
 
-The deadline index (``P:{due}:...``) lives in a slot of its own for the same reason, and is
-written after a commit succeeded, only when the document's next deadline changed (a second
-round trip then). Its entries may be out of date, but only ever early: an entry is written
-only for a newer version than the one it holds, and ``overdue`` checks each entry it finds
-against the document's own ``due`` (written by the commit script itself), mending the entry
-if it was early. So a deadline is never missed, and a stale entry costs one check.
+Both indexes live beside the documents and may be out of date, but only ever early, and each
+reader mends what it finds early against the document itself:
+
+- ``P:touched`` is written when a document is made; a commit does not move it (the document's
+  own ``updated`` does). A purge checks each document's own time, deletes it only if that is
+  old, and otherwise moves its entry up to it.
+- The deadline index is written after a commit succeeded, only when the document's next
+  deadline changed (a second round trip then). An entry is written only for a newer version
+  than the one it holds, and ``overdue`` checks each entry it finds against the document's own
+  ``due`` (written by the commit script itself), mending the entry if it was early. So a
+  deadline is never missed, and a stale entry costs one check.
 """
 
 from __future__ import annotations
@@ -32,13 +39,15 @@ from __future__ import annotations
 import logging
 import secrets
 import time
+import zlib
 from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple, TypeVar
 
 from ... import codec
 from ...core import GameDataError
-from ..redis_client import SOCKET_TIMEOUT, connect
+from ..redis_client import SOCKET_TIMEOUT, connect, in_cluster
 from .base import KEEP, KINDS, AlreadyExists, Doc, Due, Row, StorageError, VersionConflict
+from .redis_replicas import ReplicatedWrites
 
 _T = TypeVar("_T")
 
@@ -89,7 +98,10 @@ local {", ".join(CommitArgs._fields)} = unpack(ARGV)
 local APPLIED, CONFLICT, TOO_LATE = {APPLIED}, {CONFLICT}, {TOO_LATE}
 local stored = redis.call('HMGET', KEYS[1], 'version', 'write')
 if not stored[1] then return CONFLICT end
-if tonumber(stored[1]) == tonumber(version) and stored[2] == write_id then return APPLIED end
+if tonumber(stored[1]) == tonumber(version) and stored[2] == write_id then
+  redis.call('HSET', KEYS[1], 'write', write_id)  -- (a write again, so a WAIT after it waits for the first)
+  return APPLIED
+end
 local clock = redis.call('TIME')
 if tonumber(clock[1]) + tonumber(clock[2]) / 1000000 > tonumber(valid_until) then return TOO_LATE end
 if tonumber(stored[1]) ~= tonumber(expected) then return CONFLICT end
@@ -130,11 +142,13 @@ redis.call('HSET', KEYS[1], 'updated', ARGV[1])
 return 1
 """
 
+# What ``DELETE_IF_OLD`` answers: '' when it deleted the document (or found none), else the
+# document's own last use (newer than ARGV[1]: it stays).
 DELETE_IF_OLD = """
 local updated = redis.call('HGET', KEYS[1], 'updated')
-if updated and tonumber(updated) >= tonumber(ARGV[1]) then return 0 end
+if updated and tonumber(updated) >= tonumber(ARGV[1]) then return updated end
 redis.call('DEL', KEYS[1], KEYS[2])
-return 1
+return ''
 """
 
 IMPORT = """
@@ -146,6 +160,9 @@ return 1
 """
 
 PURGE_BATCH = 500
+BUCKETS = 16
+"""Buckets of each index on a Redis Cluster (one on a single Redis): enough that three to a dozen
+shards each hold some."""
 
 
 def _dump(doc: Doc) -> str:
@@ -174,13 +191,18 @@ class RedisStore:
         import redis
 
         self._errors: tuple[type[BaseException], ...] = (redis.RedisError,)
-        self._no_script = redis.exceptions.NoScriptError
         self.prefix = prefix
         self.description = f"Redis at {url}"
-        self._touched = f"{prefix}:touched"
-        self._index = [f"{prefix}:{{due}}:at", f"{prefix}:{{due}}:version"]
-        self._scripts: list[Any] = []
-        """Every script this store runs: what a Redis that lost them is given again (``_pipelined``)."""
+        if in_cluster(self.client):
+            self.description = f"the Redis Cluster at {url}"
+            tags = [f"{{touched-{n}}}" for n in range(BUCKETS)], [f"{{due-{n}}}" for n in range(BUCKETS)]
+            self._touched = [f"{prefix}:{tag}" for tag in tags[0]]
+            self._indexes = [[f"{prefix}:{tag}:at", f"{prefix}:{tag}:version"] for tag in tags[1]]
+        else:
+            self._touched = [f"{prefix}:touched"]
+            self._indexes = [[f"{prefix}:{{due}}:at", f"{prefix}:{{due}}:version"]]
+        self._replicated = ReplicatedWrites(self.client) if in_cluster(self.client) else None
+        """On a cluster: what acknowledges a write once a replica has it (``redis_replicas``)."""
         self._create = self._script(CREATE)
         self._commit = self._script(COMMIT)
         self._touch = self._script(TOUCH)
@@ -195,9 +217,15 @@ class RedisStore:
         self._patience = SOCKET_TIMEOUT * 2 - 0.05
 
     def _script(self, text: str) -> Any:
-        script = self.client.register_script(text)
-        self._scripts.append(script)
-        return script
+        # redis-py's Script: EVALSHA, and on a Redis that lost the script (restarted, SCRIPT
+        # FLUSH, a new node) SCRIPT LOAD and EVALSHA again.
+        return self.client.register_script(text)
+
+    def _write(self, script: Any, keys: list[str], args: list[Any]) -> Any:
+        """Run a script that writes what a player is told of (a document made, a commit)."""
+        if self._replicated is not None:
+            return self._replicated.run(script, keys, args)
+        return script(keys=keys, args=args)
 
     def key(self, doc_id: str) -> str:
         return f"{self.prefix}:{{{doc_id}}}"
@@ -206,14 +234,25 @@ class RedisStore:
         key = self.key(doc_id)
         return [key, f"{key}:moves"]
 
+    def _bucket(self, doc_id: str) -> int:
+        return zlib.crc32(doc_id.encode()) % len(self._touched)
+
+    def _touched_of(self, doc_id: str) -> str:
+        """The bucket of ``P:touched`` that holds ``doc_id``."""
+        return self._touched[self._bucket(doc_id)]
+
+    def _index_of(self, doc_id: str) -> list[str]:
+        """The bucket of the deadline index that holds ``doc_id``: its two keys."""
+        return self._indexes[self._bucket(doc_id)]
+
     # -- the Store interface -----------------------------------------------------------
 
     def create(self, doc_id: str, kind: str, doc: Doc, now: float, due: float | None = None) -> None:
         args = [kind, doc["version"], _dump(doc), now, _when(due)]
-        made = self._call(lambda: self._create(keys=self._keys(doc_id)[:1], args=args))
+        made = self._call(lambda: self._write(self._create, self._keys(doc_id)[:1], args))
         if not made:
             raise AlreadyExists(doc_id)
-        self._call(lambda: self.client.zadd(self._touched, {doc_id: now}))
+        self._call(lambda: self.client.zadd(self._touched_of(doc_id), {doc_id: now}))
         if due is not None:
             self._reindex(doc_id, doc["version"], due)
 
@@ -250,11 +289,7 @@ class RedisStore:
             due=KEEP_DUE if due is KEEP else _when(due),
         )
 
-        def write(pipe: Any) -> None:
-            pipe.evalsha(self._commit.sha, 2, *self._keys(doc_id), *args)
-            pipe.zadd(self._touched, {doc_id: now}, xx=True)
-
-        done = self._call(lambda: self._pipelined(write)[0])
+        done = self._call(lambda: self._write(self._commit, self._keys(doc_id), list(args)))
         if done == TOO_LATE:
             self._offset = self._clock_offset()  # (a clock that stepped would refuse every write)
             raise StorageError("redis: the write reached Redis too late, and was not applied")
@@ -267,16 +302,12 @@ class RedisStore:
         """Enter the document's next deadline in the index (its commit is done: a failure here
         leaves the index early or without the entry; only logged, the document is saved)."""
         try:
-            self._index_due(keys=self._index, args=[doc_id, version, _when(due)])
+            self._index_due(keys=self._index_of(doc_id), args=[doc_id, version, _when(due)])
         except self._errors as exc:
             log.warning("could not index the next deadline of %s: %s", doc_id, exc)
 
     def touch(self, doc_id: str, now: float) -> None:
-        def write(pipe: Any) -> None:
-            pipe.evalsha(self._touch.sha, 1, self.key(doc_id), now)
-            pipe.zadd(self._touched, {doc_id: now}, xx=True)
-
-        self._call(lambda: self._pipelined(write))
+        self._call(lambda: self._touch(keys=[self.key(doc_id)], args=[now]))
 
     def moves(self, doc_id: str) -> list[Doc]:
         texts = self._call(lambda: self.client.lrange(self._keys(doc_id)[1], 0, -1))
@@ -288,8 +319,9 @@ class RedisStore:
     def delete(self, doc_id: str) -> None:
         def write() -> None:
             pipe = self.client.pipeline(transaction=False)
-            pipe.delete(*self._keys(doc_id))
-            pipe.zrem(self._touched, doc_id)
+            for key in self._keys(doc_id):  # (a cluster's pipeline deletes one key a command)
+                pipe.delete(key)
+            pipe.zrem(self._touched_of(doc_id), doc_id)
             pipe.execute()
 
         self._call(write)
@@ -298,8 +330,9 @@ class RedisStore:
     def _unindex(self, doc_id: str) -> None:
         def write() -> None:
             pipe = self.client.pipeline(transaction=False)
-            pipe.zrem(self._index[0], doc_id)
-            pipe.hdel(self._index[1], doc_id)
+            at, versions = self._index_of(doc_id)
+            pipe.zrem(at, doc_id)
+            pipe.hdel(versions, doc_id)
             pipe.execute()
 
         try:
@@ -308,37 +341,55 @@ class RedisStore:
             log.warning("could not take %s out of the deadline index: %s", doc_id, exc)
 
     def purge(self, before: float, limit: int, prefix: str = "") -> int:
+        deleted = 0
+        for touched in self._touched:
+            deleted += self._purge_bucket(touched, before, limit - deleted, prefix)
+            if deleted >= limit:
+                break
+        return deleted
+
+    def _purge_bucket(self, touched: str, before: float, limit: int, prefix: str) -> int:
         deleted, offset = 0, 0
         while deleted < limit:
             ids: list[str] = self._call(
                 lambda offset=offset: self.client.zrangebyscore(  # type: ignore[misc]
-                    self._touched, "-inf", f"({before}", start=offset, num=PURGE_BATCH
+                    touched, "-inf", f"({before}", start=offset, num=PURGE_BATCH
                 )
             )
             if not ids:
                 break
             kept = 0
             for doc_id in ids:
-                if doc_id.startswith(prefix) and deleted < limit and self._delete_old(doc_id, before):
-                    deleted += 1
-                else:
-                    kept += 1  # another prefix, or touched since the index was read: it stays
+                if not doc_id.startswith(prefix) or deleted >= limit:
+                    kept += 1  # another prefix: its entry stays where it is
+                    continue
+                updated = self._call(
+                    lambda doc_id=doc_id: self._delete_if_old(  # type: ignore[misc]
+                        keys=self._keys(doc_id), args=[before]
+                    )
+                )
+                if updated:  # used since the entry was written: the entry moves up to it
+                    self._call(
+                        lambda doc_id=doc_id, updated=updated: self.client.zadd(  # type: ignore[misc]
+                            touched, {doc_id: float(updated)}, xx=True
+                        )
+                    )
+                    continue
+                self._call(lambda doc_id=doc_id: self.client.zrem(touched, doc_id))  # type: ignore[misc]
+                self._unindex(doc_id)
+                deleted += 1
             offset += kept
         return deleted
 
-    def _delete_old(self, doc_id: str, before: float) -> bool:
-        if not self._call(lambda: self._delete_if_old(keys=self._keys(doc_id), args=[before])):
-            return False
-        self._call(lambda: self.client.zrem(self._touched, doc_id))
-        self._unindex(doc_id)
-        return True
-
     def overdue(self, before: float, limit: int) -> list[tuple[str, str]]:
-        entries: list[tuple[str, float]] = self._call(
-            lambda: self.client.zrangebyscore(
-                self._index[0], "-inf", f"({before!r}", 0, limit, withscores=True
-            )
-        )
+        def ask(pipe: Any) -> None:
+            for at, _ in self._indexes:
+                pipe.zrangebyscore(at, "-inf", f"({before!r}", 0, limit, withscores=True)
+
+        found_in = self._call(lambda: self._pipelined(ask))
+        entries: list[tuple[str, float]] = sorted(
+            (entry for bucket in found_in for entry in bucket), key=lambda entry: entry[1]
+        )[:limit]
         if not entries:
             return []
 
@@ -354,7 +405,8 @@ class RedisStore:
             if kind is not None and due is not None and due < before:
                 found.append((doc_id, kind))
             elif kind is None or due != score:  # early (or its document is gone): mend it
-                self._call(lambda: self._mend(keys=self._index, args=[doc_id, score, _when(due)]))  # noqa: B023
+                keys = self._index_of(doc_id)
+                self._call(lambda: self._mend(keys=keys, args=[doc_id, score, _when(due)]))  # noqa: B023
         return found
 
     def version(self, doc_id: str) -> int | None:
@@ -362,22 +414,27 @@ class RedisStore:
         return None if stored is None else int(stored)
 
     def count(self) -> int:
-        return int(self._call(lambda: self.client.zcard(self._touched)))
+        def ask(pipe: Any) -> None:
+            for touched in self._touched:
+                pipe.zcard(touched)
+
+        return sum(int(n) for n in self._call(lambda: self._pipelined(ask)))
 
     def export(self) -> Iterator[tuple[Row, list[Doc]]]:
-        for doc_id in self._call(lambda: self.client.zrange(self._touched, 0, -1)):
-            row = self.load(doc_id)
-            if row is not None:
-                yield row, self.moves(doc_id)
+        for touched in self._touched:
+            for doc_id in self._call(lambda touched=touched: self.client.zrange(touched, 0, -1)):  # type: ignore[misc]
+                row = self.load(doc_id)
+                if row is not None:
+                    yield row, self.moves(doc_id)
 
     def import_row(self, row: Row, moves: list[Doc]) -> None:
         def write() -> int:
             args = [row.kind, row.doc["version"], _dump(row.doc), row.created, row.updated, _when(row.due)]
-            return int(self._import(keys=self._keys(row.doc_id), args=[*args, *map(_dump, moves)]))
+            return int(self._write(self._import, self._keys(row.doc_id), [*args, *map(_dump, moves)]))
 
         if not self._call(write):
             raise AlreadyExists(row.doc_id)
-        self._call(lambda: self.client.zadd(self._touched, {row.doc_id: row.updated}))
+        self._call(lambda: self.client.zadd(self._touched_of(row.doc_id), {row.doc_id: row.updated}))
         if row.due is not None:
             self._reindex(row.doc_id, row.doc["version"], row.due)
 
@@ -401,20 +458,11 @@ class RedisStore:
         return float(seconds) + float(micros) / 1e6 - (before + after) / 2
 
     def _pipelined(self, build: Callable[[Any], None]) -> list[Any]:
-        """Send what ``build`` adds to a pipeline in one round trip. Scripts go as EVALSHA itself,
-        not as redis-py's Script objects, which ask SCRIPT EXISTS first (a second round trip);
-        a Redis that lost its scripts (restarted, or SCRIPT FLUSH) is given every one again, once."""
-        for attempt in (1, 2):
-            pipe = self.client.pipeline(transaction=False)
-            build(pipe)
-            try:
-                return list(pipe.execute())
-            except self._no_script:
-                if attempt == 2:
-                    raise
-                for script in self._scripts:
-                    self.client.script_load(script.script)
-        raise AssertionError("unreachable")  # pragma: no cover
+        """Send what ``build`` adds to a pipeline in one round trip (on a cluster, one to each
+        node it concerns, sent together)."""
+        pipe = self.client.pipeline(transaction=False)
+        build(pipe)
+        return list(pipe.execute())
 
     def _call(self, work: Callable[[], _T]) -> _T:
         """Run one exchange with Redis; any failure of Redis is a ``StorageError`` (nothing written)."""

@@ -1,0 +1,141 @@
+"""The Redis bus's subscriptions: plain pub/sub on one Redis, sharded pub/sub on a Redis Cluster.
+
+On one Redis a process subscribes to its channels on one connection. In a cluster plain
+pub/sub would carry every message to every node (a cluster broadcasts PUBLISH), so the bus
+uses sharded pub/sub there: ``SPUBLISH`` reaches only the shard that serves the channel's
+slot (the same slot as the topic's history: one hash tag), and a process ``SSUBSCRIBE``s on
+that shard's master (redis-py's ``ClusterPubSub``, one connection per master). Each master's
+connection is read by a reader of its own, so a quiet shard never holds up a busy one;
+readers hand what they hear to one queue, which the bus's listener reads as it reads the
+single connection of a plain Redis.
+
+A subscription set that is no longer whole raises ``Lost`` from ``next`` (or the error that
+broke a connection): the bus then opens a fresh set on a fresh client (``RedisBus._resubscribe``)
+and catches up from each topic's history. In a cluster that is also what happens when a
+slot moves to another master (a resharding, a failover): Redis tells its subscribers with an
+``sunsubscribe`` they did not ask for.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from collections import Counter
+from collections.abc import Iterable
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+
+class Lost(Exception):
+    """A subscription was dropped by Redis: subscribe afresh, and catch up."""
+
+
+class PlainChannels:
+    """Every subscription of one process on one connection to one Redis."""
+
+    publish = "PUBLISH"
+    """The command a publish script sends a topic's envelope with."""
+
+    def __init__(self, client: Any, channels: Iterable[str]) -> None:
+        self._pubsub = client.pubsub(ignore_subscribe_messages=True)
+        self._pubsub.subscribe(*channels)
+
+    def subscribe(self, channel: str) -> None:
+        self._pubsub.subscribe(channel)
+
+    def unsubscribe(self, channel: str) -> None:
+        self._pubsub.unsubscribe(channel)
+
+    def next(self, timeout: float) -> tuple[str, str] | None:
+        """The next message (its channel and data), or None after ``timeout`` seconds."""
+        message = self._pubsub.get_message(timeout=timeout)
+        if message is None or message.get("type") != "message":
+            return None
+        return message["channel"], message["data"]
+
+    def close(self) -> None:
+        self._pubsub.close()
+
+
+class ShardChannels:
+    """A process's subscriptions in a Redis Cluster: each on the master of its channel's slot."""
+
+    publish = "SPUBLISH"
+
+    def __init__(self, client: Any, channels: Iterable[str]) -> None:
+        self._client = client
+        self._pubsub = client.pubsub()
+        self._heard: queue.Queue[dict[str, Any] | BaseException] = queue.Queue()
+        self._readers: set[str] = set()
+        """The masters this set has a reader on (by name)."""
+        self._wanted: set[str] = set()
+        self._leaving: Counter[str] = Counter()
+        """Channels unsubscribed here whose confirmation is still to come."""
+        self._closed = False
+        for channel in channels:
+            self.subscribe(channel, raising=True)
+
+    def subscribe(self, channel: str, raising: bool = False) -> None:
+        self._wanted.add(channel)
+        try:
+            node = self._client.get_node_from_key(channel)
+            self._pubsub.ssubscribe(channel)
+        except Exception as exc:
+            if raising:
+                raise
+            # Nobody reads a master's connection that was never made: the listener must hear it.
+            self._heard.put(Lost(f"could not subscribe to {channel} ({exc})"))
+            return
+        if node.name not in self._readers:
+            self._readers.add(node.name)
+            reader = threading.Thread(target=self._read, args=(node,), name="wibble-bus-shard", daemon=True)
+            reader.start()
+
+    def unsubscribe(self, channel: str) -> None:
+        self._wanted.discard(channel)
+        self._leaving[channel] += 1
+        self._pubsub.sunsubscribe(channel)
+
+    def _read(self, node: Any) -> None:
+        """Hand on everything heard from one master, until the set is closed or the connection fails."""
+        while not self._closed:
+            began = time.monotonic()
+            try:
+                message = self._pubsub.get_sharded_message(timeout=1.0, target_node=node)
+            except Exception as exc:
+                if not self._closed:
+                    self._heard.put(exc)
+                return
+            if message is not None:
+                self._heard.put(message)
+            elif time.monotonic() - began < 0.1:
+                time.sleep(0.1)  # no connection to this master now (nothing left on it): no spinning
+
+    def next(self, timeout: float) -> tuple[str, str] | None:
+        try:
+            heard = self._heard.get(timeout=timeout)
+        except queue.Empty:
+            return None
+        if isinstance(heard, BaseException):
+            raise heard
+        kind, channel = heard.get("type"), heard.get("channel")
+        if kind == "smessage" and isinstance(channel, str):
+            return channel, heard["data"]
+        if kind == "sunsubscribe" and isinstance(channel, str):
+            if self._leaving[channel] > 0:
+                self._leaving[channel] -= 1
+                if not self._leaving[channel]:
+                    del self._leaving[channel]
+            elif channel in self._wanted:
+                raise Lost(f"Redis dropped the subscription to {channel} (its slot moved)")
+        return None
+
+    def close(self) -> None:
+        self._closed = True
+        try:
+            self._pubsub.reset()
+        except Exception:  # (a connection already lost)
+            pass
