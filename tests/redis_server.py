@@ -214,6 +214,7 @@ class RedisCluster:
             "--cluster-enabled", "yes",
             "--cluster-config-file", "nodes.conf",
             "--cluster-node-timeout", str(CLUSTER_NODE_TIMEOUT_MS),
+            "--repl-diskless-sync-delay", "0",  # (Redis waits 5 s for more replicas by default)
         )  # fmt: skip
         self.nodes = []
         for n in range(masters * (1 + replicas)):
@@ -247,13 +248,16 @@ class RedisCluster:
         return done.stdout
 
     def wait_ready(self, timeout: float = 60.0) -> None:
-        """Until every live node says the cluster is ok (it was made, or a failover has settled),
+        """Until every live node says the cluster is ok and every live replica has its master's data
+        (it was made, or a failover has settled; a replica that never synced cannot take over),
         polling (not a fixed wait)."""
         deadline = time.monotonic() + timeout
         while True:
             live = [n for n in self.nodes if n.process and n.process.poll() is None]
             states = [self.cli_call("cluster", "info", node=n) for n in live]
-            if all("cluster_state:ok" in state for state in states):
+            replication = [self.cli_call("info", "replication", node=n) for n in live]
+            synced = all("role:master" in r or "master_link_status:up" in r for r in replication)
+            if synced and all("cluster_state:ok" in state for state in states):
                 return
             if time.monotonic() > deadline:
                 raise NoRedis(f"the Redis Cluster was not ready within {timeout} s: {states[:1]}")

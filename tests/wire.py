@@ -196,12 +196,14 @@ def is_word(word: str, name: str = "en") -> bool:
 
 
 def until(
-    client: Client, kind: str, where: Callable[[dict[str, Any]], bool] = lambda m: True
+    client: Client, kind: str | tuple[str, ...], where: Callable[[dict[str, Any]], bool] = lambda m: True
 ) -> list[dict[str, Any]]:
-    """Every message up to and including the first of ``kind`` for which ``where`` holds."""
+    """Every message up to and including the first of ``kind`` (or of any of several kinds) for
+    which ``where`` holds."""
+    kinds = (kind,) if isinstance(kind, str) else kind
     seen: list[dict[str, Any]] = []
     while True:
         message = client.recv()
         seen.append(message)
-        if message["type"] == kind and where(message):
+        if message["type"] in kinds and where(message):
             return seen

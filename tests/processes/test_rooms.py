@@ -56,7 +56,9 @@ class Seat:
     def send(self, message: Message) -> None:
         self.client.send(message)
 
-    def until(self, kind: str, where: Callable[[Message], bool] = lambda m: True) -> list[Message]:
+    def until(
+        self, kind: str | tuple[str, ...], where: Callable[[Message], bool] = lambda m: True
+    ) -> list[Message]:
         seen = until(self.client, kind, where)
         for message in seen:
             if message["type"] in ("match", "turn"):
@@ -68,7 +70,7 @@ class Seat:
                     self.board[tile["row"]][tile["col"]] = tile
         return seen
 
-    def last(self, kind: str, where: Callable[[Message], bool] = lambda m: True) -> Message:
+    def last(self, kind: str | tuple[str, ...], where: Callable[[Message], bool] = lambda m: True) -> Message:
         return self.until(kind, where)[-1]
 
 

@@ -1,0 +1,85 @@
+"""Server processes on a real Redis Cluster (three masters, a replica each), as a host past one
+Redis runs them: a room split over two processes, and a master SIGKILLed mid-match."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from tests.processes.test_processes import record, serve, split_room
+from tests.processes.test_rooms import Clients, Message, Seat, a_path, play
+from tests.redis_server import RedisCluster
+from tests.support import LiveServer
+
+
+@pytest.fixture
+def on_cluster(cluster_url: str) -> Iterator[tuple[LiveServer, LiveServer]]:
+    first, second = (serve(cluster_url, WIBBLE_ROUND_PAUSE_SECONDS="0") for _ in range(2))
+    yield first, second
+    first.stop()
+    second.stop()
+
+
+def test_a_room_split_over_two_processes_on_a_cluster_plays_as_one(
+    on_cluster: tuple[LiveServer, LiveServer], clients: Clients
+) -> None:
+    one, two = on_cluster
+    ann, bo, _, match_id = split_room(one, two, clients, rounds=2)
+    words = [play(ann, (bo,)), play(bo, (ann,)), play(ann, (bo,))]
+    moves = record(two, match_id)["moves"]
+    assert [(m["seat"], m["word"].upper()) for m in moves] == [(w["seat"], w["word"]) for w in words]
+
+
+def play_through(who: Seat, others: tuple[Seat, ...], seconds: float = 30.0) -> tuple[Message, int]:
+    """Play a word, and again each time the server says it could not save it (a failover under
+    way), for up to ``seconds``; the word everyone was shown, and how many tries were refused."""
+    deadline, refused = time.monotonic() + seconds, 0
+    while True:
+        (r, c), *rest = a_path(who)
+        who.send({"type": "press", "row": r, "col": c})
+        for r, c in rest:
+            who.send({"type": "enter", "row": r, "col": c})
+        who.send({"type": "release"})
+        answer = who.last(("played", "error"))
+        if answer["type"] == "played":
+            break
+        assert answer["code"] == "server/storage", answer
+        assert time.monotonic() < deadline, f"still refused after {seconds} s ({refused} tries)"
+        refused += 1
+        who.send({"type": "cancel"})
+        time.sleep(0.2)  # a player trying again (the failover takes a couple of seconds)
+    for other in others:
+        assert other.last("played", lambda m: m["word"] == answer["word"]) == answer
+    for everyone in (who, *others):
+        everyone.until("turn")
+    return answer, refused
+
+
+def test_a_master_killed_mid_match_fails_over_and_nothing_acknowledged_is_lost(
+    redis_cluster: RedisCluster, cluster_url: str, clients: Clients
+) -> None:
+    one, two = (serve(cluster_url, WIBBLE_ROUND_PAUSE_SECONDS="0") for _ in range(2))
+    try:
+        ann, bo, _, match_id = split_room(one, two, clients, rounds=3)
+        shown = [play(ann, (bo,)), play(bo, (ann,))]
+        master = redis_cluster.master_of(f"wibble:{{{match_id}}}")
+        master.kill()  # SIGKILL: whatever it had not sent its replica is gone with it
+
+        refused = 0
+        for who, other in ((ann, bo), (bo, ann), (ann, bo)):
+            word, tries = play_through(who, (other,))
+            shown.append(word)
+            refused += tries
+        assert redis_cluster.master_of(f"wibble:{{{match_id}}}") is not master  # its replica took over
+
+        # Every word anyone was shown is in the stored record, in order, on either process.
+        for server in (one, two):
+            moves = record(server, match_id)["moves"]
+            assert [(m["seat"], m["word"].upper()) for m in moves] == [(w["seat"], w["word"]) for w in shown]
+    finally:
+        one.stop()
+        two.stop()
+        master.start()  # back, as the new master's replica: the cluster whole for the next test
+        redis_cluster.wait_ready()
