@@ -282,6 +282,28 @@ class RedisCluster:
                     return next(node for node in self.nodes if node.port == port)
         raise NoRedis(f"no master serves slot {slot} now")
 
+    def node_id(self, node: RedisServer) -> str:
+        return self.cli_call("cluster", "myid", node=node).strip()
+
+    def move_slots(self, source: RedisServer, target: RedisServer, timeout: float = 120.0) -> None:
+        """Move every slot ``source`` serves to ``target`` (``redis-cli --cluster reshard``), keys
+        and all, while the cluster serves."""
+        slots = sum(
+            int(last or first) - int(first) + 1
+            for line in self.cli_call("cluster", "nodes").splitlines()
+            if line.split()[0] == self.node_id(source)
+            for first, _, last in (span.partition("-") for span in line.split()[8:] if span[0].isdigit())
+        )
+        reshard = [
+            self.cli, "--cluster", "reshard", f"127.0.0.1:{target.port}",
+            "--cluster-from", self.node_id(source), "--cluster-to", self.node_id(target),
+            "--cluster-slots", str(slots), "--cluster-yes", "--cluster-pipeline", "100",
+        ]  # fmt: skip
+        done = subprocess.run(reshard, capture_output=True, text=True, timeout=timeout, check=False)
+        if done.returncode != 0:
+            raise NoRedis(f"redis-cli --cluster reshard failed: {(done.stdout + done.stderr)[-800:]}")
+        self.wait_ready()
+
     def flush(self) -> None:
         for node in self.masters():
             self.cli_call("flushall", node=node)

@@ -3,6 +3,7 @@ Redis runs them: a room split over two processes, and a master SIGKILLed mid-mat
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Iterator
 
@@ -83,3 +84,27 @@ def test_a_master_killed_mid_match_fails_over_and_nothing_acknowledged_is_lost(
         two.stop()
         master.start()  # back, as the new master's replica: the cluster whole for the next test
         redis_cluster.wait_ready()
+
+
+def test_a_resharding_during_play_moves_the_match_to_another_master_and_play_goes_on(
+    redis_cluster: RedisCluster, on_cluster: tuple[LiveServer, LiveServer], clients: Clients
+) -> None:
+    one, two = on_cluster
+    ann, bo, _, match_id = split_room(one, two, clients, rounds=4)
+    shown = [play(ann, (bo,))]
+    key = f"wibble:{{{match_id}}}"
+    source = redis_cluster.master_of(key)
+    target = next(node for node in redis_cluster.masters() if node is not source)
+    moving = threading.Thread(target=redis_cluster.move_slots, args=(source, target))
+    moving.start()  # every slot of the match's master, to another master, while they play
+    try:
+        for who, other in ((bo, ann), (ann, bo), (bo, ann), (ann, bo)):
+            shown.append(play_through(who, (other,))[0])
+    finally:
+        moving.join()
+    for who, other in ((bo, ann), (ann, bo)):  # and once it is done
+        shown.append(play_through(who, (other,))[0])
+    assert redis_cluster.master_of(key) is target
+    for server in (one, two):
+        moves = record(server, match_id)["moves"]
+        assert [(m["seat"], m["word"].upper()) for m in moves] == [(w["seat"], w["word"]) for w in shown]
