@@ -44,7 +44,9 @@ def commits(store: RedisStore, doc_id: str, count: int) -> tuple[list[float], fl
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--commits", type=int, default=3000)
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
@@ -73,7 +75,8 @@ def main() -> None:
         print("medians over the rounds:")
         for name, rows in results.items():
             medians = [statistics.median(column) * 1e6 for column in zip(*rows, strict=True)]
-            print(f"  {name:13s} median {medians[0]:6.1f} µs  p99 {medians[1]:7.1f} µs  CPU {medians[2]:6.1f} µs")
+            median, p99, cpu = medians
+            print(f"  {name:13s} median {median:6.1f} µs  p99 {p99:7.1f} µs  CPU {cpu:6.1f} µs")
     finally:
         cluster.stop()
         single.stop()
