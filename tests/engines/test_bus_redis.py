@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-import redis
+import pytest
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
@@ -16,16 +16,30 @@ from wibble.engines.bus import all_but
 from wibble.engines.bus import redis as redis_bus
 from wibble.engines.bus.redis import RedisBus
 from wibble.engines.presence.redis import RedisPresence
-from wibble.engines.redis_client import connect, opener
+from wibble.engines.redis_client import connect, in_cluster, opener
+
+
+@pytest.fixture(params=["redis", "cluster"])
+def url(request: pytest.FixtureRequest) -> str:
+    """One Redis, or a Redis Cluster (whose buses use sharded pub/sub)."""
+    return str(request.getfixturevalue("cluster_url" if request.param == "cluster" else "redis_url"))
+
+
+def cut_off(url: str) -> None:
+    """Kill every subscription's connection (on each master of a cluster), as a network cut would."""
+    client = connect(url)
+    nodes = (
+        [client.get_redis_connection(n) for n in client.get_primaries()] if in_cluster(client) else [client]
+    )
+    for node in nodes:
+        node.client_kill_filter(_type="pubsub")
+    client.close()
 
 
 def test_two_processes_buses_hear_each_other_and_a_topic_heard_by_one_costs_redis_nothing(
-    redis_url: str,
+    url: str,
 ) -> None:
-    a, b = (
-        RedisBus(connect(redis_url), process, open_listener=lambda: connect(redis_url))
-        for process in ("A", "B")
-    )
+    a, b = (RedisBus(connect(url), process, open_listener=lambda: connect(url)) for process in ("A", "B"))
     try:
         on_a, on_b = [], []
         a.subscribe("t", listener(on_a))
@@ -56,8 +70,8 @@ def buses(redis_url: str, **options: Any) -> tuple[RedisBus, RedisBus]:
     return made[0], made[1]
 
 
-def test_messages_published_while_a_process_was_cut_off_reach_it_in_order_and_once(redis_url: str) -> None:
-    a, b = buses(redis_url)
+def test_messages_published_while_a_process_was_cut_off_reach_it_in_order_and_once(url: str) -> None:
+    a, b = buses(url)
     missed: list[set[str]] = []
     b.on_resubscribe = missed.append
     try:
@@ -68,11 +82,10 @@ def test_messages_published_while_a_process_was_cut_off_reach_it_in_order_and_on
         a.publish("room:ABCD", [{"type": "played", "n": 1}], all_but("nobody"))
         until(lambda: len(on_b) == 1)
 
-        with redis.Redis.from_url(redis_url) as admin:
-            admin.client_kill_filter(_type="pubsub")  # B (and A) lose their subscriptions
-            for n in (2, 3, 4):  # published while B is not listening
-                a.publish("room:ABCD", [{"type": "played", "n": n}], all_but("nobody"))
-            assert "room:ABCD" not in a._alone  # B still listens, though cut off: it is kept for B
+        cut_off(url)  # B (and A) lose their subscriptions
+        for n in (2, 3, 4):  # published while B is not listening
+            a.publish("room:ABCD", [{"type": "played", "n": n}], all_but("nobody"))
+        assert "room:ABCD" not in a._alone  # B still listens, though cut off: it is kept for B
         until(lambda: bool(missed))
         a.publish("room:ABCD", [{"type": "played", "n": 5}], all_but("nobody"))
         until(lambda: len(on_b) >= 5)
@@ -85,10 +98,10 @@ def test_messages_published_while_a_process_was_cut_off_reach_it_in_order_and_on
 
 
 def test_a_topic_whose_history_no_longer_reaches_back_is_named_for_a_snapshot(
-    redis_url: str, monkeypatch: Any
+    url: str, monkeypatch: Any
 ) -> None:
     monkeypatch.setattr(redis_bus, "HISTORY", 1)
-    a, b = buses(redis_url)
+    a, b = buses(url)
     missed: list[set[str]] = []
     b.on_resubscribe = missed.append
     try:
@@ -99,10 +112,9 @@ def test_a_topic_whose_history_no_longer_reaches_back_is_named_for_a_snapshot(
         until(lambda: "g1" not in a._alone)
         a.publish("g1", [{"type": "n", "n": 1}], all_but("nobody"))
         until(lambda: len(on_b) == 1)
-        with redis.Redis.from_url(redis_url) as admin:
-            admin.client_kill_filter(_type="pubsub")
-            for n in range(2, 400):  # far more than the history keeps
-                a.publish("g1", [{"type": "n", "n": n}], all_but("nobody"))
+        cut_off(url)
+        for n in range(2, 400):  # far more than the history keeps
+            a.publish("g1", [{"type": "n", "n": n}], all_but("nobody"))
         until(lambda: bool(missed))
         assert missed == [{"g1", "g2"}]
         assert [m["n"] for m in on_b] == sorted(m["n"] for m in on_b)  # what came came in order
@@ -112,27 +124,26 @@ def test_a_topic_whose_history_no_longer_reaches_back_is_named_for_a_snapshot(
 
 
 def test_a_long_subscription_stays_listed_so_what_it_misses_while_cut_off_is_kept_for_it(
-    redis_url: str,
+    url: str,
 ) -> None:
-    a, b = buses(redis_url, listed_for=0.3)  # a listing lasts 0.3 s unless renewed, not 10 minutes
+    a, b = buses(url, listed_for=0.3)  # a listing lasts 0.3 s unless renewed, not 10 minutes
     try:
         subscribed = time.monotonic()
         a.subscribe("room:ABCD", listener([]))
         b.subscribe("room:ABCD", listener([]))
         until(lambda: b._listed_at > subscribed + 0.3)  # listed again after the first listing ran out
-        with redis.Redis.from_url(redis_url) as admin:
-            admin.client_kill_filter(_type="pubsub")
-            a.publish("room:ABCD", [{"type": "played"}], all_but("nobody"))
+        cut_off(url)
+        a.publish("room:ABCD", [{"type": "played"}], all_but("nobody"))
         assert "room:ABCD" not in a._alone  # B, cut off, is still known to listen
     finally:
         a.stop()
         b.stop()
 
 
-def test_what_msgspec_cannot_write_still_crosses_to_another_process(redis_url: str) -> None:
+def test_what_msgspec_cannot_write_still_crosses_to_another_process(url: str) -> None:
     """Half a surrogate pair (a client's bad text echoed back) and an int past 64 bits go over
     Redis as json.dumps wrote them; the rest as msgspec writes it. Each arrives as it was sent."""
-    a, b = buses(redis_url)
+    a, b = buses(url)
     try:
         on_b: list[dict[str, Any]] = []
         b.subscribe("t", listener(on_b))
