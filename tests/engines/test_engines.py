@@ -66,3 +66,20 @@ def test_the_redis_twins_beat_tells_the_live_layer_and_a_beat_after_a_gap_revive
     engines._last_beat = time.monotonic() - engines.presence.ttl - 1  # as if stopped past its expiry
     engines.beat()
     assert (hooks.beats, hooks.revived) == (2, [set()])  # nothing was published meanwhile: no topic skipped
+
+
+def test_a_shard_of_a_cluster_that_lost_its_data_is_noticed_whichever_it_is(
+    redis_cluster: Any, cluster_url: str
+) -> None:
+    engines = open_engines(cluster_url)
+    try:
+        assert engines.watch_epoch()
+        assert engines.watch_epoch()  # nothing lost: the same tokens
+        for master in redis_cluster.masters():  # each shard in turn loses everything it held
+            if redis_cluster.cli_call("dbsize", node=master).strip() == "0":
+                continue  # (a master left with no slots by a resharding holds nothing to lose)
+            redis_cluster.cli_call("flushall", node=master)
+            assert not engines.watch_epoch(), f"the master on {master.port} lost its data unnoticed"
+            assert engines.watch_epoch()  # (the new tokens, from now on)
+    finally:
+        engines.stop()

@@ -16,8 +16,8 @@ from .bus.redis import RedisBus
 from .claims.redis import RedisClaims
 from .meter.redis import RedisMeter
 from .presence.redis import RedisPresence
-from .redis_client import connect, opener
-from .store.redis import RedisStore
+from .redis_client import connect, in_cluster, opener
+from .store.redis import BUCKETS, RedisStore
 
 log = logging.getLogger(__name__)
 
@@ -92,10 +92,17 @@ class RedisEngines:
         """Whether Redis still holds what it held at the last look; False, and an error in the log,
         once it has lost its data (restarted with nothing on disk, flushed, failed over to an empty
         replica). ``P:epoch`` is a token the first process writes and every process reads at each
-        heartbeat: while Redis keeps its data the token stays; gone or changed, the data went with it."""
-        key = f"{self.store.prefix}:epoch"
-        self.client.set(key, secrets.token_hex(8), nx=True)
-        now = self.client.get(key)
+        heartbeat: while Redis keeps its data the token stays; gone or changed, the data went with it.
+        On a cluster there is one token in each bucket's slot (``P:{epoch-N}``), so that a shard
+        that lost its data is noticed whichever it is."""
+        keys = [f"{self.store.prefix}:epoch"]
+        if in_cluster(self.client):
+            keys = [f"{self.store.prefix}:{{epoch-{n}}}" for n in range(BUCKETS)]
+        pipe = self.client.pipeline(transaction=False)
+        for key in keys:
+            pipe.set(key, secrets.token_hex(8), nx=True)
+            pipe.get(key)
+        now = "/".join(pipe.execute()[1::2])
         before, self._epoch = self._epoch, now
         if before is None or now == before:
             return True
