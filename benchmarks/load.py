@@ -132,8 +132,9 @@ class Target:
     echo: bool = False  # an echo server: the players play their games locally
     others: list[tuple[str, int]] = field(default_factory=list)
     """More processes serving the same games (``--redis``): (url, pid); players take turns among them."""
-    redis_pid: int | None = None
-    """The redis-server they share, whose CPU is reported apart."""
+    redis_pids: dict[str, int] = field(default_factory=dict)
+    """The redis-servers they share, by name (one Redis, or each node of a cluster), whose CPU is
+    reported apart."""
 
     def url_for(self, n: int) -> str:
         urls = [self.url, *(url for url, _ in self.others)]
@@ -182,7 +183,34 @@ def start_wibble_redis(saturate: bool, processes: int, folder: Path) -> Target:
     name = f"wibble redis x{processes}"
     others = [(server.ws_url, server.process.pid) for server in rest]
     assert redis.process is not None
-    return Target(name, first.ws_url, first.process.pid, stop, others=others, redis_pid=redis.process.pid)
+    pids = {"redis": redis.process.pid}
+    return Target(name, first.ws_url, first.process.pid, stop, others=others, redis_pids=pids)
+
+
+def start_wibble_cluster(saturate: bool, processes: int, folder: Path) -> Target:
+    """``processes`` Wibble processes on a Redis Cluster of three masters and three replicas (AOF,
+    fsync every second), started here in ``folder``."""
+    from tests.redis_server import RedisCluster
+    from tests.support import LiveServer
+
+    cluster = RedisCluster(folder / f"cluster-{processes}").start()
+    env = UNLIMITED if saturate else {}
+    servers = [LiveServer("--redis", cluster.url, env=env) for _ in range(processes)]
+
+    def stop() -> None:
+        for server in servers:
+            server.stop()
+        cluster.stop()
+
+    first, *rest = servers
+    masters = cluster.masters()
+    replicas = [node for node in cluster.nodes if node not in masters]
+    # Named by role and place, the same in every round (each round starts a cluster of its own).
+    pids = {f"master {n}": node.process.pid for n, node in enumerate(masters, 1) if node.process}
+    pids |= {f"replica {n}": node.process.pid for n, node in enumerate(replicas, 1) if node.process}
+    others = [(server.ws_url, server.process.pid) for server in rest]
+    name = f"wibble cluster x{processes}"
+    return Target(name, first.ws_url, first.process.pid, stop, others=others, redis_pids=pids)
 
 
 def start_gunicorn(saturate: bool) -> Target:
@@ -699,7 +727,7 @@ class Result:
     server_cpu: float  # share of one core over the measured time
     client_cpu: float
     other_cpu: float  # everything else on the machine meanwhile (other people's tests skew a run)
-    extra: dict[str, float] = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)
     times: list[float] = field(default_factory=list, repr=False)  # the round trips (seconds), if kept
 
 
@@ -734,15 +762,21 @@ async def measure(target: Target, tally: Tally, seconds: float, name: str) -> Re
     errors = Counter(tally.errors)
     servers = target.pids
     client0, machine0 = client_cpu_seconds(), machine_cpu_seconds()
-    server0, redis0 = sum(map(cpu_seconds, servers)), cpu_seconds(target.redis_pid)
+    server0 = sum(map(cpu_seconds, servers))
+    redis0 = {name: cpu_seconds(pid) for name, pid in target.redis_pids.items()}
     start = time.perf_counter()
     await asyncio.sleep(seconds)
     stop = time.perf_counter()
     client1, machine1 = client_cpu_seconds(), machine_cpu_seconds()
-    server1, redis1 = sum(map(cpu_seconds, servers)), cpu_seconds(target.redis_pid)
+    server1 = sum(map(cpu_seconds, servers))
+    redis_used = {
+        name: (cpu_seconds(pid) - redis0[name]) / seconds for name, pid in target.redis_pids.items()
+    }
     times = tally.between(start, stop)
-    used = (server1 - server0) + (client1 - client0) + (0.0 if target.redis_pid is None else redis1 - redis0)
-    extra = {} if target.redis_pid is None else {"redis_cpu": (redis1 - redis0) / seconds}
+    used = (server1 - server0) + (client1 - client0) + sum(redis_used.values()) * seconds
+    extra: dict[str, Any] = {}
+    if redis_used:
+        extra = {"redis_cpu": sum(redis_used.values()), "redis_nodes": redis_used}
     return Result(
         name,
         len(times) / seconds,
@@ -923,7 +957,14 @@ def pooled(rounds: list[Result]) -> Result:
     errors: Counter[str] = Counter()
     for r in rounds:
         errors += r.errors
-    extra = {key: statistics.fmean(r.extra[key] for r in rounds) for key in rounds[0].extra}
+
+    def averaged(values: list[Any]) -> Any:
+        """Numbers averaged; tables of numbers (each Redis node's CPU) averaged key by key."""
+        if isinstance(values[0], dict):
+            return {key: statistics.fmean(value[key] for value in values) for key in values[0]}
+        return statistics.fmean(values)
+
+    extra = {key: averaged([r.extra[key] for r in rounds]) for key in rounds[0].extra}
 
     def mean(share: Callable[[Result], float]) -> float:
         return statistics.fmean(share(r) for r in rounds)
@@ -1009,9 +1050,12 @@ def report(results: list[Result], idle: bool) -> None:
     for r in results:
         if "redis_cpu" in r.extra:
             per_event = r.server_cpu / r.events_per_s * 1e6 if r.events_per_s else float("nan")
+            nodes: dict[str, float] = r.extra.get("redis_nodes", {})
+            each = "" if len(nodes) < 2 else " (" + ", ".join(f"{n} {c:.0%}" for n, c in nodes.items()) + ")"
+            redis_per_event = r.extra["redis_cpu"] / r.events_per_s * 1e6 if r.events_per_s else float("nan")
             print(
-                f"{r.name}: redis-server CPU {r.extra['redis_cpu']:.0%}; "
-                f"Wibble's CPU per event {per_event:.0f} µs (all its processes together)"
+                f"{r.name}: redis-server CPU {r.extra['redis_cpu']:.0%}{each}, {redis_per_event:.0f} µs an"
+                f" event; Wibble's CPU per event {per_event:.0f} µs (all its processes together)"
             )
         elif not idle and not is_floor(r.name) and r.events_per_s:
             line = f"{r.name}: Wibble's CPU per event {cpu_per_event(r):.0f} µs"
@@ -1107,6 +1151,8 @@ def servers(args: argparse.Namespace) -> list[Callable[[], Target]]:
     folder = Path(tempfile.mkdtemp(prefix="wibble-load-"))
     for processes in args.redis:  # after the SQLite (or memory) server, in the same run
         starts.append(lambda n=processes: start_wibble_redis(args.saturate, n, folder))
+    for processes in args.cluster:
+        starts.append(lambda n=processes: start_wibble_cluster(args.saturate, n, folder))
     if args.gunicorn:
         starts.append(lambda: start_gunicorn(args.saturate))
     if not args.no_echo:
@@ -1153,6 +1199,13 @@ def main() -> None:
         default=[],
         metavar="N[,N...]",
         help="also measure N processes sharing one redis-server (e.g. 1,2,3), in the same run",
+    )
+    parser.add_argument(
+        "--cluster",
+        type=lambda text: [int(n) for n in text.split(",")],
+        default=[],
+        metavar="N[,N...]",
+        help="also measure N processes on a Redis Cluster of 3 masters and 3 replicas (e.g. 1,2,4)",
     )
     parser.add_argument(
         "--gunicorn", action="store_true", help="also measure the app under gunicorn's gevent worker"
