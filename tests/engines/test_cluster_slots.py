@@ -7,6 +7,8 @@ what each master ran (``SLOWLOG`` told to keep every command), and of every key 
 
 from __future__ import annotations
 
+from typing import Any
+
 import redis
 from redis.crc import key_slot
 
@@ -123,3 +125,18 @@ def test_each_key_pattern_of_a_document_a_topic_and_an_index_bucket_is_one_slot(
     # The buckets spread: 16 tags over 16,384 slots fall on each third of them (three masters).
     spread = {slot(f"wibble:{{due-{n}}}:at") * 3 // 16384 for n in range(store_redis.BUCKETS)}
     assert spread == {0, 1, 2}
+
+
+def test_any_node_of_the_cluster_will_do_a_replica_too(redis_cluster: Any, cluster_url: str) -> None:
+    """The host names one node; the client learns the rest from it (a replica's address too)."""
+    stores = [store_redis.RedisStore(node.url) for node in redis_cluster.nodes]
+    game = new_game(seed=3)
+    stores[0].create("g1", "game", game.to_doc(), T0)
+    steps = play(game, len(stores))
+    for store, step in zip(stores, steps, strict=True):  # each commit through another node's address
+        store.commit("g1", step.expected, step.doc, step.move, T0 + 1)
+    for store in stores:
+        row = store.load("g1")
+        assert row is not None
+        assert row.doc == steps[-1].doc
+        assert store.description.startswith("the Redis Cluster at")
