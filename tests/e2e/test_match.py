@@ -120,7 +120,9 @@ def test_a_whole_match_against_an_easy_bot(match_page: MatchPage, en_trie: Trie)
     expect(game.seats.nth(1)).to_contain_text(BOT)
     expect(game.seats.nth(1)).to_contain_text("Bot · easy")
     expect(game.power("Hint")).to_be_disabled()  # 4 gems; a seat starts with 3
-    expect(game.power("Extend")).to_be_disabled()  # an untimed match
+    # Turns are not timed: Extend (more time for a turn) is not offered at all.
+    expect(page.get_by_test_id("powers").locator('[data-power="extend"]')).to_be_hidden()
+    expect(game.power("Shuffle").locator(".key")).to_have_text("1")  # a desktop's keys, shown
     assert game.my_gems() == 3
 
     # Shuffle: the letters change places, the gems stay where they were.
@@ -309,6 +311,11 @@ def test_a_match_on_a_phone(phone: BrowserContext, match_server: LiveServer, en_
     )
     for part in (game.board, game.whose_turn, page.get_by_test_id("powers")):
         expect(part).to_be_in_viewport()
+    # A phone has no keys 1 to 5: its power buttons show none.
+    keys = page.get_by_test_id("powers").locator(".key")
+    expect(keys).to_have_count(5)
+    for n in range(5):
+        expect(keys.nth(n)).to_be_hidden()
     word, path = game.a_word(en_trie)
 
     finger_drag(phone, page, [game.centre(r, c) for r, c in path])

@@ -173,10 +173,11 @@ export class MatchPanel {
       }
       const usable = canPlay && M.canUse(match, power);
       button.disabled = !usable;
+      // Extend adds time to a turn: a match whose turns are not timed has no use for it.
+      setHidden(button, power === "extend" && !M.isTimed(match));
       button.setAttribute("aria-pressed", String(power === "swap" && state.swap !== null));
       let why = "";
       if (!mine) why = "Not your turn";
-      else if (power === "extend" && !M.isTimed(match)) why = "Turns are not timed in this match";
       else if (gems < cost) why = `Needs ${plural(cost, "gem")}; you have ${gems}`;
       button.title = why ? `${POWER_NAMES[power]}: ${why}` : `${POWER_NAMES[power]} (${plural(cost, "gem")})`;
     }
