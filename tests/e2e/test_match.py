@@ -267,7 +267,9 @@ def test_a_word_played_with_the_keyboard_and_a_swap_in_the_middle_of_it(
     picker = page.get_by_test_id("swap-letters")
     letter = "Z" if game.letters()[0][1] != "z" else "Q"
     expect(picker.get_by_role("button", name=game.letters()[0][1].upper(), exact=True)).to_be_disabled()
+    was = game.letters()[0][1].upper()
     picker.get_by_role("button", name=letter, exact=True).click()
+    expect(game.message).to_have_text(f"You swapped {was} for {letter}.")  # as Shuffle and Hint say theirs
     expect(game.current_word).to_have_text(first + letter)
     expect(game.tile(0, 1)).to_have_attribute("data-letter", letter)
     expect(game.seats.nth(0).locator(".seat-gems")).to_contain_text("0")

@@ -66,6 +66,11 @@ test("replaced tiles come as the server sent them; a shuffle in a match says who
   assert.equal(shuffled.state.match.hint, null); // its path may no longer spell it
   assert.equal(match.hint.word, "CAT");
   assert.deepEqual([shuffled.say.say, shuffled.say.mine, shuffled.say.name], ["shuffled", false, "Ada"]);
+  const yours = { ...match, turn: 0 };
+  const board = [[{ letter: "C" }, { letter: "A" }]];
+  const swap = { type: "board", changed: [{ row: 0, col: 1, letter: "E", score: 1 }], reason: "swap", words_left: 3 };
+  const swapped = E.boardChanged(tabOf({ state: { match: yours, board } }), swap);
+  assert.deepEqual([swapped.say.say, swapped.say.mine, swapped.say.was, swapped.say.letter], ["swapped", true, "A", "E"]);
 });
 
 test("a sprint's end: the final score, kept in Your games, or in the days played for a scored daily", () => {

@@ -165,8 +165,14 @@ export function boardChanged(tab, message) {
   if (state.match) {
     const match = state.match;
     fields.match = { ...match, hint: null }; // its path may no longer spell it
-    // Only the seat whose turn it is can shuffle: say who did (the board moved under everyone).
-    if (message.reason === "shuffle") say = said("info", "shuffled", { mine: match.turn === match.you, name: M.seatName(match, match.turn) });
+    // Only the seat whose turn it is can shuffle or swap: say who did (the board moved under everyone).
+    const who = { mine: match.turn === match.you, name: M.seatName(match, match.turn) };
+    if (message.reason === "shuffle") say = said("info", "shuffled", who);
+    const [swapped] = changed;
+    if (message.reason === "swap" && swapped) {
+      const [row, col] = swapped;
+      say = said("info", "swapped", { ...who, was: state.board[row][col]?.letter ?? "?", letter: board[row][col].letter });
+    }
   } else if (wordsLeft === 0) {
     say = said("info", "no_words_left");
   }

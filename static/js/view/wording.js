@@ -50,6 +50,7 @@ export const SAY = {
   round_start: ({ round, yours, next }) => `Round ${round} — ${yours ? "your turn" : `${next}'s turn`}.`,
   hint: () => "Hint bought — see below the board.",
   shuffled: ({ mine, name }) => `${mine ? "You" : name} shuffled the letters.`,
+  swapped: ({ mine, name, was, letter }) => `${mine ? "You" : name} swapped ${was} for ${letter}.`,
   no_hint: () => "No word on this board to hint at.",
   match_over: ({ won, shared, name }) =>
     won ? (shared ? "Match over — a shared win!" : "Match over — you win!") : `Match over — ${name} wins.`,
