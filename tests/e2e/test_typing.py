@@ -107,6 +107,22 @@ def test_typing_a_word_and_enter_plays_it_as_a_drag_would(
     assert len(link.sent) == sent_before + 1
 
 
+def test_a_word_typed_after_a_too_short_one_is_not_shown_under_its_miss(
+    game: WibblePage, en_trie: Trie
+) -> None:
+    word, path = game.a_word(en_trie)
+    letters = game.letters()
+    page = game.page
+    page.keyboard.type("".join(letters[r][c] for r, c in path[:2]).upper())
+    page.keyboard.press("Enter")
+    expect(game.message).to_contain_text("Too short")
+    page.keyboard.type(word.upper())  # the next word: the last one's miss is gone
+    expect(page.get_by_test_id("chain-status")).to_contain_text("word")
+    expect(game.message).to_have_text("")
+    page.keyboard.press("Enter")
+    expect(game.message).to_contain_text(word.upper())
+
+
 def test_a_letter_no_path_continues_is_refused_where_it_shows(game: WibblePage) -> None:
     letters = {letter.upper() for row in game.letters() for letter in row}
     absent = next(c for c in string.ascii_uppercase if c not in letters)
@@ -253,9 +269,11 @@ def test_the_powers_by_their_keys_and_a_swapped_letter_typed(
 ) -> None:
     game = MatchPage(page).open(match_server.url)
     game.start(rounds=1)
-    for name, key in [("Shuffle", "1"), ("Swap", "2"), ("Hint", "3"), ("Extend", "4"), ("Pass", "5")]:
+    for name, key in [("Shuffle", "1"), ("Swap", "2"), ("Hint", "3"), ("Pass", "5")]:
         expect(game.power(name)).to_have_attribute("aria-keyshortcuts", key)
         expect(game.power(name).locator("kbd")).to_have_text(key)
+    # Extend (4) adds time to a timed turn: this match's turns are not timed, so it is not offered.
+    expect(page.get_by_test_id("powers").locator('[data-power="extend"]')).to_be_hidden()
 
     # 2: Swap. The tile is picked on the board (Space on the focused tile), the letter by typing it.
     page.keyboard.press("2")

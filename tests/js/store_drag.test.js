@@ -16,6 +16,15 @@ test("a press sends the press and lights the tile at once", () => {
   });
 });
 
+test("a new word's press takes away the last word's miss, and only that", () => {
+  const tooShort = { kind: "miss", say: "result", result: "too_short", id: 3 };
+  assert.equal(D.press(tabOf({ state: { message: tooShort } }), 0, 0).state.message, null);
+  const lost = { kind: "miss", say: "server", code: "server/storage", id: 4 };
+  assert.equal("message" in D.press(tabOf({ state: { message: lost } }), 0, 0).state, false);
+  const scored = { kind: "scored", say: "result", result: "scored", id: 5 };
+  assert.equal("message" in D.press(tabOf({ state: { message: scored } }), 0, 0).state, false);
+});
+
 test("a press over a chain of ours left on the board cancels it first; over another tab's, says whose it is", () => {
   const again = D.press(dragging([[2, 2]]), 0, 0);
   assert.deepEqual(again.moves, [{ move: { type: "cancel" }, optional: true }, { type: "press", row: 0, col: 0 }]);

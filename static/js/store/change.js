@@ -29,5 +29,12 @@ export const said = (kind, say, facts = {}) => ({ kind, say, ...facts });
 /** A message in the server's own words (an error it explained). */
 export const serverSaid = (message) => said("miss", "server", { text: message.message || message.code, code: message.code });
 
+/**
+ * The last word's miss (refused, too short, no path for a letter) goes once a new word is under
+ * way: it is about a word no longer on screen. Other messages stay until the next one.
+ */
+export const clearsMiss = (state) =>
+  state.message?.kind === "miss" && (state.message.say === "result" || state.message.say === "no_path") ? { message: null } : {};
+
 /** A hint for the player, nothing done: the intent answers false. */
 export const hint = (say, facts = {}) => ({ say: said("info", say, facts), event: { type: "hint" }, ok: false });

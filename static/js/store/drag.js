@@ -5,7 +5,7 @@
 import { stepChain } from "../chain.js";
 import * as M from "../match.js";
 import * as P from "../protocol.js";
-import { hint } from "./change.js";
+import { clearsMiss, hint } from "./change.js";
 import { isOver } from "./endless.js";
 import { dangling, isRefilling } from "./reconcile.js";
 
@@ -36,7 +36,7 @@ export function press(tab, row, col) {
     moves.push({ move: P.cancel(), optional: true }); // refused, the press is tried all the same
   }
   moves.push(P.press(row, col));
-  return { moves, state: { mine: true, chain: [[row, col]] }, event: { type: "local" } };
+  return { moves, state: { mine: true, chain: [[row, col]], ...clearsMiss(state) }, event: { type: "local" } };
 }
 
 /**

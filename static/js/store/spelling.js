@@ -6,7 +6,7 @@
 import { sameChain } from "../chain.js";
 import * as P from "../protocol.js";
 import { findPaths, fold } from "../spell.js";
-import { said } from "./change.js";
+import { clearsMiss, said } from "./change.js";
 import { cancel, othersChain, turnRefused, undo } from "./drag.js";
 import { isOver } from "./endless.js";
 import { dangling, isRefilling } from "./reconcile.js";
@@ -73,7 +73,8 @@ export function spell(tab, typed, prefer, key = null) {
   const onward = paths.findIndex(({ path }) => prefer.length > 0 && prefer.every(([r, c], i) => path[i]?.[0] === r && path[i]?.[1] === c));
   const index = Math.max(0, onward);
   const followed = follow(tab, paths[index].path);
-  return { ...followed, state: { ...followed.state, spelling: { typed, paths, index } }, event: { type: "local", spelled: true } };
+  const spelling = { typed, paths, index };
+  return { ...followed, state: { ...followed.state, ...clearsMiss(state), spelling }, event: { type: "local", spelled: true } };
 }
 
 /**

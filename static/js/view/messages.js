@@ -29,7 +29,12 @@ export class MessagesPanel {
   /** A new message on screen and in the live region; true when there was one. */
   renderMessage(state) {
     const message = state.message;
-    if (!message || message.id === this.shown) return false;
+    if (!message) {
+      if (this.shown !== 0) this.line.textContent = ""; // a stale one taken away (store/change.js)
+      this.shown = 0;
+      return false;
+    }
+    if (message.id === this.shown) return false;
     this.shown = message.id;
     this.line.textContent = messageText(message);
     this.line.dataset.kind = message.kind;
