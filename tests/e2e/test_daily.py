@@ -59,6 +59,8 @@ def test_a_daily_sprint_plays_to_its_end_screen_and_shares_no_letter_of_the_boar
     game = WibblePage(page)
     game.wait_idle()
     expect(page.get_by_test_id("sprint-clock")).to_be_visible()
+    expect(game.message).to_have_text("Today's board: this try is scored.")
+    expect(page.get_by_test_id("words-left")).to_contain_text("to find")
     letters = {letter for row in game.letters() for letter in row}
     words = []
     for _ in range(2):
@@ -70,6 +72,7 @@ def test_a_daily_sprint_plays_to_its_end_screen_and_shares_no_letter_of_the_boar
     expect(title).to_have_text(re.compile(r"Time's up: \d+ points?"), timeout=(SPRINT + 10) * 1000)
     expect(title).to_be_focused()
     expect(page.get_by_test_id("missed-words").locator("button").first).to_be_visible()
+    expect(page.get_by_test_id("words-left")).to_have_text("")  # nothing more to find: it is over
     total = game.total_score()
     expect(page.get_by_test_id("daily-top").locator("li")).to_have_count(1)
     expect(page.get_by_test_id("daily-top")).to_contain_text(f"Ann: {total} points")
@@ -121,3 +124,7 @@ def test_a_second_try_the_same_day_is_a_replay_and_a_bad_name_is_refused_in_plac
         "A replay: it does not count on the leaderboard."
     )
     expect(page.get_by_test_id("sprint-clock")).to_be_visible()
+    # Under the board, where the first try's "Time's up!" was: this one is for fun.
+    expect(WibblePage(page).message).to_have_text(
+        "Today's board again, for fun: only your first try of the day is scored."
+    )

@@ -29,6 +29,9 @@ test("the daily board's game is kept in the daily memory, not in Your games", ()
   assert.equal(change.remember, undefined);
   assert.equal(change.state.mode, "daily");
   assert.equal(change.event.saved, true);
+  assert.equal(change.say.say, "daily_scored");
+  const again = E.gameSnapshot(tabOf({ state: { game: null } }), snapshot({ daily: { ...daily, scored: false } }));
+  assert.equal(again.say.say, "daily_practice"); // a second try says it is for fun
   // Over while away: its end screen asks for the day's leaderboard as it is now.
   const ended = E.gameSnapshot(tabOf({ state: { game: { id: "g" } } }), snapshot({ daily, sprint: 180, phase: "over" }));
   assert.deepEqual(ended.send, [{ type: "leaderboard", player: "P".repeat(32) }]);

@@ -47,7 +47,8 @@ export class EndlessPanel {
     if (language) setProp(this.found, "lang", language);
     this.renderFound(state, event);
     setText(this.total, String(state.total));
-    this.renderWordsLeft(state.wordsLeft);
+    // A sprint that is over has nothing left to find on its board: the count is not shown.
+    this.renderWordsLeft(state.game?.sprint?.over ? null : state.wordsLeft);
     const open = state.connection.state === "open";
     setProp(this.newGame, "disabled", !open);
     setProp(this.picker, "disabled", !open);

@@ -34,6 +34,8 @@ export const SAY = {
   press_enter: () => "Press Enter to submit the word.",
   pick_touching: () => "Pick a tile that touches the last one, and not one already used.",
   // a sprint
+  daily_scored: () => "Today's board: this try is scored.",
+  daily_practice: () => "Today's board again, for fun: only your first try of the day is scored.",
   time_up: ({ total, words }) => `Time's up! ${plural(total, "point")} from ${plural(words, "word")}.`,
   // a match
   match_new: ({ name }) => `New match — ${name} plays first.`,
