@@ -340,6 +340,7 @@ export function bindMatchControls(root, actions) {
     else if (field.name === "rounds") actions.setRounds(field.value);
     else if (field.name === "timed") actions.setTimed(field.checked);
     else if (field.name === "classic") actions.setClassic(field.checked);
+    else if (field.name === "wordlist") actions.setMatchWordlist(field.value);
   });
   form.addEventListener("submit", (event) => {
     event.preventDefault();

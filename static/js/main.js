@@ -191,6 +191,7 @@ const actions = {
   setRounds: (rounds) => store.match.setRounds(rounds),
   setTimed: (timed) => store.match.setTimed(timed),
   setClassic: (classic) => store.match.setClassic(classic),
+  setMatchWordlist: (name) => store.match.setWordlist(name),
   startMatch: () => thenBoard(store.match.startMatch()),
   // a room
   enterName: (text) => store.room.enterName(text),

@@ -281,12 +281,23 @@ export class MatchMoves {
     return true;
   }
 
-  /** Start a match with the settings chosen (or these: `bots` levels, `rounds`, `timed`, `classic`). */
-  startMatch({ bots, rounds, timed, classic } = this.state.draft) {
+  /** The word list the next match is played in (a list's name). */
+  setWordlist(name) {
+    if (!this.state.config.wordlists.some((list) => list.name === name)) return false;
+    this.state.draft.wordlist = name;
+    this.store.emit({ type: "draft" });
+    return true;
+  }
+
+  /**
+   * Start a match with the settings chosen (or these: `bots` levels, `rounds`, `timed`, `classic`,
+   * `wordlist`: by default the list being played).
+   */
+  startMatch({ bots, rounds, timed, classic, wordlist = null } = this.state.draft) {
     const store = this.store;
     if (this.state.connection.state !== "open") return false;
     store.announce = "new";
-    const wordlist = this.state.game?.wordlist ?? this.state.config.default_wordlist;
+    wordlist = wordlist ?? this.state.game?.wordlist ?? this.state.config.default_wordlist;
     const values = classic ? "classic" : null; // null: the server's default, Spellcast's
     return store.send(P.newMatch({ bots, rounds, turnSeconds: timed ? P.TIMED_TURN_SECONDS : null, wordlist, values }));
   }

@@ -99,7 +99,7 @@ export class Store {
       spelling: null, // {typed, paths: [{path, points}], index}
       // The match settings being chosen: a level per bot, rounds, whether turns are timed, and
       // whether the letters score the list's classic values rather than Spellcast's.
-      draft: { bots: ["easy"], rounds: P.DEFAULT_ROUNDS, timed: false, classic: false },
+      draft: { bots: ["easy"], rounds: P.DEFAULT_ROUNDS, timed: false, classic: false, wordlist: null },
       message: null, // {kind, say, ...facts, id}: the view words it
       games: storage.list(), // "Your games": this browser's games and matches, newest first
       // Playing with friends (room.js, `this.room`): the room this tab is in, and how far

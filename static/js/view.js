@@ -53,7 +53,7 @@ export class View {
     this.messages = new MessagesPanel(root, animate);
     this.word = new WordPanel(root);
     this.endless = new EndlessPanel(root, config);
-    this.match = new MatchPanel(root, { board: this.board, now });
+    this.match = new MatchPanel(root, { board: this.board, now, config });
     this.room = new RoomPanel(root, config, { announce: (text) => this.messages.announce(text) });
     this.games = new GamesPanel(root);
     this.sprint = new SprintPanel(root, now);

@@ -221,6 +221,21 @@ def test_a_whole_match_against_an_easy_bot(match_page: MatchPage, en_trie: Trie)
     assert game.game_id() == endless
 
 
+def test_the_match_set_up_says_which_word_list_it_plays_and_another_can_be_chosen(
+    match_page: MatchPage, match_server: LiveServer
+) -> None:
+    game, page = match_page, match_page.page
+    page.get_by_role("button", name="Match", exact=True).click()
+    picker = page.get_by_label("Word list", exact=True).and_(page.get_by_test_id("setup-wordlist"))
+    expect(picker).to_have_value("en")  # the list being played, unless another is chosen
+    expect(picker.locator("option:checked")).to_have_text("English (ENABLE)")
+    picker.select_option("es")
+    page.get_by_role("button", name="Start match").click()
+    game.wait_my_turn()
+    record = page.request.get(f"{match_server.url}/games/{game.match_id()}/record").json()
+    assert record["wordlist"]["name"] == "es"
+
+
 def test_a_match_resumes_after_a_reload_and_keeps_its_turn_clock(match_page: MatchPage) -> None:
     game, page = match_page, match_page.page
     page.get_by_role("button", name="Match", exact=True).click()

@@ -25,10 +25,14 @@ export function matchOnScreen(state, screen) {
 }
 
 export class MatchPanel {
-  /** @param {Document} root the page; `board` the BoardPanel; `now` the tab's monotonic clock */
-  constructor(root, { board, now }) {
+  /**
+   * @param {Document} root the page; `board` the BoardPanel; `now` the tab's monotonic clock;
+   *   `config` the page's (its word lists and the default)
+   */
+  constructor(root, { board, now, config }) {
     const $ = (selector) => root.querySelector(selector);
     this.document = root;
+    this.defaultWordlist = config.default_wordlist;
     this.board = board;
     this.clock = new ClockPanel(root, now); // the turn clock (view/clock.js)
     this.el = {
@@ -64,8 +68,14 @@ export class MatchPanel {
       rounds: $('[name="rounds"]'),
       timed: $('[name="timed"]'),
       classic: $('[name="classic"]'),
+      wordlist: $("#setup-wordlist"),
       startMatch: $('[data-action="start-match"]'),
     };
+    for (const { name, title } of config.wordlists) {
+      const option = make(root, "option", "", title);
+      option.value = name;
+      this.el.wordlist.append(option);
+    }
     this.shown = {}; // what each list was last drawn from, to redraw only what changed
   }
 
@@ -355,6 +365,9 @@ export class MatchPanel {
     }
     this.el.timed.checked = draft.timed;
     this.el.classic.checked = draft.classic;
+    // The list the match is played in: chosen here, else the one being played, else the default.
+    const wordlist = draft.wordlist ?? state.game?.wordlist ?? this.defaultWordlist;
+    if (this.el.wordlist.value !== wordlist) this.el.wordlist.value = wordlist;
     this.el.startMatch.disabled = state.connection.state !== "open";
   }
 
