@@ -268,6 +268,14 @@ def test_every_state_of_the_board_shows_in_forced_colours(browser: Browser, a11y
         assert first["background-color"] == last["background-color"] != plain["background-color"]
         assert first["outline-style"] == "none"
         assert last["outline-style"] != "none"
+        # The trail between them is drawn, in a colour that is not the board's (where it shows).
+        line = page.locator(".trail-line")
+        expect(line).to_have_attribute("points", re.compile(r"\S+ \S+"))  # from the first tile to the second
+        assert page.locator(".trail").evaluate(style, ["display"])["display"] != "none"
+        drawn = line.evaluate(style, ["stroke", "opacity"])
+        board = page.get_by_test_id("board").evaluate(style, ["background-color"])["background-color"]
+        assert drawn["opacity"] == "1"
+        assert drawn["stroke"] not in ("none", board), (drawn, board)
         page.keyboard.press("Escape")
         page.mouse.up()
         idle(page)
