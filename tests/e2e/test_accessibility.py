@@ -47,8 +47,10 @@ SMALL_TARGETS = """() => {
         const top = Math.min(r.top, label.top), left = Math.min(r.left, label.left);
         return {width: Math.max(r.right, label.right) - left, height: Math.max(r.bottom, label.bottom) - top};
     };
+    // A list focusable so that keys can scroll it is no target: a finger scrolls it by its content.
     return [...document.querySelectorAll(
-        'button, a[href], select, input:not([type=hidden]), summary, [role=gridcell], [tabindex="0"]')]
+        'button, a[href], select, input:not([type=hidden]), summary, [role=gridcell],'
+        + ' [tabindex="0"]:not(ol, ul)')]
     .filter(el => el.checkVisibility() && !el.closest('[hidden], .visually-hidden'))
     .map(el => [el, target(el)])
     .filter(([el, r]) => r.width > 0 && (r.width < 44 || r.height < 44))
@@ -134,6 +136,22 @@ def idle(page: Page) -> None:
     expect(page.locator("body")).to_have_attribute("data-phase", "idle")
 
 
+UNREACHABLE_SCROLLERS = """() => [...document.querySelectorAll('body *')].filter((el) => {
+    const style = getComputedStyle(el);
+    if (!['auto', 'scroll'].includes(style.overflowY) || el.offsetParent === null) return false;
+    const focusable = 'a[href], button, input, select, textarea, [tabindex]:not([tabindex="-1"])';
+    return el.tabIndex < 0 && !el.querySelector(focusable);
+}).map((el) => el.dataset.testid || el.className)"""
+
+
+def unreachable_scrollers(page: Page) -> list[str]:
+    """Every element shown that scrolls when its content is long (whether it is long now or not)
+    and that the keyboard cannot reach: not focusable, holding nothing focusable (axe's
+    scrollable-region-focusable, before the content is long enough for axe to see it)."""
+    found: list[str] = page.evaluate(UNREACHABLE_SCROLLERS)
+    return found
+
+
 def test_no_axe_violations_on_any_screen(
     contexts: Callable[[], Page], a11y_server: LiveServer, axe_source: str, form_factor: str
 ) -> None:
@@ -152,6 +170,7 @@ def test_no_axe_violations_on_any_screen(
     page.keyboard.press("Enter")
     idle(page)
     audit(page, "endless")
+    assert unreachable_scrollers(page) == [], "a list that scrolls cannot be reached with the keyboard"
     # The settings panel, open.
     page.locator(".settings summary").click()
     expect(page.get_by_label("Sound")).to_be_visible()
@@ -171,6 +190,14 @@ def test_no_axe_violations_on_any_screen(
     page.get_by_role("button", name="Pass").click()
     screen(page, "over")
     audit(page, "match over")
+    # On a short screen (a phone on its side) its lists scroll: each can be scrolled by keys.
+    size = page.viewport_size
+    assert size is not None
+    page.set_viewport_size({"width": size["width"], "height": 150})
+    audit(page, "match over, a short screen")
+    # And whatever it holds: a list that scrolls once it is long is reachable by keys already.
+    assert unreachable_scrollers(page) == [], "a list that scrolls cannot be reached with the keyboard"
+    page.set_viewport_size(size)
     match_id = page.get_by_test_id("board").get_attribute("data-match-id")
 
     # The match's replay: a turn with its best word's path lit, and the end with its ranking.
