@@ -348,3 +348,19 @@ def test_no_axe_violations_on_the_daily_board(
     page.get_by_test_id("missed-words").locator("button").first.click()
     audit(page, "daily, its end")
     assert audit.report() == "", f"axe-core found, on {form_factor}:\n{audit.report()}"
+
+
+def test_no_axe_violations_on_the_page_of_a_replay_link_to_no_game(
+    browser: Browser, a11y_server: LiveServer, axe_source: str
+) -> None:
+    # Its own context, with no watch on the console: the browser logs the page's 404 as an error.
+    context = browser.new_context(viewport=DESKTOP, bypass_csp=True)  # (axe is put in the page)
+    try:
+        page = context.new_page()
+        page.goto(f"{a11y_server.url}/replay/no-such-game")
+        expect(page.get_by_role("heading", name="No such game")).to_be_visible()
+        audit = Audit(axe_source)
+        audit(page, "a replay link to no game")
+        assert audit.report() == "", f"axe-core found:\n{audit.report()}"
+    finally:
+        context.close()

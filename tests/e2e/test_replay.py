@@ -49,3 +49,15 @@ def test_the_replay_steps_through_every_move_with_its_path_and_the_score_as_it_w
     tiles = [letter.lower() for letter in board.locator(".tile-letter").all_text_contents()]
     assert [tiles[r * 5 : r * 5 + 5] for r in range(5)] == final_letters
     expect(page.get_by_test_id("replay-play")).to_have_text("Play")
+
+
+def test_a_replay_link_that_names_no_game_is_a_page_of_its_own(page: Page, server: LiveServer) -> None:
+    # (Not watched for console errors: the 404 answering the page is itself logged as one.)
+    response = page.goto(f"{server.url}/replay/no-such-game-at-all")
+    assert response is not None
+    assert response.status == 404
+    expect(page.get_by_role("heading", name="No such game")).to_be_visible()
+    expect(page.get_by_role("button")).to_have_count(0)  # no board, no replay controls beside it
+    expect(page.get_by_test_id("replay-board")).to_have_count(0)
+    page.get_by_role("link", name="Play a game of your own").click()
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")  # a game of one's own

@@ -134,11 +134,15 @@ def test_a_replay_shows_the_board_before_each_move_and_the_move(client: FlaskCli
     assert replayed["final"] == {"board": protocol.board(player.game), "total": player.game.total}
 
 
-def test_the_replay_page_is_served_for_any_id(client: FlaskClient) -> None:
+def test_a_replay_link_that_names_no_game_gets_a_page_of_its_own(client: FlaskClient) -> None:
     page = client.get("/replay/some-game")
 
-    assert page.status_code == 200
-    assert "some-game" in page.get_data(as_text=True)
+    assert page.status_code == 404
+    text = page.get_data(as_text=True)
+    assert "No such game" in text
+    assert "Play a game of your own" in text
+    assert 'data-action="play"' not in text  # nothing to play: no replay controls
+    assert "some-game" not in text  # (the link's text is not echoed back)
 
 
 def test_a_game_whose_list_is_gone_still_has_its_record_but_no_replay(

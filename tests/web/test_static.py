@@ -67,7 +67,7 @@ def test_fingerprinted_files_are_kept_for_a_year_without_asking(client: FlaskCli
 
 
 def test_the_pages_are_asked_for_again_and_answered_304_when_unchanged(client: FlaskClient) -> None:
-    for path in ("/", "/replay/nothing-here", "/r/K7QX2M"):
+    for path in ("/", "/r/K7QX2M"):
         first = client.get(path)
         assert first.headers["Cache-Control"] == "no-cache"
         etag = first.headers["ETag"]

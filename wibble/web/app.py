@@ -306,12 +306,15 @@ def _add_records(app: Flask, wordlists: WordLists, live: Router) -> None:
             return _error_response(exc)
 
     @app.get("/replay/<game_id>")
-    def replay_page(game_id: str) -> str:
+    def replay_page(game_id: str) -> str | tuple[str, int]:
         """A game's replay page, or a match's: one address for both, as "Your games" links them."""
         try:
             row = store.load(game_id)
         except WibbleError:  # a damaged row, a store that failed: the page asks, and says why
             row = None
+        else:
+            if row is None:  # no such game: a page that says so, with nothing to play on it
+                return render_template("replay_missing.html"), 404
         template = "match_replay.html" if row is not None and row.kind == "match" else "replay.html"
         page: str = render_template(template, config={"game_id": game_id})
         return page
