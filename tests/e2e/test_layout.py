@@ -228,3 +228,37 @@ def test_a_room_links_first_paint_is_the_screen_the_script_draws(
     assert drawn["the room's form"][0]
     assert not drawn["the board"][0]
     assert drawn["no such room"][0] == (link == "no such room")
+
+
+# Every layout shift a page makes without input, summed (the Cumulative Layout Shift of the
+# page's first seconds), as the browser itself reports them.
+WATCH_SHIFTS = """() => {
+    window.wibbleShifts = [];
+    new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) {
+            if (!entry.hadRecentInput) window.wibbleShifts.push(entry.value);
+        }
+    }).observe({type: "layout-shift", buffered: true});
+}"""
+
+
+@pytest.mark.parametrize("path", ["/daily", "/"])
+def test_a_page_does_not_jump_while_it_loads(
+    new_page: Callable[[], Page], layout_server: LiveServer, path: str
+) -> None:
+    page = new_page()
+    page.add_init_script(f"({WATCH_SHIFTS})()")
+    # A phone's slower processor and network (Lighthouse's mobile runs: 4x, and a slow 4G): the
+    # script takes over late, so whatever the first paint drew differently moves while the player
+    # looks at it.
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Emulation.setCPUThrottlingRate", {"rate": 4})
+    cdp.send("Network.enable")
+    slow_4g = {"offline": False, "latency": 150, "downloadThroughput": 204_800, "uploadThroughput": 96_000}
+    cdp.send("Network.emulateNetworkConditions", slow_4g)
+    page.goto(layout_server.url + path)
+    heading = "Daily board" if path == "/daily" else "Found words"
+    expect(page.get_by_role("heading", name=heading)).to_be_visible()
+    page.wait_for_load_state("networkidle")  # (the day's leaderboard, yesterday's board: all in)
+    shifts: list[float] = page.evaluate("window.wibbleShifts")
+    assert sum(shifts) <= 0.05, f"the page moved while it loaded: layout shifts {shifts}"
