@@ -19,6 +19,7 @@ from wibble.engines.bus import redis as bus_redis
 from wibble.engines.claims import redis as claims_redis
 from wibble.engines.meter import redis as meter_redis
 from wibble.engines.presence import redis as presence_redis
+from wibble.engines.redis_client import spread_tags
 from wibble.engines.store import redis as store_redis
 from wibble.engines.store.base import Row
 from wibble.live import Session
@@ -111,9 +112,8 @@ def test_each_key_pattern_of_a_document_a_topic_and_an_index_bucket_is_one_slot(
     store.prefix = "wibble"
     for doc_id in ("game:abc", "room:ABCD", "match:x1"):
         assert len({slot(key) for key in store._keys(doc_id)}) == 1
-    for bucket in range(store_redis.BUCKETS):
-        at, version = f"wibble:{{due-{bucket}}}:at", f"wibble:{{due-{bucket}}}:version"
-        assert slot(at) == slot(version)
+    for tag in spread_tags("due", store_redis.BUCKETS):
+        assert slot(f"wibble:{tag}:at") == slot(f"wibble:{tag}:version")
     bus = bus_redis.RedisBus.__new__(bus_redis.RedisBus)
     bus.prefix, bus.local = "wibble", MemoryBus()
     for topic in ("room:ABCD", "game:abc"):
@@ -122,9 +122,13 @@ def test_each_key_pattern_of_a_document_a_topic_and_an_index_bucket_is_one_slot(
     presence = presence_redis.RedisPresence.__new__(presence_redis.RedisPresence)
     presence.prefix = "wibble"
     assert slot(presence._topic("room:ABCD")) == slot(presence._where("room:ABCD"))
-    # The buckets spread: 16 tags over 16,384 slots fall on each third of them (three masters).
-    spread = {slot(f"wibble:{{due-{n}}}:at") * 3 // 16384 for n in range(store_redis.BUCKETS)}
-    assert spread == {0, 1, 2}
+    # The buckets spread: each master of the 10-master plan in docs/deploy.md (and of any evenly
+    # sharded cluster of up to 32) serves some of each index's, and an epoch token.
+    for name in ("due", "touched", "epoch"):
+        slots = [slot(f"wibble:{tag}") for tag in spread_tags(name, store_redis.BUCKETS)]
+        for masters in (3, 10, 32):
+            held = {n * masters // 16384 for n in slots}
+            assert held == set(range(masters)), (name, masters)
 
 
 def test_any_node_of_the_cluster_will_do_a_replica_too(redis_cluster: Any, cluster_url: str) -> None:

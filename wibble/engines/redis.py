@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import secrets
@@ -16,10 +17,16 @@ from .bus.redis import RedisBus
 from .claims.redis import RedisClaims
 from .meter.redis import RedisMeter
 from .presence.redis import RedisPresence
-from .redis_client import connect, in_cluster, opener
+from .redis_client import connect, in_cluster, opener, spread_tags
 from .store.redis import BUCKETS, RedisStore
 
 log = logging.getLogger(__name__)
+
+
+@functools.cache
+def epoch_tags() -> list[str]:
+    """The hash tags of a cluster's epoch tokens (``watch_epoch``), worked out once."""
+    return spread_tags("epoch", BUCKETS)
 
 
 @dataclass
@@ -68,8 +75,7 @@ class RedisEngines:
     def beat(self) -> None:
         try:
             revived = time.monotonic() - self._last_beat > self.presence.ttl
-            self.watch_epoch()
-            self.presence.beat()
+            self.presence.beat()  # first, and alone: a shard that is away must not make this process dead
             self._last_beat = time.monotonic()
             if revived:
                 log.warning("this process was taken for dead (stopped, or cut off from Redis); back now")
@@ -77,6 +83,10 @@ class RedisEngines:
             self._on_beat()
         except Exception as exc:  # Redis is away: its sessions may count as gone meanwhile
             log.warning("could not renew this process's presence: %s", exc)
+        try:
+            self.watch_epoch()
+        except Exception as exc:  # (a shard away, a failover under way: the next beat looks again)
+            log.warning("could not check whether Redis kept its data: %s", exc)
 
     def revive(self) -> None:
         """Stopped for a while (SIGSTOP, a paused machine): catch up before anything runs or is told.
@@ -93,11 +103,11 @@ class RedisEngines:
         once it has lost its data (restarted with nothing on disk, flushed, failed over to an empty
         replica). ``P:epoch`` is a token the first process writes and every process reads at each
         heartbeat: while Redis keeps its data the token stays; gone or changed, the data went with it.
-        On a cluster there is one token in each bucket's slot (``P:{epoch-N}``), so that a shard
-        that lost its data is noticed whichever it is."""
+        On a cluster there is a token in each 64th of the slots (``P:{epoch-N-K}``, ``spread_tags``),
+        so that a shard that lost its data is noticed whichever it is."""
         keys = [f"{self.store.prefix}:epoch"]
         if in_cluster(self.client):
-            keys = [f"{self.store.prefix}:{{epoch-{n}}}" for n in range(BUCKETS)]
+            keys = [f"{self.store.prefix}:{tag}" for tag in epoch_tags()]
         pipe = self.client.pipeline(transaction=False)
         for key in keys:
             pipe.set(key, secrets.token_hex(8), nx=True)

@@ -46,6 +46,27 @@ def read_many(client: Any, keys: list[str]) -> list[Any]:
     return list(client.mget_nonatomic(keys) if in_cluster(client) else client.mget(keys))
 
 
+SLOTS = 16384
+"""The hash slots of a Redis Cluster."""
+
+
+def spread_tags(name: str, count: int) -> list[str]:
+    """``count`` hash tags (``{name-N-K}``) whose slots lie one in each of ``count`` equal runs of
+    the 16,384: every master that serves a contiguous run of at least two of those (as
+    ``redis-cli --cluster create`` and an even resharding give them) serves one of the tags.
+    Tags named ``name-N`` alone would hash wherever CRC16 puts them, some masters holding none."""
+    from redis.crc import key_slot
+
+    tags = []
+    for n in range(count):
+        low, high = n * SLOTS // count, (n + 1) * SLOTS // count
+        k = 0
+        while not low <= key_slot(f"{name}-{n}-{k}".encode()) < high:
+            k += 1
+        tags.append(f"{{{name}-{n}-{k}}}")
+    return tags
+
+
 def _asks_for_cluster(client: Any) -> bool:
     try:
         return bool(client.info("cluster").get("cluster_enabled"))
@@ -101,7 +122,7 @@ def connect(url: str, **overrides: Any) -> Any:
             client = _cluster_client(url, settings)
     except ValueError as exc:
         raise StoreOpenError(f"--redis {url!r} is not a Redis address: {exc}") from None
-    except redis.RedisError as exc:
+    except (redis.RedisError, redis.exceptions.RedisClusterException) as exc:
         raise StoreOpenError(f"cannot reach Redis at {url}: {exc}") from None
     return client
 
@@ -120,8 +141,8 @@ def opener(url: str, client: Any, **overrides: Any) -> Callable[[], Any]:
         for node in client.get_nodes():
             try:
                 return _cluster_client(f"redis://{node.host}:{node.port}/0", _settings(**overrides))
-            except redis.RedisError as exc:
-                failed = exc
+            except (redis.RedisError, redis.exceptions.RedisClusterException) as exc:
+                failed = exc  # (a cluster client that cannot start raises the latter) the next node
         raise failed
 
     return open_cluster

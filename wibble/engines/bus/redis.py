@@ -45,6 +45,9 @@ from .redis_channels import PlainChannels, ShardChannels
 
 log = logging.getLogger(__name__)
 
+OWNERS_CHECKED_EVERY = 2.0
+"""Seconds between the listener's checks, on a cluster, that each channel is still served by the
+master it is subscribed on (``ShardChannels.check``)."""
 RECONNECT_PAUSE = 0.5
 """Seconds between attempts to subscribe again while Redis is away."""
 ALONE_KEPT = 100_000
@@ -132,6 +135,8 @@ class RedisBus:
         self._thread: threading.Thread | None = None
         self._listed_at = time.monotonic()
         """When ``_relist`` last ran (each subscription lists its topic as it is made)."""
+        self._checked_at = time.monotonic()
+        """When the listener last checked that each channel's master still serves it (a cluster)."""
         self._waiting: list[tuple[str, str, str]] | None = None
         """While a catch-up is under way (``skip_backlog`` until ``go_on``): what other processes
         publish, kept back so that it reaches the pages after their fresh snapshots."""
@@ -337,6 +342,9 @@ class RedisBus:
             if time.monotonic() - self._listed_at > self.listed_for / 3:
                 self._relist()
             try:  # (a listing shorter than 3 s is relisted in time: tests)
+                if self._sharded and time.monotonic() - self._checked_at > OWNERS_CHECKED_EVERY:
+                    self._checked_at = time.monotonic()
+                    self._subs.check(self._owner_of, self._ask)
                 message = self._subs.next(timeout=min(1.0, self.listed_for / 3))
             except Exception as exc:
                 if self._stopped:
@@ -351,6 +359,16 @@ class RedisBus:
                 self._heard_joined(data)
             else:
                 self._deliver(channel, data)
+
+    def _owner_of(self, channel: str) -> str:
+        """The master that serves ``channel``'s slot, as the command client knows it."""
+        return str(self.client.get_node_from_key(channel).name)
+
+    def _ask(self, channel: str) -> None:
+        try:  # a read in the channel's slot: a client behind the map is told where it is now
+            self.client.exists(channel)
+        except Exception:  # (a master away: the client learns the map from the others)
+            pass
 
     def _heard_joined(self, data: str) -> None:
         try:

@@ -23,7 +23,7 @@ import queue
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 log = logging.getLogger(__name__)
@@ -35,6 +35,9 @@ class Lost(Exception):
 
 class PlainChannels:
     """Every subscription of one process on one connection to one Redis."""
+
+    def check(self, owner_of: Callable[[str], str], ask: Callable[[str], object]) -> None:
+        """(One Redis serves every channel: nothing moves.)"""
 
     publish = "PUBLISH"
     """The command a publish script sends a topic's envelope with."""
@@ -75,8 +78,14 @@ class ShardChannels:
         self._leaving: Counter[str] = Counter()
         """Channels unsubscribed here whose confirmation is still to come."""
         self._closed = False
-        for channel in channels:
-            self.subscribe(channel, raising=True)
+        self._where: dict[str, str] = {}
+        """Each channel subscribed here: the master it was subscribed on (by name)."""
+        try:
+            for channel in channels:
+                self.subscribe(channel, raising=True)
+        except BaseException:
+            self.close()  # the readers already started, and their subscriptions, go with it
+            raise
 
     def subscribe(self, channel: str, raising: bool = False) -> None:
         self._wanted.add(channel)
@@ -89,6 +98,7 @@ class ShardChannels:
             # Nobody reads a master's connection that was never made: the listener must hear it.
             self._heard.put(Lost(f"could not subscribe to {channel} ({exc})"))
             return
+        self._where[channel] = node.name
         if node.name not in self._readers:
             self._readers.add(node.name)
             reader = threading.Thread(target=self._read, args=(node,), name="wibble-bus-shard", daemon=True)
@@ -96,6 +106,7 @@ class ShardChannels:
 
     def unsubscribe(self, channel: str) -> None:
         self._wanted.discard(channel)
+        self._where.pop(channel, None)
         self._leaving[channel] += 1
         self._pubsub.sunsubscribe(channel)
 
@@ -132,6 +143,20 @@ class ShardChannels:
             elif channel in self._wanted:
                 raise Lost(f"Redis dropped the subscription to {channel} (its slot moved)")
         return None
+
+    def check(self, owner_of: Callable[[str], str], ask: Callable[[str], object]) -> None:
+        """``Lost`` if a channel's slot is served by another master now than the one it was
+        subscribed on. A master that hangs rather than dies never closes its connections, so its
+        readers would wait on it for ever while its replica serves the slot. ``owner_of(channel)``
+        names the master as the process's command client knows it (it meets each failover in its
+        commands, and every master in each heartbeat); on a difference, ``ask(channel)`` sends it
+        to that slot once, so that a client of its own that was behind learns the map (a MOVED, a
+        timeout) before the subscriptions are made afresh."""
+        for channel, where in list(self._where.items()):
+            if owner_of(channel) != where:
+                ask(channel)
+                if owner_of(channel) != where:
+                    raise Lost(f"{channel} is served by another master now")
 
     def close(self) -> None:
         self._closed = True

@@ -71,8 +71,10 @@ class RedisPresence:
     def beat(self) -> None:
         """This process lives for ``ttl`` more seconds, and its sessions' entries are written again
         (raises ``redis.RedisError`` if Redis is away: the next beat tries again)."""
+        # The liveness key first, on its own: on a cluster the pipeline below reaches every shard
+        # this process has sessions on, and one shard that is away must not make it dead.
+        self.client.set(self._alive, "1", px=int(self.ttl * 1000))
         pipe = self.client.pipeline(transaction=False)
-        pipe.set(self._alive, "1", px=int(self.ttl * 1000))
         for topic, session_id in self._left:
             pipe.hdel(self._topic(topic), session_id)
             pipe.hdel(self._where(topic), session_id)

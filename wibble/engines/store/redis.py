@@ -10,7 +10,8 @@ Keys, with ``P`` the prefix (``wibble``) and every key of one document under one
   the version of the document each entry was written for (see below).
 
 On a Redis Cluster each of the two indexes is ``BUCKETS`` of them, each under a hash tag of
-its own (``P:{touched-3}``, ``P:{due-3}:at``), which the cluster spreads over its shards: a
+its own (``P:{touched-3-K}``, ``P:{due-3-K}:at``: ``spread_tags``, one in each 64th of the
+slots, so that every master of an evenly sharded cluster holds some): a
 document's entries are in the bucket its id hashes to, and a question of the whole index
 (a purge, the pick-up of deadlines, a count) asks every bucket.
 
@@ -45,7 +46,7 @@ from typing import Any, NamedTuple, TypeVar
 
 from ... import codec
 from ...core import GameDataError
-from ..redis_client import SOCKET_TIMEOUT, connect, in_cluster
+from ..redis_client import SOCKET_TIMEOUT, connect, in_cluster, spread_tags
 from .base import KEEP, KINDS, AlreadyExists, Doc, Due, Row, StorageError, VersionConflict
 from .redis_replicas import ReplicatedWrites
 
@@ -160,9 +161,9 @@ return 1
 """
 
 PURGE_BATCH = 500
-BUCKETS = 16
-"""Buckets of each index on a Redis Cluster (one on a single Redis): enough that three to a dozen
-shards each hold some."""
+BUCKETS = 64
+"""Buckets of each index on a Redis Cluster (one on a single Redis): every master of an evenly
+sharded cluster of up to 32 holds some."""
 
 
 def _dump(doc: Doc) -> str:
@@ -195,7 +196,7 @@ class RedisStore:
         self.description = f"Redis at {url}"
         if in_cluster(self.client):
             self.description = f"the Redis Cluster at {url}"
-            tags = [f"{{touched-{n}}}" for n in range(BUCKETS)], [f"{{due-{n}}}" for n in range(BUCKETS)]
+            tags = spread_tags("touched", BUCKETS), spread_tags("due", BUCKETS)
             self._touched = [f"{prefix}:{tag}" for tag in tags[0]]
             self._indexes = [[f"{prefix}:{tag}:at", f"{prefix}:{tag}:version"] for tag in tags[1]]
         else:
@@ -249,10 +250,13 @@ class RedisStore:
 
     def create(self, doc_id: str, kind: str, doc: Doc, now: float, due: float | None = None) -> None:
         args = [kind, doc["version"], _dump(doc), now, _when(due)]
+        # The retention entry first (only if there is none): on a cluster it is another shard's,
+        # and a document written without one would never be purged, counted or exported. One left
+        # without its document (the write then failed) is dropped by the next purge.
+        self._call(lambda: self.client.zadd(self._touched_of(doc_id), {doc_id: now}, nx=True))
         made = self._call(lambda: self._write(self._create, self._keys(doc_id)[:1], args))
         if not made:
             raise AlreadyExists(doc_id)
-        self._call(lambda: self.client.zadd(self._touched_of(doc_id), {doc_id: now}))
         if due is not None:
             self._reindex(doc_id, doc["version"], due)
 
