@@ -206,14 +206,21 @@ class RedisCluster:
     ``replicas`` of its own, joined by ``redis-cli --cluster create``; ``url`` names one node
     (any node will do: the client asks it for the rest)."""
 
-    def __init__(self, folder: Path, masters: int = 3, replicas: int = 1, aof: bool = True) -> None:
+    def __init__(
+        self,
+        folder: Path,
+        masters: int = 3,
+        replicas: int = 1,
+        aof: bool = True,
+        node_timeout_ms: int = CLUSTER_NODE_TIMEOUT_MS,
+    ) -> None:
         self.folder = Path(folder)
         self.cli = find_redis_cli()
         self.replicas = replicas
         options = (
             "--cluster-enabled", "yes",
             "--cluster-config-file", "nodes.conf",
-            "--cluster-node-timeout", str(CLUSTER_NODE_TIMEOUT_MS),
+            "--cluster-node-timeout", str(node_timeout_ms),
             "--repl-diskless-sync-delay", "0",  # (Redis waits 5 s for more replicas by default)
         )  # fmt: skip
         self.nodes = []

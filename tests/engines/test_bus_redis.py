@@ -160,3 +160,37 @@ def test_what_msgspec_cannot_write_still_crosses_to_another_process(url: str) ->
     finally:
         a.stop()
         b.stop()
+
+
+def test_on_a_cluster_a_master_that_hangs_is_noticed_and_the_bus_hears_its_replica(
+    redis_cluster: Any, tmp_path: Any
+) -> None:
+    """A master stopped (SIGSTOP: its machine unreachable, no connection closed) is replaced by its
+    replica; the subscriptions on the stopped master would wait on it for ever."""
+    from tests.redis_server import RedisCluster
+
+    # Its own cluster (one of its masters is stopped), quick to fail over.
+    cluster = RedisCluster(tmp_path / "own", node_timeout_ms=1000).start()
+    a, b = buses(cluster.url)
+    try:
+        on_b: list[dict[str, Any]] = []
+        a.subscribe("room:HANG", listener([]))
+        b.subscribe("room:HANG", listener(on_b))
+        until(lambda: "room:HANG" not in a._alone)
+        a.publish("room:HANG", [{"type": "n", "n": 0}], all_but("nobody"))
+        until(lambda: len(on_b) == 1)
+        master = cluster.master_of(b._channel("room:HANG"))
+        master.pause()
+        try:
+            deadline, n = time.monotonic() + 40, 0
+            while not any(m["n"] > 0 for m in on_b):  # one published after the stop, heard
+                assert time.monotonic() < deadline, "the bus never heard the topic's new master"
+                n += 1
+                a.publish("room:HANG", [{"type": "n", "n": n}], all_but("nobody"))
+                time.sleep(0.25)  # a room's pace of moves
+        finally:
+            master.resume()
+    finally:
+        a.stop()
+        b.stop()
+        cluster.stop()

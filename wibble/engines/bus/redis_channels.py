@@ -147,16 +147,17 @@ class ShardChannels:
     def check(self, owner_of: Callable[[str], str], ask: Callable[[str], object]) -> None:
         """``Lost`` if a channel's slot is served by another master now than the one it was
         subscribed on. A master that hangs rather than dies never closes its connections, so its
-        readers would wait on it for ever while its replica serves the slot. ``owner_of(channel)``
-        names the master as the process's command client knows it (it meets each failover in its
-        commands, and every master in each heartbeat); on a difference, ``ask(channel)`` sends it
-        to that slot once, so that a client of its own that was behind learns the map (a MOVED, a
-        timeout) before the subscriptions are made afresh."""
+        readers would wait on it for ever while its replica serves the slot. ``ask(channel)``
+        sends the process's command client to a channel's slot, once for each master subscribed
+        on (a timeout or a MOVED there makes the client learn the cluster's map afresh), and
+        ``owner_of(channel)`` names the master that client knows for it."""
+        asked = set()
         for channel, where in list(self._where.items()):
-            if owner_of(channel) != where:
+            if where not in asked:
+                asked.add(where)
                 ask(channel)
-                if owner_of(channel) != where:
-                    raise Lost(f"{channel} is served by another master now")
+            if owner_of(channel) != where:
+                raise Lost(f"{channel} is served by another master now")
 
     def close(self) -> None:
         self._closed = True
