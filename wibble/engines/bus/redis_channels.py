@@ -74,7 +74,6 @@ class ShardChannels:
         self._heard: queue.Queue[dict[str, Any] | BaseException] = queue.Queue()
         self._readers: set[str] = set()
         """The masters this set has a reader on (by name)."""
-        self._wanted: set[str] = set()
         self._leaving: Counter[str] = Counter()
         """Channels unsubscribed here whose confirmation is still to come."""
         self._closed = False
@@ -88,7 +87,6 @@ class ShardChannels:
             raise
 
     def subscribe(self, channel: str, raising: bool = False) -> None:
-        self._wanted.add(channel)
         try:
             node = self._client.get_node_from_key(channel)
             self._pubsub.ssubscribe(channel)
@@ -105,7 +103,6 @@ class ShardChannels:
             reader.start()
 
     def unsubscribe(self, channel: str) -> None:
-        self._wanted.discard(channel)
         self._where.pop(channel, None)
         self._leaving[channel] += 1
         self._pubsub.sunsubscribe(channel)
@@ -140,7 +137,7 @@ class ShardChannels:
                 self._leaving[channel] -= 1
                 if not self._leaving[channel]:
                     del self._leaving[channel]
-            elif channel in self._wanted:
+            elif channel in self._where:
                 raise Lost(f"Redis dropped the subscription to {channel} (its slot moved)")
         return None
 

@@ -194,7 +194,8 @@ class RedisStore:
         self._errors: tuple[type[BaseException], ...] = (redis.RedisError,)
         self.prefix = prefix
         self.description = f"Redis at {url}"
-        if in_cluster(self.client):
+        cluster = in_cluster(self.client)
+        if cluster:
             self.description = f"the Redis Cluster at {url}"
             tags = spread_tags("touched", BUCKETS), spread_tags("due", BUCKETS)
             self._touched = [f"{prefix}:{tag}" for tag in tags[0]]
@@ -202,7 +203,7 @@ class RedisStore:
         else:
             self._touched = [f"{prefix}:touched"]
             self._indexes = [[f"{prefix}:{{due}}:at", f"{prefix}:{{due}}:version"]]
-        self._replicated = ReplicatedWrites(self.client) if in_cluster(self.client) else None
+        self._replicated = ReplicatedWrites(self.client) if cluster else None
         """On a cluster: what acknowledges a write once a replica has it (``redis_replicas``)."""
         self._create = self._script(CREATE)
         self._commit = self._script(COMMIT)
@@ -366,24 +367,21 @@ class RedisStore:
             for doc_id in ids:
                 if not doc_id.startswith(prefix) or deleted >= limit:
                     kept += 1  # another prefix: its entry stays where it is
-                    continue
-                updated = self._call(
-                    lambda doc_id=doc_id: self._delete_if_old(  # type: ignore[misc]
-                        keys=self._keys(doc_id), args=[before]
-                    )
-                )
-                if updated:  # used since the entry was written: the entry moves up to it
-                    self._call(
-                        lambda doc_id=doc_id, updated=updated: self.client.zadd(  # type: ignore[misc]
-                            touched, {doc_id: float(updated)}, xx=True
-                        )
-                    )
-                    continue
-                self._call(lambda doc_id=doc_id: self.client.zrem(touched, doc_id))  # type: ignore[misc]
-                self._unindex(doc_id)
-                deleted += 1
+                elif self._purge_one(touched, doc_id, before):
+                    deleted += 1
             offset += kept
         return deleted
+
+    def _purge_one(self, touched: str, doc_id: str, before: float) -> bool:
+        """Delete ``doc_id`` if its own last use is before ``before`` (True); else move its entry
+        in ``touched`` up to that use, out of the purge's range."""
+        updated = self._call(lambda: self._delete_if_old(keys=self._keys(doc_id), args=[before]))
+        if updated:
+            self._call(lambda: self.client.zadd(touched, {doc_id: float(updated)}, xx=True))
+            return False
+        self._call(lambda: self.client.zrem(touched, doc_id))
+        self._unindex(doc_id)
+        return True
 
     def overdue(self, before: float, limit: int) -> list[tuple[str, str]]:
         def ask(pipe: Any) -> None:

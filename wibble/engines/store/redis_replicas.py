@@ -14,10 +14,11 @@ connection that asks), and answered once one replica has it.
   behind) still has the write, on its own disk (AOF): the commit is acknowledged, the host is
   warned, and that master's commits wait for no replica for ``UNREPLICATED_SECONDS`` (so a
   cluster without replicas is not slowed by ``WAIT_MS`` on every move).
-- A commit whose slot is moving (a resharding, a failover) is redirected: this client asks the
-  cluster where the slot is now (a read through the cluster client, which follows redirections
-  and learns the new map) and sends it there once more. A slot caught half-way through a
-  migration (``ASK``) is written through the cluster client, without the WAIT.
+- A commit that meets a redirection or a lost connection (a resharding, a failover) makes this
+  client ask the cluster where the slot is now (a read through the cluster client, which follows
+  redirections and learns the new map) and is sent there once more. One that meets either again
+  (a slot half-way through a migration, a failover still under way) is sent through the cluster
+  client, without the WAIT: docs/deploy.md says what that can lose.
 """
 
 from __future__ import annotations
