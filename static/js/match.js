@@ -116,6 +116,10 @@ export const seatName = (match, seat) => match.seats[seat]?.name ?? `Seat ${seat
 export const isMyTurn = (match) =>
   match !== null && match.phase === MatchPhase.PLAYING && match.turn === match.you;
 
+/** The word list a new match is played in: the one chosen for it, else the one being played. */
+export const nextMatchWordlist = (state) =>
+  state.draft.wordlist ?? state.game?.wordlist ?? state.config.default_wordlist;
+
 export const isTimed = (match) => match !== null && match.clock !== null;
 
 /** Seconds left on the turn (or the pause between rounds), or null when untimed. */

@@ -297,7 +297,7 @@ export class MatchMoves {
     const store = this.store;
     if (this.state.connection.state !== "open") return false;
     store.announce = "new";
-    wordlist = wordlist ?? this.state.game?.wordlist ?? this.state.config.default_wordlist;
+    wordlist = wordlist ?? M.nextMatchWordlist(this.state);
     const values = classic ? "classic" : null; // null: the server's default, Spellcast's
     return store.send(P.newMatch({ bots, rounds, turnSeconds: timed ? P.TIMED_TURN_SECONDS : null, wordlist, values }));
   }

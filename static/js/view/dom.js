@@ -44,3 +44,12 @@ export function setData(element, key, value) {
 export function setProp(element, name, value) {
   if (element[name] !== value) element[name] = value;
 }
+
+/** Fill `select` with an option for each word list (`{name, title}`): the page's three pickers. */
+export function addWordlistOptions(select, wordlists) {
+  for (const { name, title } of wordlists) {
+    const option = make(select.ownerDocument, "option", "", title);
+    option.value = name;
+    select.append(option);
+  }
+}

@@ -2,7 +2,7 @@
 // and the controls under the board (the word-list picker and New game). Owns those elements.
 
 import { animate, pulse } from "./motion.js";
-import { make, setData, setHidden, setProp, setText } from "./dom.js";
+import { addWordlistOptions, make, setData, setHidden, setProp, setText } from "./dom.js";
 import { wordsLeftText } from "./wording.js";
 
 export class EndlessPanel {
@@ -22,11 +22,7 @@ export class EndlessPanel {
     this.foundEmpty = $(".found-empty");
     this.shownGame = null; // the game whose found words are listed
     this.shownFound = 0; // how many of them
-    for (const { name, title } of config.wordlists) {
-      const option = make(root, "option", "", title);
-      option.value = name;
-      this.picker.append(option);
-    }
+    addWordlistOptions(this.picker, config.wordlists);
     this.picker.value = config.default_wordlist;
   }
 

@@ -6,7 +6,7 @@
 import * as M from "../match.js";
 import * as R from "../room.js";
 import { ClockPanel } from "./clock.js";
-import { make, setText, setHidden, setProp } from "./dom.js";
+import { addWordlistOptions, make, setHidden, setProp, setText } from "./dom.js";
 import {
   POWER_NAMES,
   breakdownText,
@@ -32,7 +32,6 @@ export class MatchPanel {
   constructor(root, { board, now, config }) {
     const $ = (selector) => root.querySelector(selector);
     this.document = root;
-    this.defaultWordlist = config.default_wordlist;
     this.board = board;
     this.clock = new ClockPanel(root, now); // the turn clock (view/clock.js)
     this.el = {
@@ -71,11 +70,7 @@ export class MatchPanel {
       wordlist: $("#setup-wordlist"),
       startMatch: $('[data-action="start-match"]'),
     };
-    for (const { name, title } of config.wordlists) {
-      const option = make(root, "option", "", title);
-      option.value = name;
-      this.el.wordlist.append(option);
-    }
+    addWordlistOptions(this.el.wordlist, config.wordlists);
     this.shown = {}; // what each list was last drawn from, to redraw only what changed
   }
 
@@ -365,8 +360,7 @@ export class MatchPanel {
     }
     this.el.timed.checked = draft.timed;
     this.el.classic.checked = draft.classic;
-    // The list the match is played in: chosen here, else the one being played, else the default.
-    const wordlist = draft.wordlist ?? state.game?.wordlist ?? this.defaultWordlist;
+    const wordlist = M.nextMatchWordlist(state);
     if (this.el.wordlist.value !== wordlist) this.el.wordlist.value = wordlist;
     this.el.startMatch.disabled = state.connection.state !== "open";
   }

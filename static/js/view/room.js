@@ -4,7 +4,7 @@
 
 import * as M from "../match.js";
 import * as R from "../room.js";
-import { make, setText, setHidden } from "./dom.js";
+import { addWordlistOptions, make, setHidden, setText } from "./dom.js";
 import {
   LEVEL_LABELS,
   PRESENCE,
@@ -61,11 +61,7 @@ export class RoomPanel {
       results: $('[data-action="room-results"]'),
       wait: $('[data-testid="room-wait"]'),
     };
-    for (const { name, title } of config.wordlists) {
-      const option = make(root, "option", "", title);
-      option.value = name;
-      this.el.wordlist.append(option);
-    }
+    addWordlistOptions(this.el.wordlist, config.wordlists);
     this.shown = {}; // what the seats and rules were last drawn from; whether the name was offered
   }
 
