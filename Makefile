@@ -33,18 +33,35 @@ $(VENV)/.installed-test: pyproject.toml setup.py wibble/core/_walk.c | $(BIN)/py
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
 	@touch $@ $(VENV)/.installed-play
 
-play: $(VENV)/.installed-play
+play: $(VENV)/.installed-play $(VENV)/.definitions
 	$(BIN)/wibble serve --host $(HOST) --port $(PORT) $(if $(WORDS),--words $(WORDS))
 
 # The fast tier and the second tier's in-process tests (the live layer and the engines on a real
 # Redis) on every core; then the browser tests two at a time (they mostly wait on a page and its
 # server); then the tests of real server processes one at a time, as they time real servers.
-test: lint js node_modules/.installed
+test: lint js node_modules/.installed $(VENV)/.definitions
 	$(BIN)/python -m tests.browser
 	$(BIN)/python -m tests.redis_server
 	$(BIN)/python -m pytest -m "not processes or in_process" -n auto --dist worksteal
 	$(BIN)/python -m pytest -m "browser and not alone" -n 2
 	$(BIN)/python -m pytest -m "processes and not in_process and (alone or not browser)"
+
+# Each word list's definitions (wibble definitions), compiled when a list or a host's definitions
+# file changes, so the first player to tap a word waits for nothing. English lists take theirs from
+# WordNet's database: WIBBLE_WORDNET_DIR if set, else where it is usually installed
+# (wibble/wordnet.py), else Debian's wordnet-base when we are root. Without it the game plays with
+# no English definitions, and the stamp is left untouched so that the next run looks again.
+HAS_WORDNET := $(BIN)/python -c 'import sys; from wibble.wordnet import find; sys.exit(0 if find() else 1)'
+$(VENV)/.definitions: $(wildcard words/*.txt words/*.toml words/*.definitions.tsv) | $(VENV)/.installed-play
+	@$(HAS_WORDNET) 2>/dev/null || { \
+	  if [ -z "$$WIBBLE_WORDNET_DIR" ] && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "WordNet's database not found; installing Debian's wordnet-base (definitions of English words)"; \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wordnet-base >/dev/null || \
+	    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wordnet-base >/dev/null; } || true; \
+	  fi; }
+	$(BIN)/wibble definitions
+	@$(HAS_WORDNET) && touch $@ || echo "No WordNet database: English words have no definitions" \
+	  "(install Debian's wordnet-base, or set WIBBLE_WORDNET_DIR to a WordNet dict folder)"
 
 # Style, formatting and types only (seconds).
 lint: $(VENV)/.installed-test
@@ -92,7 +109,7 @@ js: node
 # browser: tests/tiers.py says which) runs in make test, or alone with pytest -m processes. Its
 # pytest part runs on every core (pytest-xdist): it needs about 80 s of CPU, a minute and more on one
 # core. The second tier stays in one process: its tests time real servers.
-fast: lint js
+fast: lint js $(VENV)/.definitions
 	$(BIN)/python -m pytest -m "not processes" -n auto --dist worksteal
 
 clean:

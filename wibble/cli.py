@@ -66,6 +66,13 @@ def main(argv: list[str] | None = None) -> int:
     lists = sub.add_parser("wordlists", help="load and check every word list, then list them")
     lists.add_argument("--words-dir", type=Path, default=None)
 
+    define = sub.add_parser(
+        "definitions",
+        help="compile every word list's definitions (WordNet for English lists, and the host's "
+        "NAME.definitions.tsv files), checking each file",
+    )
+    define.add_argument("--words-dir", type=Path, default=None)
+
     solve = sub.add_parser("solve", help="list every word a board allows, best first")
     solve.add_argument("board", metavar="BOARD", help="the 25 letters row by row ('/' between rows allowed)")
     solve.add_argument("--words", default="en", metavar="NAME", help="word list by name (default en)")
@@ -92,6 +99,8 @@ def main(argv: list[str] | None = None) -> int:
             return _replay(args)
         if args.command == "copy":
             return _copy(args.source, args.destination)
+        if args.command == "definitions":
+            return _compile_definitions(args.words_dir)
         return _check_lists(args.words_dir)
     except BrokenPipeError:
         # `wibble solve ... | head` closed our output early: not an error worth a traceback.
@@ -179,6 +188,7 @@ def _serve(args: argparse.Namespace) -> int:
         # event loop keeps serving everyone else's games meanwhile.
         pool = gevent.get_hub().threadpool
         wordlists.offload = lambda load_list, path: pool.apply(load_list, (path,))
+        app.extensions["wibble.definitions"].offload = pool.apply
         started = time.perf_counter()
         words = wordlists.get()  # load the default now: a bad file fails here, not mid-game
         cache = wordlists.cache
@@ -301,6 +311,7 @@ def _raise_open_file_limit(wanted: int = 65536) -> None:
 def _check_lists(words_dir: Path | None) -> int:
     from .cache import from_setting
     from .core import WordListError
+    from .definitions import FILE_SUFFIX
     from .wordlists import DEFAULT_DIR, WordLists, load
 
     directory = words_dir or DEFAULT_DIR
@@ -321,6 +332,71 @@ def _check_lists(words_dir: Path | None) -> int:
         letters = " ".join(f"{letter.face}{letter.score}" for letter in words.letters)
         print(f"{name}: {words.title} [{words.language or '?'}] {len(words.trie):,} words,", end=" ")
         print(f"min length {words.min_length}; tiles {letters}")
+        if not _check_definitions(directory / f"{name}{FILE_SUFFIX}", words):
+            status = 1
+    return status
+
+
+def _check_definitions(path: Path, words: WordList) -> bool:
+    """A host's definitions file beside a list, checked as the server reads it; whether it is good."""
+    from .core import WordListError
+    from .core.definitions import parse_definitions
+
+    if not path.is_file():
+        return True
+    try:
+        book = parse_definitions(path.read_text(encoding="utf-8-sig"), str(path), words.trie.__contains__)
+    except UnicodeDecodeError:
+        print(f"  {path.name}: ERROR {path}: is not UTF-8 text")
+        return False
+    except WordListError as exc:
+        print(f"  {path.name}: ERROR {exc.message}")
+        return False
+    print(f"  {path.name}: {len(book):,} words defined")
+    return True
+
+
+def _compile_definitions(words_dir: Path | None) -> int:
+    """Compile each list's book now (``make play`` does, so the first player to ask waits for none)."""
+    import time
+
+    from .cache import from_setting
+    from .core import WordListError
+    from .definitions import Definitions
+    from .wordlists import DEFAULT_DIR, WordLists
+    from .wordnet import SETTING, find
+
+    try:
+        lists = WordLists(words_dir or DEFAULT_DIR)
+        folder = find(os.environ.get(SETTING))
+    except (WordListError, FileNotFoundError) as exc:
+        print(f"wibble: {getattr(exc, 'message', exc)}", file=sys.stderr)
+        return 2
+    if folder is None:
+        print(
+            "WordNet's database was not found, so English lists have no definitions "
+            f"(Debian: apt install wordnet-base; or set {SETTING} to its folder)"
+        )
+    cache = from_setting(os.environ.get("WIBBLE_CACHE_DIR"))
+    definitions = Definitions(lists, None if cache is None else cache.directory, folder)
+    status = 0
+    for name in lists.names():
+        started = time.perf_counter()
+        try:
+            book = definitions.book(name)
+        except WordListError as exc:
+            print(f"{name}: ERROR {exc.message}")
+            status = 1
+            continue
+        if book is None:
+            print(f"{name}: no definitions (add {name}.definitions.tsv beside {name}.txt: words/README.md)")
+            continue
+        size = f", {book.path.stat().st_size / 1e6:.1f} MB in {book.path.parent}" if book.path else ""
+        print(
+            f"{name}: {book.words():,} words defined from {' and '.join(book.sources)}"
+            f"{size} ({time.perf_counter() - started:.2f}s)"
+        )
+        book.close()
     return status
 
 

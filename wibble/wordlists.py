@@ -51,7 +51,7 @@ def _read_settings(path: Path) -> dict[str, Any]:
         raise WordListError(str(path), f"bad TOML: {exc}") from None
 
 
-def _read_text(path: Path) -> tuple[str, bytes]:
+def read_text(path: Path) -> tuple[str, bytes]:
     """The list's text, and the SHA-256 of its bytes (the key of its compiled form)."""
     try:
         data = path.read_bytes()
@@ -74,7 +74,7 @@ def load(path: Path, cache: TrieCache | None = None) -> WordList:
     and stored in it when it had to be built.
     """
     settings = _read_settings(path.with_suffix(".toml"))
-    text, key = _read_text(path)
+    text, key = read_text(path)
     trie = cache.load(path.stem, key) if cache is not None else None
     if trie is None:
         trie = Trie(parse_words(text, str(path)))
@@ -200,6 +200,12 @@ class WordLists:
                 )
             )
         return result
+
+    def path(self, name: str) -> Path:
+        """The file of the named list; ``KeyError`` if the folder has none."""
+        if name not in self._paths:
+            self._scan()
+        return self._paths[name]
 
     def for_player(self, name: str | None) -> WordList:
         """The list a player asked for by name (None: the default), or a ``RuleError`` they can act on."""

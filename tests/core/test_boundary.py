@@ -55,7 +55,10 @@ MAY_IMPORT = {
     "cache": {"core"},
     "wordlists": {"core", "cache"},
     "ratelimit": set(),
-    "live": {"core", "engines", "protocol", "wordlists", "ratelimit", "cache"},
+    # Definitions: WordNet's files read (wordnet), compiled per list into books (definitions).
+    "wordnet": {"core"},
+    "definitions": {"core", "wordlists", "wordnet"},
+    "live": {"core", "engines", "protocol", "wordlists", "definitions", "ratelimit", "cache"},
 }
 WEB_ONLY = {"flask", "werkzeug", "gevent"}
 

@@ -44,13 +44,14 @@ def new_store(request: pytest.FixtureRequest) -> Callable[[], Store]:
 def make_live(wordlists: WordLists, clock: FakeClock, new_store: Callable[[], Store]) -> LiveFactory:
     """Start a live layer: ``store`` (a fresh one of the engine under test by default), ``limits``
     (None: unlimited), and any of ``LiveSettings`` (``idle_timeout``, ``max_games``, ``min_words``),
-    or ``wordlists``."""
+    or ``wordlists`` and ``definitions``."""
 
     def make(store: Store | None = None, limits: Limits | None = None, **options: Any) -> Live:
         store = store if store is not None else new_store()
         lists = options.pop("wordlists", wordlists)
+        definitions = options.pop("definitions", None)
         settings = LiveSettings(limits=limits, **options)
-        router = wire(store, lists, clock, clock, settings, entropy=random.Random(7))
+        router = wire(store, lists, clock, clock, settings, entropy=random.Random(7), definitions=definitions)
         return Live(store, router, clock)
 
     return make

@@ -81,6 +81,28 @@ def test_wordlists_checks_every_list_and_names_the_bad_line(tmp_path: Path) -> N
     assert "Traceback" not in result.stderr
 
 
+def test_wordlists_and_definitions_check_a_hosts_definitions_file(tmp_path: Path) -> None:
+    (tmp_path / "good.txt").write_text("casa\ncasas\nperro\n", encoding="utf-8")
+    (tmp_path / "good.definitions.tsv").write_text("casa\tnombre\tedificio\ncasas\t=\tcasa\n", "utf-8")
+    (tmp_path / "bad.txt").write_text("gato\n", encoding="utf-8")
+    (tmp_path / "bad.definitions.tsv").write_text("# ok\ngato\tnombre\n", "utf-8")
+    (tmp_path / "none.txt").write_text("cat\n", encoding="utf-8")
+    checked = run_wibble("wordlists", "--words-dir", str(tmp_path))
+    assert checked.returncode == 1
+    assert "  good.definitions.tsv: 2 words defined" in checked.stdout.splitlines()
+    assert "bad.definitions.tsv:2" in checked.stdout
+    compiled = run_wibble(
+        "definitions", "--words-dir", str(tmp_path), env={"WIBBLE_CACHE_DIR": str(tmp_path / "cache")}
+    )
+    assert compiled.returncode == 1
+    lines = compiled.stdout.splitlines()
+    assert any(line.startswith("good: 2 words defined from good.definitions.tsv") for line in lines), lines
+    assert any(line.startswith("bad: ERROR") and "bad.definitions.tsv:2" in line for line in lines), lines
+    assert any(line.startswith("none: no definitions") for line in lines), lines
+    assert list((tmp_path / "cache").glob("good-*.definitions.sqlite"))
+    assert "Traceback" not in checked.stderr + compiled.stderr
+
+
 def test_a_broken_list_is_logged_once_without_a_traceback(tmp_path: Path) -> None:
     (tmp_path / "good.txt").write_text("cat\ndog\n", encoding="utf-8")
     (tmp_path / "zbad.txt").write_text("cat\n4\n", encoding="utf-8")  # sorts after the default

@@ -26,6 +26,7 @@ from wibble.protocol.commands import (
     Cancel,
     Command,
     CreateRoom,
+    Define,
     Enter,
     Extend,
     Hint,
@@ -78,6 +79,8 @@ READS = [
     ("new_daily", frame(type="new_daily", player=PLAYER, name=" Ann "), NewDaily(PLAYER, "Ann")),
     ("leaderboard", frame(type="leaderboard"), Leaderboard(None)),
     ("leaderboard-player", frame(type="leaderboard", player=PLAYER), Leaderboard(PLAYER)),
+    ("define", frame(type="define", word="Runs"), Define("runs")),
+    ("define-in-a-list", frame(type="define", word="Niño", wordlist="es"), Define("niño", "es")),
     ("resume", frame(type="resume", game_id="g1", token="t1"), Resume("g1", "t1")),
     ("resume-match", frame(type="resume", match_id="m1", token="t1"), ResumeMatch("m1", "t1")),
     ("press", frame(type="press", row=0, col=4), Press(Pos(0, 4))),
@@ -264,6 +267,12 @@ REFUSALS: list[tuple[str, str | bytes, str, str | None, str | None]] = [
     ("daily-player-short", frame(type="new_daily", player="p" * 15, name="Ann"), BAD, "player", "new_daily"),
     ("daily-no-name", frame(type="new_daily", player=PLAYER), MISSING, "name", "new_daily"),
     ("leaderboard-player-short", frame(type="leaderboard", player="p"), BAD, "player", "leaderboard"),
+    # -- a word to define: letters only, as long as a chain can be
+    ("define-no-word", frame(type="define"), MISSING, "word", "define"),
+    ("define-digits", frame(type="define", word="r2d2"), BAD, "word", "define"),
+    ("define-space", frame(type="define", word="ice cream"), BAD, "word", "define"),
+    ("define-26-letters", frame(type="define", word="a" * 26), BAD, "word", "define"),
+    ("define-list-not-text", frame(type="define", word="run", wordlist=3), BAD, "wordlist", "define"),
     # -- rooms
     ("room-no-name", frame(type="create_room"), MISSING, "name", "create_room"),
     (

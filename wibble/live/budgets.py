@@ -35,6 +35,7 @@ class Limits:
     board_builds_per_second: float = 100  # the whole server
     rooms_per_minute: float = 5  # per address
     failed_joins_per_minute: float = 20  # per address: room codes or tokens that opened nothing
+    definitions_per_minute: float = 120  # per address: words looked up
 
 
 class Budgets:
@@ -47,7 +48,7 @@ class Budgets:
 
     @classmethod
     def unlimited(cls, clock: Callable[[], float]) -> Budgets:
-        return cls(Limits(UNLIMITED, UNLIMITED, UNLIMITED, UNLIMITED, UNLIMITED, UNLIMITED), clock)
+        return cls(Limits(UNLIMITED, UNLIMITED, UNLIMITED, UNLIMITED, UNLIMITED, UNLIMITED, UNLIMITED), clock)
 
     # -- connections ------------------------------------------------------------------
 
@@ -60,6 +61,19 @@ class Budgets:
 
     def connections(self, address: str) -> int:
         return self.meter.connections(address)
+
+    # -- reads --------------------------------------------------------------------------
+
+    def define(self, address: str) -> None:
+        """Spend one look-up: a player taps a few words a minute, a script asking the whole
+        dictionary is held to this pace on every connection of its address together."""
+        per_minute = self.limits.definitions_per_minute
+        if per_minute == UNLIMITED:
+            return
+        if not self.meter.take("definitions", address, per_minute):
+            raise RuleError(
+                "limit/definitions", "too many definitions asked for from your address; wait a minute"
+            )
 
     # -- games and resumes ------------------------------------------------------------
 

@@ -17,6 +17,7 @@ from ..engines.store import Store
 from ..protocol import (
     Command,
     CreateRoom,
+    Define,
     JoinRoom,
     Leaderboard,
     MatchCommand,
@@ -29,6 +30,7 @@ from ..protocol import (
 )
 from .budgets import Budgets
 from .daily import Dailies
+from .definitions import Lookups
 from .documents import Documents
 from .games import Games, LiveGame
 from .matches import LiveMatch, Matches
@@ -56,6 +58,7 @@ class Router:
         matches: Matches,
         rooms: Rooms,
         dailies: Dailies,
+        lookups: Lookups,
         shared: bool = False,
     ) -> None:
         self.store = store
@@ -67,6 +70,7 @@ class Router:
         self.matches = matches
         self.rooms = rooms
         self.dailies = dailies
+        self.lookups = lookups
         self.shared = shared
         """Whether other processes (live stacks) share the store and the bus."""
 
@@ -96,22 +100,35 @@ class Router:
         return behind
 
     def _handle(self, session: Session, command: Command) -> None:
+        if isinstance(command, Leaderboard):
+            self.dailies.tell(session, command)
+        elif isinstance(command, Define):
+            self.lookups.tell(session, command)
+        elif self._open(session, command):
+            pass
+        elif isinstance(command, RoomCommand):
+            self.rooms.handle(session, command)
+        elif session.room is not None:
+            self.rooms.move(session, command)
+        elif isinstance(command, MatchCommand) or session.match is not None:
+            self.matches.handle(session, command)
+        else:
+            self.games.move(session, command)
+
+    def _open(self, session: Session, command: Command) -> bool:
+        """A command that opens a document (a new or resumed game, match or room) does; whether it was one."""
         if isinstance(command, CreateRoom):
             live_room, token = self.rooms.create(session, command)
             self._enter_room(session, live_room, token, command.name, command.seq)
         elif isinstance(command, JoinRoom):
             live_room, room_token = self.rooms.join(session, command)
             self._enter_room(session, live_room, room_token, command.name, command.seq)
-        elif isinstance(command, RoomCommand):
-            self.rooms.handle(session, command)
         elif isinstance(command, NewGame):
             game, token = self.games.create(command.wordlist, command.seed, session.address, command.sprint)
             self._enter_game(session, game, token)
         elif isinstance(command, NewDaily):
             game, token = self.dailies.start(session, command)
             self._enter_game(session, game, token)
-        elif isinstance(command, Leaderboard):
-            self.dailies.tell(session, command)
         elif isinstance(command, Resume):
             game_id, token = command.game_id, command.token
             game = self.budgets.resuming(session.address, lambda: self.games.open(game_id, token))
@@ -122,12 +139,9 @@ class Router:
         elif isinstance(command, ResumeMatch):
             match, token = self.matches.resume(command, session.address)
             self._enter_match(session, match, token)
-        elif session.room is not None:
-            self.rooms.move(session, command)
-        elif isinstance(command, MatchCommand) or session.match is not None:
-            self.matches.handle(session, command)
         else:
-            self.games.move(session, command)
+            return False
+        return True
 
     def catch_up(self, missed: Collection[str] = ()) -> int:
         """After the bus was cut off (Redis lost and back) and replayed what it could: every

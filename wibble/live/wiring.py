@@ -7,12 +7,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..core.daily import DAILY_SECONDS
+from ..definitions import Definitions
 from ..engines import Engines, MemoryEngines
 from ..engines.claims import LEASE
 from ..engines.store import Store
 from ..wordlists import WordLists
 from .budgets import Budgets, Limits
 from .daily import Dailies
+from .definitions import Lookups
 from .doorbell import Doorbell, Rechecks
 from .games import Games, LiveGame
 from .matches import BotPace, LiveMatch, Matches, RoomMatches
@@ -53,6 +55,7 @@ def wire(
     settings: LiveSettings | None = None,
     entropy: random.Random | None = None,
     engines: Engines | None = None,
+    definitions: Definitions | None = None,
 ) -> Router:
     """The live layer over ``store``: games, matches and rooms, their deadlines, the bus and presence.
 
@@ -60,7 +63,8 @@ def wire(
     included, so that they mean the same after a restart. ``engines`` (the bus, presence, the
     claims that decide which stack handles a deadline that several hold, and the meter behind
     the per-address budgets) default to this process's memory engines; engines ``shared`` with
-    other stacks (other processes) have each commit rung to them (``doorbell``).
+    other stacks (other processes) have each commit rung to them (``doorbell``). ``definitions``
+    answer ``define`` (by default the host's files beside the lists only, kept in memory).
     """
     settings = settings or LiveSettings()
     engines = engines or MemoryEngines.of(clock, wall_clock)
@@ -113,6 +117,7 @@ def wire(
     )
     rooms = Rooms(parts, RoomMatches(matches), settings.rooms, round_pause=settings.round_pause)
     dailies = Dailies(parts, games, settings.daily_seconds, settings.daily_per_address, settings.min_words)
+    lookups = Lookups(parts, definitions or Definitions(wordlists))
     return Router(
-        store, bus, presence, timers, budgets, games, matches, rooms, dailies, shared=engines.shared
+        store, bus, presence, timers, budgets, games, matches, rooms, dailies, lookups, shared=engines.shared
     )

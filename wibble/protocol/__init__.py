@@ -15,6 +15,7 @@ from .commands import (
     Cancel,
     Command,
     CreateRoom,
+    Define,
     Enter,
     Extend,
     Hint,
@@ -46,6 +47,7 @@ from .commands import (
     Unset,
 )
 from .daily import leaderboard, yesterday_board
+from .definitions import definition
 from .fields import is_text
 from .matches import match_event, match_snapshot, match_summary, replay_step, seat_counts
 from .messages import board, encode, error, event, messages, missed, move, over, snapshot
@@ -56,6 +58,7 @@ from .rooms import room_snapshot, with_reader
 __all__ = [
     "messages",
     "leaderboard",
+    "definition",
     "yesterday_board",
     "MAX_FRAME_BYTES",
     "MAX_SEED",
@@ -64,6 +67,7 @@ __all__ = [
     "Cancel",
     "Command",
     "CreateRoom",
+    "Define",
     "Enter",
     "Extend",
     "Hint",

@@ -57,6 +57,15 @@ class Leaderboard(Request):
     player: str | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class Define(Request):
+    """A short definition of ``word``, one the page shows, as list ``wordlist`` has it (None: the
+    default list). Changes nothing: a read, answered to this session alone."""
+
+    word: str
+    wordlist: str | None = None
+
+
 MIN_PLAYER_ID = 16
 """A player id shorter than this is refused: the page makes 32 random characters."""
 
@@ -226,6 +235,7 @@ Command = (
     NewGame
     | NewDaily
     | Leaderboard
+    | Define
     | Ping
     | Resume
     | Press

@@ -10,6 +10,7 @@ from typing import Any
 from .. import codec
 from ..core import SPRINT_SECONDS, ProtocolError
 from ..core.match import VALUES
+from ..core.wordlist import MAX_WORD_LENGTH, normalise
 from .commands import (
     MAX_ID,
     MAX_NAME,
@@ -22,6 +23,7 @@ from .commands import (
     Cancel,
     Command,
     CreateRoom,
+    Define,
     Enter,
     Extend,
     Hint,
@@ -246,10 +248,20 @@ def _set_seat(data: dict[str, Any]) -> SetSeat:
     return SetSeat(_seat(data), bot, speed)
 
 
+def _define(data: dict[str, Any]) -> Define:
+    text = text_field(data, "word", 4 * MAX_WORD_LENGTH)
+    assert text is not None
+    word = normalise(text)
+    if not (word.isalpha() and len(word) <= MAX_WORD_LENGTH):
+        raise ProtocolError("protocol/bad_field", f"field 'word' must be 1-{MAX_WORD_LENGTH} letters")
+    return Define(word, text_field(data, "wordlist", MAX_NAME, required=False))
+
+
 _PARSERS: dict[str, Callable[[dict[str, Any]], Command]] = {
     "new_game": _new_game,
     "new_daily": _new_daily,
     "leaderboard": lambda data: Leaderboard(_player(data, required=False)),
+    "define": _define,
     "ping": lambda data: Ping(),
     "resume": _resume,
     "press": lambda data: Press(pos_field(data)),
@@ -278,6 +290,7 @@ _NAMES: dict[type, str] = {
     NewGame: "new_game",
     NewDaily: "new_daily",
     Leaderboard: "leaderboard",
+    Define: "define",
     Ping: "ping",
     Resume: "resume",
     ResumeMatch: "resume",

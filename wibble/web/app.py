@@ -12,10 +12,11 @@ from urllib.parse import urlsplit
 from flask import Flask, Response, abort, jsonify, redirect, render_template, request
 from flask_sock import Sock
 
-from .. import protocol
+from .. import protocol, wordnet
 from ..cache import from_setting
 from ..core import RecordError, WibbleError
 from ..core.room import is_code
+from ..definitions import Definitions
 from ..engines import Engines, MemoryEngines
 from ..engines.store import Store, default_data_dir, open_store
 from ..live import BotPace, Limits, LiveSettings, RoomLimits, Router, wire
@@ -89,6 +90,10 @@ DEFAULTS: dict[str, Any] = {
     "DAILY_SECONDS": 180,
     "DAILY_ATTEMPTS_PER_ADDRESS": 10,
     "FAILED_JOINS_PER_MINUTE": 20,  # wrong room codes or seat tokens per address, before joins are refused
+    "DEFINITIONS_PER_MINUTE": 120,  # words one address may look up (docs/protocol.md, "Definitions")
+    # WordNet's database, for English lists' definitions: None finds it where Debian's wordnet-base
+    # puts it (/usr/share/wordnet) and other usual places; "" goes without (docs/deploy.md).
+    "WORDNET_DIR": None,
     "RATE_LIMIT": 40.0,  # messages a second per connection, sustained...
     "RATE_BURST": 80.0,  # ...with bursts up to this many
     "FLOOD_CLOSE": 400,  # refused messages (within ~10 s) before the connection is closed
@@ -136,6 +141,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config["BOARD_BUILDS_PER_SECOND"],
         app.config["ROOMS_PER_MINUTE"],
         app.config["FAILED_JOINS_PER_MINUTE"],
+        app.config["DEFINITIONS_PER_MINUTE"],
     )
     settings = LiveSettings(
         idle_timeout=app.config["IDLE_TIMEOUT"],
@@ -155,8 +161,15 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
             app.config["ROOM_SPECTATORS_PER_ADDRESS"],
         ),
     )
+    definitions = Definitions(wordlists, None if cache is None else cache.directory, _wordnet(app.config))
     router = wire(
-        store, wordlists, clock=time.monotonic, wall_clock=time.time, settings=settings, engines=engines
+        store,
+        wordlists,
+        clock=time.monotonic,
+        wall_clock=time.time,
+        settings=settings,
+        engines=engines,
+        definitions=definitions,
     )
     engines.start(on_beat=router.notice_departed, on_revived=router.revived, on_resubscribe=router.catch_up)
     connections = Connections(app.config["SEND_TIMEOUT"])
@@ -165,6 +178,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
             "wibble.live": router,
             "wibble.store": store,
             "wibble.wordlists": wordlists,
+            "wibble.definitions": definitions,
             "wibble.connections": connections,
             "wibble.engines": engines,
             "wibble.host_refusals": HostRefusals(app.config["ALLOWED_HOSTS"]),
@@ -492,6 +506,7 @@ _POSITIVE_NUMBERS = {
     "DAILY_SECONDS": int,
     "DAILY_ATTEMPTS_PER_ADDRESS": int,
     "FAILED_JOINS_PER_MINUTE": float,
+    "DEFINITIONS_PER_MINUTE": float,
     "RATE_LIMIT": float,
     "RATE_BURST": float,
     "FLOOD_CLOSE": int,
@@ -533,6 +548,24 @@ def _check_config(config: dict[str, Any]) -> None:
     if not (config["DATA_DIR"] is None or isinstance(config["DATA_DIR"], str)):
         # WIBBLE_DATA_DIR=123 arrives as a number, =true as a bool: neither is a folder the host meant.
         raise ConfigError("WIBBLE_DATA_DIR must be a folder path (or empty to keep games in memory only)")
+
+
+def _wordnet(config: dict[str, Any]) -> Path | None:
+    """WordNet's folder as the host set it (``WORDNET_DIR``), else where it is usually installed."""
+    setting = config["WORDNET_DIR"]
+    if setting == "" or setting is False:
+        return None
+    if not (setting is None or isinstance(setting, str)):
+        raise ConfigError("WIBBLE_WORDNET_DIR must be a folder path (or empty to go without WordNet)")
+    try:
+        folder = wordnet.find(setting)
+    except FileNotFoundError as exc:
+        raise ConfigError(f"WIBBLE_WORDNET_DIR: {exc}") from None
+    if folder is None:
+        log.warning(
+            "no WordNet database found (Debian: apt install wordnet-base): English lists have no definitions"
+        )
+    return folder
 
 
 def _positive(key: str, kind: type, value: Any) -> Any:
