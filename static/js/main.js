@@ -2,6 +2,7 @@
 
 import { Connection, socketUrl } from "./connection.js";
 import { dailyMemory } from "./daily.js";
+import { Definitions } from "./definitions.js";
 import {
   bindControls,
   bindDailyControls,
@@ -16,6 +17,7 @@ import { SETTINGS_KEY, Settings } from "./settings.js";
 import { Feedback } from "./sound.js";
 import { GAMES_KEY, Store, savedGames, savedRooms } from "./store.js";
 import { View } from "./view.js";
+import { DefinitionPanel } from "./view/definition.js";
 import { SettingsPanel } from "./view/settings.js";
 
 const config = JSON.parse(document.getElementById("wibble-config").textContent);
@@ -33,7 +35,8 @@ const storageOf = (name) => {
 
 const connection = new Connection(socketUrl(window.location), {
   onOpen: () => store.onOpen(),
-  onMessage: (message) => store.onMessage(message),
+  // A word's definition (or its refusal) is the popover's, not the game's.
+  onMessage: (message) => definitions.receive(message) || store.onMessage(message),
   onStatus: (status) => store.onStatus(status),
 });
 const store = new Store({
@@ -45,6 +48,17 @@ const store = new Store({
   start: config.room ? null : start,
 });
 const view = new View(document, config, { now: store.now });
+const definitions = new Definitions((message) => connection.send(message));
+/** The list of the words on screen: the match's in a match (or a room's), else the game's. */
+const wordlistOnScreen = () => {
+  const { mode, match, game } = store.state;
+  return ((mode === "match" || mode === "room") && match?.wordlist) || game?.wordlist || config.default_wordlist;
+};
+new DefinitionPanel(document, {
+  ask: (word, wordlist) => definitions.ask(word, wordlist),
+  wordlist: wordlistOnScreen,
+  titleOf: (name) => config.wordlists.find((list) => list.name === name)?.title ?? name,
+});
 store.subscribe((state, event) => view.render(state, event, store.canPlay));
 
 // Settings (sound, vibration, theme): drawn first, so the chosen theme shows as soon as it can.

@@ -3,11 +3,13 @@
 // back and forward and play. Reads /games/<id>/replay, which the server computes from the
 // match's record with its own rules; writes only this page's DOM. Its words are replay_steps.js's.
 
+import { startDefinitions } from "./definitions_page.js";
 import { Stepper } from "./replay_steps_player.js";
 import { BoardPanel } from "./view/board.js";
+import { wordButton } from "./view/definition.js";
 import { LEVEL_LABELS, breakdownText, plural } from "./view/wording.js";
 import {
-  bestText,
+  bestParts,
   breakdownSpoken,
   byRound,
   describe,
@@ -92,7 +94,7 @@ function render() {
 
   const told = step ? describe(data, step) : null;
   $("replay-action").textContent = told ? told.what : "The match is over";
-  $("replay-word").textContent = told ? told.word : "";
+  $("replay-word").replaceChildren(told?.word ? wordButton(document, told.word) : "");
   $("replay-points").textContent = told ? told.points : "";
   const played = step?.action === "play";
   const line = $("replay-word").closest(".word-line");
@@ -110,7 +112,8 @@ function render() {
   // The best word that was on the board as the turn ended, and its path on request.
   const ends = Boolean(step && "ended" in step);
   $("replay-best").hidden = !ends;
-  $("replay-best-text").textContent = ends ? bestText(step) : "";
+  const best = ends ? bestParts(step) : { before: "", word: "", after: "" };
+  $("replay-best-text").replaceChildren(best.before, best.word ? wordButton(document, best.word) : "", best.after);
   const showBest = button("show-best");
   showBest.hidden = !step?.best;
   showBest.setAttribute("aria-pressed", String(state.showBest));
@@ -184,6 +187,7 @@ async function start() {
     return;
   }
   state.data = body;
+  startDefinitions(document, { wordlist: () => body.wordlist, titleOf: () => body.wordlist_title });
   const names = body.seats.map((_, seat) => seatName(body, seat)).join(", ");
   $("replay-title").textContent = `${body.wordlist_title}: ${names}. ${plural(body.rounds, "round")}, seed ${body.seed}.`;
   showSteps(body);

@@ -152,6 +152,7 @@ const KNOWN = new Set([
   "game", "chain", "word", "board", "error", "over", "leaderboard",
   "match", "played", "turn", "gems", "presence", "hint", "match_over", "rematch",
   "room", "spectators", "removed",
+  "definition", // a word's meanings, asked for by the page (definitions.js)
   "pong", // the heartbeat's answer: the connection swallows it, the game never sees one
 ]);
 

@@ -2,7 +2,9 @@
 // Reads /games/<id>/replay (the board before every move, and the move); writes only this page's DOM.
 
 import { Stepper } from "./replay_steps_player.js";
+import { startDefinitions } from "./definitions_page.js";
 import { BoardPanel } from "./view/board.js";
+import { wordButton } from "./view/definition.js";
 
 const config = JSON.parse(document.getElementById("wibble-config").textContent);
 const $ = (testid) => document.querySelector(`[data-testid="${testid}"]`);
@@ -34,7 +36,7 @@ function render() {
   panel.render({ board, chain: frame ? frame.move.path : [] });
   const before = step === 0 ? 0 : frames[step - 1].move.total;
   $("replay-score").textContent = String(frame ? before : data.final.total);
-  $("replay-word").textContent = frame ? frame.move.word : "";
+  $("replay-word").replaceChildren(frame ? wordButton(document, frame.move.word) : "");
   $("replay-points").textContent = frame && frame.move.points ? `+${frame.move.points}` : "";
   $("replay-result").textContent = frame ? RESULTS[frame.move.result] ?? frame.move.result : "";
   // The result's colour is the line's, as on the game's page (a word, or not one).
@@ -92,6 +94,7 @@ async function start() {
     return;
   }
   state.data = body;
+  startDefinitions(document, { wordlist: () => body.wordlist, titleOf: () => body.wordlist_title });
   $("replay-title").textContent = `${body.wordlist_title} · seed ${body.seed}`;
   showMoves(body.frames);
   stepper.wire((action) => document.querySelector(`[data-action="${action}"]`), $("replay-play"));

@@ -121,9 +121,16 @@ export function breakdownSpoken(play) {
 
 /** The best word the board held when a turn ended, beside what was played. */
 export function bestText(step) {
-  if (!step.best) return "No word on the board";
+  const { before, word, after } = bestParts(step);
+  return `${before}${word}${after}`;
+}
+
+/** `bestText` in three parts, so that a page can make the word itself a button. */
+export function bestParts(step) {
+  if (!step.best) return { before: "No word on the board", word: "", after: "" };
   const same = step.word && step.word === step.best.word && step.points === step.best.points;
-  return `Best on the board: ${wordAndPoints(step.best)}${same ? " (played)" : ""}`;
+  const points = wordAndPoints({ ...step.best, word: "" });
+  return { before: "Best on the board: ", word: step.best.word, after: `${points}${same ? " (played)" : ""}` };
 }
 
 /** The steps grouped by round, each with its index in `data.steps`: [{round, steps: [{index, step}]}]. */

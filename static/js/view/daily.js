@@ -3,6 +3,7 @@
 // its best words. Owns the `daily` section only (the game itself is the endless panels').
 
 import { bestDays, shareText, streakOf } from "../daily.js";
+import { wordButton } from "./definition.js";
 import { make, setText, setHidden } from "./dom.js";
 import { DAILY, fieldError } from "./wording.js";
 
@@ -94,7 +95,7 @@ export class DailyPanel {
       el.yesterdayBest.replaceChildren(
         ...yesterday.best.map(({ word, points }) => {
           const item = make(this.document, "li", "yesterday-word");
-          item.append(make(this.document, "span", "missed-text", word), make(this.document, "span", "found-points", `+${points}`));
+          item.append(wordButton(this.document, word, "missed-text"), make(this.document, "span", "found-points", `+${points}`));
           return item;
         }),
       );

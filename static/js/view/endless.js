@@ -1,6 +1,7 @@
 // The endless game's panels: the score and the words left (in the header), the found words,
 // and the controls under the board (the word-list picker and New game). Owns those elements.
 
+import { rove, wordButton } from "./definition.js";
 import { animate, pulse } from "./motion.js";
 import { addWordlistOptions, make, setData, setHidden, setProp, setText } from "./dom.js";
 import { wordsLeftText } from "./wording.js";
@@ -82,6 +83,7 @@ export class EndlessPanel {
         ], 260);
       }
     }
+    rove(list);
     this.shownFound = found.length;
     setText(this.foundCount, String(found.length));
     setHidden(this.foundEmpty, found.length > 0);
@@ -89,7 +91,7 @@ export class EndlessPanel {
 
   foundItem({ word, points }) {
     const item = make(this.document, "li");
-    item.append(make(this.document, "span", "found-word", word), make(this.document, "span", "found-points", `+${points}`));
+    item.append(wordButton(this.document, word, "found-word"), make(this.document, "span", "found-points", `+${points}`));
     return item;
   }
 }

@@ -6,17 +6,16 @@
 import * as M from "../match.js";
 import * as R from "../room.js";
 import { ClockPanel } from "./clock.js";
+import { rove, wordButton } from "./definition.js";
 import { addWordlistOptions, make, setHidden, setProp, setText } from "./dom.js";
-import {
-  POWER_NAMES,
-  breakdownText,
-  capital,
-  plural,
-  pts,
-  seatTag,
-  waitingText,
-  wordAndPoints,
-} from "./wording.js";
+import { POWER_NAMES, breakdownText, capital, plural, pts, seatTag, waitingText } from "./wording.js";
+
+/** A `span` of `className`: `before`, then the word (pressed for its definition), then its points. */
+function withWord(doc, className, before, { word, points }) {
+  const span = make(doc, "span", className);
+  span.append(before, wordButton(doc, word), points === null ? "" : ` ${pts(points)}`);
+  return span;
+}
 
 /** The match the page shows: the match mode's, or a room's once its match (or end screen) is up. */
 export function matchOnScreen(state, screen) {
@@ -232,7 +231,7 @@ export class MatchPanel {
   renderHint(match) {
     const hint = match.hint;
     setHidden(this.el.hint, !hint);
-    if (hint) this.el.hint.textContent = `Hint: ${hint.word} · ${pts(hint.points)} — lit on the board`;
+    if (hint) this.el.hint.replaceChildren("Hint: ", wordButton(this.document, hint.word), ` · ${pts(hint.points)} — lit on the board`);
   }
 
   renderPause(match) {
@@ -264,13 +263,14 @@ export class MatchPanel {
       const item = make(doc, "li");
       item.append(
         make(doc, "span", "play-who", `R${play.round} · ${who(play)}`),
-        make(doc, "span", "play-word", play.word),
+        wordButton(doc, play.word, "play-word"),
         make(doc, "span", "found-points", `+${play.points}`),
       );
       item.title = breakdownText(play);
       return item;
     });
     this.el.plays.replaceChildren(...items);
+    rove(this.el.plays);
   }
 
   renderOver(match, event) {
@@ -295,7 +295,7 @@ export class MatchPanel {
           make(doc, "span", "rank-place", `#${seat.rank}`),
           make(doc, "span", "rank-name", seat.index === match.you && seat.name !== "You" ? `${seat.name} (you)` : seat.name),
           make(doc, "span", "rank-score", pts(seat.score)),
-          make(doc, "span", "rank-best", best ? `Best word: ${wordAndPoints(best)}` : "No word played"),
+          best ? withWord(doc, "rank-best", "Best word: ", best) : make(doc, "span", "rank-best", "No word played"),
         );
         return item;
       }),
@@ -308,14 +308,16 @@ export class MatchPanel {
         item.dataset.ended = turn.ended;
         const name = turn.seat === match.you ? "You" : M.seatName(match, turn.seat);
         const played = turn.played
-          ? wordAndPoints(turn.played)
-          : turn.ended === "timed_out" ? "ran out of time" : "passed";
-        const best = make(doc, "span", "turn-best", turn.best ? `Best on the board: ${wordAndPoints(turn.best)}` : "No word on the board");
+          ? withWord(doc, "turn-played", "", turn.played)
+          : make(doc, "span", "turn-played", turn.ended === "timed_out" ? "Ran out of time" : "Passed");
+        const best = turn.best
+          ? withWord(doc, "turn-best", "Best on the board: ", turn.best)
+          : make(doc, "span", "turn-best", "No word on the board");
         const same = turn.played && turn.best && turn.played.word === turn.best.word;
         item.dataset.best = String(Boolean(same));
         item.append(
           make(doc, "span", "turn-who", `Round ${turn.round} · ${name}`),
-          make(doc, "span", "turn-played", capital(played)),
+          played,
           best,
         );
         return item;

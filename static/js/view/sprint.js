@@ -3,6 +3,7 @@
 // Owns those elements only; counts down from the sprint's `endsAt` on the tab's clock.
 
 import { clockText, secondsLeft } from "../sprint.js";
+import { definable } from "./definition.js";
 import { make, setText, setHidden } from "./dom.js";
 import { plural, sprintOverText, sprintResultText } from "./wording.js";
 
@@ -68,6 +69,7 @@ export class SprintPanel {
     button.type = "button";
     button.dataset.missed = String(index);
     button.dataset.word = word;
+    definable(button, word); // lighting its path shows what it means too
     button.setAttribute("aria-pressed", "false");
     button.setAttribute("aria-label", `${word}, ${plural(points, "point")}, ${plural(path.length, "tile")}: light its path`);
     button.append(make(this.document, "span", "missed-text", word), make(this.document, "span", "found-points", `+${points}`));

@@ -238,3 +238,19 @@ export const SETTINGS_WORDING = Object.freeze({
   vibrationHelp: "A short buzz for the same, on a phone.",
   noVibration: "This browser cannot vibrate.",
 });
+
+// What the definition popover says (view/definition.js).
+export const DEFINE = Object.freeze({
+  looking: (word) => `Looking up ${word.toUpperCase()}…`,
+  formOf: (lemma) => `${lemma.toUpperCase()} · `,
+  noEntry: (word, source) => `${source} has no entry for ${word.toUpperCase()}.`,
+  noSource: (title) => `There are no definitions for ${title || "this word list"}.`,
+  source: (name) => `From ${DEFINE.sourceName(name)}`,
+  sourceName: (name) => (name === "WordNet 3.0" ? "WordNet 3.0 (Princeton University)" : name),
+  refused: (error) =>
+    error?.code === "limit/definitions"
+      ? "That is a lot of words at once: wait a minute, then ask again."
+      : error?.code === "client/offline" || error?.code === "client/no_answer"
+        ? "The server did not answer; try again when it is connected."
+        : "This list's definitions are not available right now.",
+});
