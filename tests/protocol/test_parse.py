@@ -26,6 +26,7 @@ from wibble.protocol.commands import (
     Cancel,
     Command,
     CreateRoom,
+    EndSprint,
     Enter,
     Extend,
     Hint,
@@ -85,6 +86,7 @@ READS = [
     ("enter", frame(type="enter", row=2, col=3), Enter(Pos(2, 3))),
     ("release", frame(type="release"), Release()),
     ("cancel", frame(type="cancel"), Cancel()),
+    ("done", frame(type="done"), EndSprint()),
     ("new_match", frame(type="new_match"), NewMatch(None, None, 5, None, (), "You", 1, "spellcast")),
     (
         "new_match-all",

@@ -17,6 +17,7 @@ from ..engines.store import Store
 from ..protocol import (
     Command,
     CreateRoom,
+    EndSprint,
     JoinRoom,
     Leaderboard,
     MatchCommand,
@@ -122,6 +123,13 @@ class Router:
         elif isinstance(command, ResumeMatch):
             match, token = self.matches.resume(command, session.address)
             self._enter_match(session, match, token)
+        else:
+            self._move(session, command)
+
+    def _move(self, session: Session, command: Command) -> None:
+        """A move: to the session's room, match or game (``done`` is a sprint's, so a game's only)."""
+        if isinstance(command, EndSprint):
+            self.games.done(session, command)
         elif session.room is not None:
             self.rooms.move(session, command)
         elif isinstance(command, MatchCommand) or session.match is not None:
