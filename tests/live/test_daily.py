@@ -30,6 +30,11 @@ def start(player: Player, who: str = ANN, name: str = "Ann") -> dict[str, object
     return frames[0]
 
 
+def tiles(player: Player) -> int:
+    """The tiles of the words ``player`` scored (all within 10 s here: their pace, as judged)."""
+    return sum(len(word) for word, _ in player.game.found.in_order)
+
+
 def leaderboard(player: Player, who: str | None = ANN) -> dict[str, object]:
     message = {"type": "leaderboard"} if who is None else {"type": "leaderboard", "player": who}
     [frame] = player.send(**message)
@@ -75,7 +80,14 @@ def test_the_server_scores_the_sprint_when_it_ends_and_shows_the_leaderboard(dai
     assert types[-2:] == ["over", "leaderboard"]
     board = ann.frames[-1]
     assert board["top"] == [{"rank": 1, "name": "Ann", "score": total, "words": 1}]
-    assert board["you"] == {"rank": 1, "name": "Ann", "score": total, "words": 1, "ranked": True}
+    assert board["you"] == {
+        "rank": 1,
+        "name": "Ann",
+        "score": total,
+        "words": 1,
+        "ranked": True,
+        "pace": tiles(ann),
+    }
     row = daily.store.load(doc_id(DAY))
     assert row is not None
     assert row.kind == "daily"
@@ -168,7 +180,14 @@ def test_a_daily_sprint_nobody_reopened_after_a_restart_is_still_scored_on_time(
     tick(second, 0)
 
     board = leaderboard(second.player(), ANN)
-    assert board["you"] == {"rank": 1, "name": "Ann", "score": total, "words": 1, "ranked": True}
+    assert board["you"] == {
+        "rank": 1,
+        "name": "Ann",
+        "score": total,
+        "words": 1,
+        "ranked": True,
+        "pace": tiles(ann),
+    }
     assert second.router.pick_up() == 0  # over: nothing more to take on
 
 
@@ -184,7 +203,14 @@ def test_i_m_done_ends_the_daily_at_once_and_the_server_enters_its_score(daily: 
     over, board = frames
     assert (over["total"], over["early"], over["seq"]) == (total, True, 7)
     assert over["missed"]
-    assert board["you"] == {"rank": 1, "name": "Ann", "score": total, "words": 1, "ranked": True}
+    assert board["you"] == {
+        "rank": 1,
+        "name": "Ann",
+        "score": total,
+        "words": 1,
+        "ranked": True,
+        "pace": tiles(ann),
+    }
     assert board["rules"] == {"pace": {"tiles": MOST_TILES, "seconds": WINDOW}, "places": 2}
     # The end is committed as the clock's would be, and says it came early.
     moves = daily.store.moves(str(game["game_id"]))

@@ -188,8 +188,8 @@ class Leaderboard:
         elif entry is not None and entry.score is not None and player is not None:
             mine = {"rank": None, "name": entry.name, "score": entry.score, "words": entry.words}
             mine.update(ranked=False, why=self.why_unranked(player))
-            if entry.pace is not None:
-                mine["pace"] = entry.pace
+        if mine is not None and entry is not None and entry.pace is not None:
+            mine["pace"] = entry.pace  # their own busiest stretch, in tiles
         return {
             "top": [_standing(s) for _, s in ranked[:top]],
             "you": mine,

@@ -18,9 +18,12 @@ from dataclasses import dataclass
 WINDOW = 10.0
 """Seconds in which the tiles are counted (the busiest such stretch of the sprint)."""
 
-MOST_TILES = 120
-"""The most tiles of scored words a person can play in ``WINDOW`` seconds, with a margin: the
-fastest measured (a 150-words-a-minute typist's pace, no time to find words) was 52 in 10 s."""
+MOST_TILES = 180
+"""The most tiles of scored words a person can play in ``WINDOW`` seconds, with a margin. Our page
+driven with no time at all spent finding words (benchmarks/human_pace.py, 2026-11-28): 81 at a
+fast typist's 80 ms a key (150 words a minute), 125 at 60 ms, 154 at 50 ms (240 words a minute,
+beyond any typist's sustained pace); drags 75 at 60 ms a tile, 120 at 30 ms. With no round trip
+either, 7-letter words at 50 ms a key would be 175. A solver at the message rate limit: 357."""
 
 
 @dataclass(frozen=True, slots=True)
