@@ -29,3 +29,4 @@ def test_a_person_s_pace_is_human_and_a_solver_s_is_not() -> None:
 def test_times_go_with_the_last_words_when_a_sprint_kept_fewer_times_than_words() -> None:
     assert plays([3.0], ["cat", "horse"]) == [(3.0, 5)]
     assert plays([], ["cat"]) == []
+    assert plays([1.0, 2.0], ["cat"]) == [(2.0, 3)]  # never more times than words

@@ -195,5 +195,6 @@ def test_a_sprint_keeps_when_each_word_scored_as_the_layer_above_stamped_it() ->
     assert Game.from_doc(doc, AB).times == [2.5]
     del doc["times"]  # a sprint saved before times were kept
     assert Game.from_doc(doc, AB).times == []
-    with pytest.raises(GameDataError):
-        Game.from_doc({**doc, "times": [-1]}, AB)
+    for damaged in ([-1], [1.0, 2.0, 3.0], "soon"):  # a time before the start, more times than words
+        with pytest.raises(GameDataError):
+            Game.from_doc({**doc, "times": damaged}, AB)

@@ -465,7 +465,7 @@ def _restore(cls: type[Game], doc: Mapping[str, Any], words: WordList) -> Game:
     game._judged = judged
     game.owner = None
     game.sprint, game.deadline = _sprint(doc)
-    game.times, game.early = _times(doc, game.sprint), doc.get("early") is True
+    game.times, game.early = _times(doc, game.sprint, len(game.found)), doc.get("early") is True
     game._chain = Chain(words, params)
     chain = field_of(doc, "chain", list)
     idle = phase in (Phase.IDLE, Phase.OVER)
@@ -488,13 +488,15 @@ def _sprint(doc: Mapping[str, Any]) -> tuple[int | None, float | None]:
     return sprint, float(deadline)
 
 
-def _times(doc: Mapping[str, Any], sprint: int | None) -> list[float]:
-    """A sprint's scoring times; none for an untimed game, or a sprint saved before they were kept."""
+def _times(doc: Mapping[str, Any], sprint: int | None, found: int) -> list[float]:
+    """A sprint's scoring times (at most one for each of its ``found`` words); none for an untimed
+    game, or a sprint saved before they were kept."""
     times = doc.get("times")
     if sprint is None or times is None:
         return []
     if not (
         isinstance(times, list)
+        and len(times) <= found
         and all(isinstance(t, int | float) and type(t) is not bool and t >= 0 for t in times)
     ):
         raise GameDataError("field 'times' is damaged")

@@ -43,8 +43,10 @@ class Pace:
 def plays(times: Sequence[float], words: Sequence[str]) -> list[tuple[float, int]]:
     """Each timed word as (seconds into the sprint, tiles): ``times`` are the last words'
     (a sprint saved before times were kept has fewer times than words)."""
-    timed = list(words[len(words) - len(times) :]) if times else []
-    return [(at, len(word)) for at, word in zip(times, timed, strict=True)]
+    count = min(len(times), len(words))
+    if count == 0:
+        return []
+    return [(at, len(word)) for at, word in zip(times[-count:], words[-count:], strict=True)]
 
 
 def peak(played: Sequence[tuple[float, int]], window: float = WINDOW) -> int:

@@ -61,7 +61,7 @@ class Dailies(Service):
         """Scored attempts one client address may start a day."""
         self.min_words = min_words
         self.most_tiles = most_tiles
-        """The pace bound: tiles of scored words in any ``pace.WINDOW`` seconds (a test sets it low)."""
+        """The pace bound: tiles of scored words in any ``pace.WINDOW`` seconds (``pace.MOST_TILES``)."""
         self.wall_clock = parts.wall_clock
         self._yesterdays: dict[date, dict[str, Any]] = {}
 

@@ -239,9 +239,8 @@ class Games(Service):
             return Move.of(path, judged).to_doc()
 
         try:
-            now = (
-                self.wall_clock()
-            )  # a sprint keeps when each word scored: this server's time, never a client's
+            # A sprint keeps when each of its words scored: this server's time, never a client's.
+            now = self.wall_clock()
             return self.docs.commit(live, lambda: game.release(actor, now) + game.clean_up(), record)
         except StorageError:
             live.game.owner = actor  # the chain is still theirs, to release again (owners are not saved)
