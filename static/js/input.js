@@ -290,6 +290,7 @@ export function bindControls(root, actions, { settleMs = PICKER_SETTLE_MS } = {}
   // The button, unlike the picker, says "play now": the board takes the focus (main.js).
   root.querySelector('[data-action="new-game"]').addEventListener("click", () => actions.newGame(picker.value, { play: true }));
   root.querySelector('[data-action="submit"]').addEventListener("click", () => actions.release());
+  root.querySelector('[data-action="done"]').addEventListener("click", () => actions.done());
   root.querySelector('[data-testid="missed-words"]').addEventListener("click", (event) => {
     const button = event.target.closest?.("[data-missed]");
     if (button) actions.showMissed(Number(button.dataset.missed));

@@ -171,6 +171,7 @@ const actions = {
     return play ? thenBoard(started) : started;
   },
   showMissed: (index) => store.showMissed(index),
+  done: () => store.done(),
   playDaily: (name) => thenBoard(store.playDaily(name)),
   replayDaily: () => thenBoard(store.replayDaily()),
   shareDaily: () => shareDaily(),

@@ -37,6 +37,8 @@ export const press = (row, col) => ({ type: "press", row, col });
 export const enter = (row, col) => ({ type: "enter", row, col });
 export const release = () => ({ type: "release" });
 export const cancel = () => ({ type: "cancel" });
+/** "I'm done": end this sprint now, as if its clock ran out (the server scores a daily try then). */
+export const done = () => ({ type: "done" });
 
 // -- matches (docs/protocol.md, "Matches") --
 

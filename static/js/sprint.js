@@ -18,18 +18,25 @@ export function sprintOf(message, now) {
     seconds: message.sprint,
     endsAt: now + remaining * 1000,
     over: message.phase === "over",
+    early: message.early === true, // its player ended it before its clock ("I'm done")
     missed: missedOf(message),
   };
 }
 
 /** The same sprint, over, as an `over` message says. */
-export const endedSprint = (sprint, message) => ({ ...sprint, over: true, missed: missedOf(message) });
+export const endedSprint = (sprint, message) => ({ ...sprint, over: true, early: message.early === true, missed: missedOf(message) });
 
 /** The words missed: `[{word, points, path: [[row, col], …]}]`, best first. */
 export function missedOf(message) {
   const missed = Array.isArray(message.missed) ? message.missed : [];
   return missed.map(({ word, points, path }) => ({ word, points, path: path.map(([r, c]) => [r, c]) }));
 }
+
+/** How long "I'm done" waits for its second press (a mis-tap must not end a try), in ms. */
+export const DONE_CONFIRM_MS = 5000;
+
+/** Whether "I'm done" was pressed once within DONE_CONFIRM_MS of `now` (ms): the next press ends the sprint. */
+export const doneAsked = (state, now) => typeof state.doneAsked === "number" && now - state.doneAsked <= DONE_CONFIRM_MS;
 
 /** Seconds left (0 once over or past its end); null for no sprint. */
 export function secondsLeft(sprint, now) {

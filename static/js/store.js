@@ -108,6 +108,7 @@ export class Store {
       join: joinStateOf(roomCode, rooms, { gone: roomCode !== null && config.room_gone === true }),
       lobby: false, // after a room's match: the seats and rules shown instead of the end screen
       shownPath: null, // a missed word's path lit on a sprint's final board: {word, path}
+      doneAsked: null, // when "I'm done" was pressed once (the tab's clock, ms): a second press ends the sprint
       // The daily board: the day's leaderboard as the server last sent it, a refusal of the
       // name or the attempt, whether Share worked, the name last given and the days played here.
       dailyBoard: null,
@@ -371,6 +372,11 @@ export class Store {
 
   showMissed(index) {
     return this.apply(endless.showMissed(this.tab, index));
+  }
+
+  /** "I'm done": asks first, ends the sprint at the second press (store/endless.js). */
+  done() {
+    return this.apply(endless.done(this.tab));
   }
 
   playDaily(name) {

@@ -7,7 +7,8 @@ from datetime import date
 import pytest
 
 from wibble.core import GameDataError, RuleError
-from wibble.core.daily import FIRST_DAY, Leaderboard, day_number, day_of, seed_of
+from wibble.core.daily import FIRST_DAY, PLACES, Leaderboard, day_number, day_of, seed_of
+from wibble.core.pace import MOST_TILES, Pace
 
 DAY = date(2026, 11, 24)
 
@@ -47,7 +48,7 @@ def test_only_the_scored_game_of_a_try_sets_its_score_and_only_once() -> None:
     assert board.finish("p1", "g1", 30, 4) is True
     assert board.finish("p1", "g1", 99, 9) is False
     assert board.finish("nobody", "g1", 99, 9) is False
-    assert board.view("p1")["you"] == {"rank": 1, "name": "Ann", "score": 30, "words": 4}
+    assert board.view("p1")["you"] == {"rank": 1, "name": "Ann", "score": 30, "words": 4, "ranked": True}
 
 
 def test_a_damaged_leaderboard_is_refused() -> None:
@@ -55,3 +56,65 @@ def test_a_damaged_leaderboard_is_refused() -> None:
     for damage in ({"version": -1}, {"entries": {"p": {"name": 3}}}, {"date": "yesterday"}):
         with pytest.raises(GameDataError):
             Leaderboard.from_doc({**doc, **damage})
+
+
+def test_a_try_faster_than_a_person_is_kept_and_shown_to_its_player_but_not_ranked() -> None:
+    board = Leaderboard(DAY)
+    board.start("p1", "Ann", "g1", "192.0.2.1", 10)
+    board.start("bot", "Bot", "g2", "192.0.2.2", 10)
+    board.finish("p1", "g1", 30, 4, Pace(40))
+    board.finish("bot", "g2", 1000, 88, Pace(MOST_TILES * 3))
+    assert [s.name for _, s in board.standings()] == ["Ann"]
+    view = board.view("bot")
+    assert view["top"] == [{"rank": 1, "name": "Ann", "score": 30, "words": 4}]
+    assert view["players"] == 1
+    assert view["you"] == {
+        "rank": None,
+        "name": "Bot",
+        "score": 1000,
+        "words": 88,
+        "ranked": False,
+        "why": "pace",
+        "pace": MOST_TILES * 3,
+    }
+    again = Leaderboard.from_doc(board.to_doc())
+    assert again.view("bot") == view
+
+
+def test_one_address_holds_its_two_best_places_and_a_better_third_try_takes_one() -> None:
+    assert PLACES == 2
+    board = Leaderboard(DAY)
+    for n, score in enumerate((30, 20, 10)):
+        board.start(f"p{n}", f"P{n}", f"g{n}", "198.51.100.7", 10)
+        board.finish(f"p{n}", f"g{n}", score, 3, Pace(20))
+    board.start("q", "Q", "gq", "203.0.113.5", 10)
+    board.finish("q", "gq", 5, 1, Pace(20))
+    assert [(s.rank, s.name) for _, s in board.standings()] == [(1, "P0"), (2, "P1"), (3, "Q")]
+    assert board.view("p2")["you"]["why"] == "address"
+    board.start("p3", "P3", "g3", "198.51.100.7", 10)
+    board.finish("p3", "g3", 25, 3, Pace(20))
+    assert [s.name for _, s in board.standings()] == ["P0", "P3", "Q"]
+    assert board.why_unranked("p1") == "address"
+    assert board.why_unranked("p3") is None
+
+
+def test_a_leaderboard_kept_before_pace_and_places_reads_as_ranked_tries_of_separate_addresses() -> None:
+    old = {
+        "date": DAY.isoformat(),
+        "version": 4,
+        "scored": 3,
+        "entries": {
+            f"p{n}": {"name": f"P{n}", "game": f"g{n}", "score": 10 * n, "words": n, "order": n}
+            for n in (1, 2, 3)
+        },
+        "addresses": {"k": 3},
+    }
+    board = Leaderboard.from_doc(old)
+    assert [s.name for _, s in board.standings()] == ["P3", "P2", "P1"]
+    assert board.view("p1")["you"] == {"rank": 3, "name": "P1", "score": 10, "words": 1, "ranked": True}
+    # It goes on under the new rules, and is written back whole.
+    board.start("p4", "P4", "g4", "192.0.2.1", 10)
+    doc = board.to_doc()
+    assert doc["entries"]["p1"]["ranked"] is True
+    assert doc["entries"]["p1"]["address"] is None
+    assert Leaderboard.from_doc(doc).to_doc() == doc

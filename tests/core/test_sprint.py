@@ -146,3 +146,55 @@ def test_an_untimed_record_cannot_end_on_a_clock() -> None:
     game = Game(AB, Draws(4), HashParams.draw(random.Random(4)))
     with pytest.raises(RecordError):
         Record.of("g1", game.to_doc(), [{"version": 1, "time_up": True, "total": 0}])
+
+
+def test_a_sprint_ended_early_ends_as_when_its_clock_runs_out_and_replays_to_that_end() -> None:
+    game = sprint()
+    moves = [release(game, solve(game.board, AB)[0].path)]
+    game.press(Pos(0, 0))  # a chain being dragged is dropped unjudged, as at the deadline
+    [ended] = game.end_early()
+    assert ended == TimeUp(game.total, 2, early=True)
+    assert (game.phase, game.chain, game.early) == (Phase.OVER, (), True)
+    with pytest.raises(RuleError, match="over"):
+        game.press(Pos(0, 0))
+    assert game.time_up(START + 61) == []  # its deadline, later, changes nothing
+    doc = json.loads(json.dumps(game.to_doc()))
+    assert doc["early"] is True
+    assert Game.from_doc(doc, AB).early is True
+    stored = [m.to_doc() for m in moves] + [
+        {"version": 2, "time_up": True, "total": game.total, "early": True}
+    ]
+    record = Record.from_doc(json.loads(json.dumps(Record.of("s1", doc, stored).to_doc())))
+    assert record.moves[-1].to_doc()["early"] is True
+    assert differences(replay(record, AB), record.final) is None
+
+
+def test_ending_early_is_refused_for_an_untimed_game_and_an_ended_sprint_and_changes_nothing() -> None:
+    untimed = Game(AB, Draws(4), HashParams.draw(random.Random(4)))
+    over = sprint()
+    over.time_up(START + 61)
+    for game, code in ((untimed, "game/not_sprint"), (over, "game/over")):
+        doc = game.to_doc()
+        with pytest.raises(RuleError) as refused:
+            game.end_early()
+        assert refused.value.code == code
+        assert game.to_doc() == doc
+
+
+def test_a_sprint_keeps_when_each_word_scored_as_the_layer_above_stamped_it() -> None:
+    game = sprint()
+    paths = [entry.path for entry in solve(game.board, AB)]
+    game.press(paths[0][0])
+    for pos in paths[0][1:]:
+        game.enter(pos)
+    game.release(at=START + 2.5)
+    game.clean_up()
+    release(game, solve(game.board, AB)[0].path)  # released without a time (a replay): none kept
+    assert game.times == [2.5]
+    doc = json.loads(json.dumps(game.to_doc()))
+    assert Game.from_doc(doc, AB).times == [2.5]
+    del doc["times"]  # a sprint saved before times were kept
+    assert Game.from_doc(doc, AB).times == []
+    for damaged in ([-1], [1.0, 2.0, 3.0], "soon"):  # a time before the start, more times than words
+        with pytest.raises(GameDataError):
+            Game.from_doc({**doc, "times": damaged}, AB)

@@ -103,6 +103,47 @@ def test_a_daily_sprint_plays_to_its_end_screen_and_shares_no_letter_of_the_boar
     assert errors == []
 
 
+def test_i_m_done_on_a_phone_asks_once_then_ends_the_try_with_the_end_screen_and_its_score_entered(
+    browser: Browser, daily_server: LiveServer, en_trie: Trie
+) -> None:
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, device_scale_factor=2
+    )
+    page = context.new_page()
+    errors = watch_console(page)
+    open_daily(page, daily_server)
+    page.get_by_label("Name on the leaderboard").fill("Di")
+    page.get_by_role("button", name="Play today's board").tap()
+    game = WibblePage(page)
+    game.wait_idle()
+    game.score_word(en_trie)
+    total = game.total_score()
+
+    done = page.get_by_role("button", name="I'm done")
+    expect(done).to_be_in_viewport()
+    box = done.bounding_box()
+    assert box is not None
+    assert box["height"] >= 44  # a finger's target
+    done.tap()
+    # One tap asks again, and ends nothing: a mis-tap must not throw a try away.
+    expect(game.message).to_contain_text("End your try now")
+    expect(page.get_by_role("button", name="End now")).to_be_visible()
+    expect(page.locator("#sprint-over-title")).to_be_hidden()
+    # The second press (from the keyboard here: the button takes the focus like any other).
+    page.get_by_role("button", name="End now").focus()
+    page.keyboard.press("Enter")
+
+    title = page.locator("#sprint-over-title")
+    expect(title).to_have_text(f"Done: {total} points")  # well before its clock (SPRINT s) runs out
+    expect(title).to_be_focused()
+    expect(page.get_by_test_id("missed-words").locator("button").first).to_be_visible()
+    expect(page.get_by_role("button", name="I'm done")).to_be_hidden()
+    expect(page.get_by_test_id("daily-rank")).to_have_text("You are 1st of 1 player today.")
+    expect(page.get_by_test_id("daily-top")).to_contain_text(f"Di: {total} points")
+    assert errors == []
+    context.close()
+
+
 def test_a_second_try_the_same_day_is_a_replay_and_a_bad_name_is_refused_in_place(
     context: BrowserContext, daily_server: LiveServer
 ) -> None:
@@ -116,7 +157,10 @@ def test_a_second_try_the_same_day_is_a_replay_and_a_bad_name_is_refused_in_plac
     page.get_by_label("Name on the leaderboard").fill("Bo")
     page.get_by_role("button", name="Play today's board").click()
     expect(page.locator("body")).to_have_attribute("data-screen", "daily")
-    expect(page.locator("#sprint-over-title")).to_be_visible(timeout=(SPRINT + 10) * 1000)
+    # Done at once (the clock's own end is the test above's): "I'm done", then "End now".
+    page.get_by_role("button", name="I'm done").click()
+    page.get_by_role("button", name="End now").click()
+    expect(page.locator("#sprint-over-title")).to_have_text("Done: 0 points")
     expect(page.get_by_test_id("share-status")).to_have_text("This try counts on today's leaderboard.")
 
     page.get_by_role("button", name="Play it again (not scored)").click()

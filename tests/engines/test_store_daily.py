@@ -28,7 +28,28 @@ def test_a_leaderboard_comes_back_as_it_was_committed(store: Store) -> None:
     assert row.kind == "daily"
     again = Leaderboard.from_doc(row.doc)
     assert again.to_doc() == board.to_doc()
-    assert again.view("p1")["you"] == {"rank": 1, "name": "Ann", "score": 42, "words": 7}
+    assert again.view("p1")["you"] == {"rank": 1, "name": "Ann", "score": 42, "words": 7, "ranked": True}
+
+
+def test_a_leaderboard_stored_before_pace_and_places_reads_and_goes_on(store: Store) -> None:
+    """A day's document written by the server before it judged pace and held an address to two
+    places: its tries read as ranked, each from an address of its own, and a new one commits."""
+    old = {
+        "date": DAY.isoformat(),
+        "version": 2,
+        "scored": 1,
+        "entries": {"p1": {"name": "Ann", "game": "g1", "score": 42, "words": 7, "order": 1}},
+        "addresses": {"a1": 1},
+    }
+    store.create(doc_id(DAY), "daily", old, T0)
+    row = store.load(doc_id(DAY))
+    assert row is not None
+    board = Leaderboard.from_doc(row.doc)
+    assert board.view("p1")["you"] == {"rank": 1, "name": "Ann", "score": 42, "words": 7, "ranked": True}
+    board.start("p2", "Bo", "g2", "192.0.2.2", 10)
+    store.commit(doc_id(DAY), 2, board.to_doc(), {"version": 3}, T0 + 1)
+    again = Leaderboard.from_doc(store.load(doc_id(DAY)).doc)  # type: ignore[union-attr]
+    assert again.to_doc() == board.to_doc()
 
 
 def test_two_processes_entering_tries_on_the_same_version_cannot_both_commit(open_store: Opener) -> None:

@@ -107,3 +107,23 @@ test("a word list the server lacks, with nothing on screen: the default list, on
   assert.equal(E.listRefused(tabOf({ state: { live: false }, fellBack: true }), refused), null);
   assert.equal(E.listRefused(tabOf(), refused), null); // a game on screen plays on
 });
+
+test("I'm done asks once, ends the sprint at a second press soon after, and never outside a running sprint", () => {
+  const sprint = { seconds: 60, endsAt: 61_000, over: false, missed: [] };
+  const game = { id: "g", sprint, daily: { day: 328, date: "2026-11-24", scored: true } };
+  const first = E.done(tabOf({ state: { game, mode: "daily", doneAsked: null }, now: () => 1000 }));
+  assert.deepEqual(first.state, { doneAsked: 1000 });
+  assert.equal(first.send, undefined); // a mis-tap throws nothing away
+  assert.deepEqual([first.say.say, first.say.daily, first.ok], ["done_confirm", true, false]);
+  const second = E.done(tabOf({ state: { game, mode: "daily", doneAsked: 1000 }, now: () => 3000 }));
+  assert.deepEqual(second.send, [{ type: "done" }]);
+  assert.deepEqual(second.state, { doneAsked: null });
+  // Too long after the first press, it asks again.
+  const late = E.done(tabOf({ state: { game, mode: "daily", doneAsked: 1000 }, now: () => 7000 }));
+  assert.equal(late.send, undefined);
+  assert.equal(E.done(tabOf()), null); // untimed
+  assert.equal(E.done(tabOf({ state: { game: { ...game, sprint: { ...sprint, over: true } }, mode: "daily" } })), null);
+  // Ended early: the end says so.
+  const over = E.sprintOver(tabOf({ state: { game } }), { type: "over", total: 9, found: [], missed: [], early: true });
+  assert.deepEqual([over.say.say, over.state.game.sprint.early, over.state.doneAsked], ["ended_early", true, null]);
+});

@@ -54,3 +54,16 @@ test("every bot level the server knows has a name in the pickers", () => {
   assert.deepEqual(Object.keys(LEVEL_LABELS), [...LEVELS]);
   for (const level of LEVELS) assert.equal(LEVEL_LABELS[level], capital(level));
 });
+
+test("a daily try that is not ranked says its score and why", async () => {
+  const { DAILY } = await import("../../static/js/view/wording.js");
+  const rules = { pace: { tiles: 180, seconds: 10 }, places: 2 };
+  const fast = { rank: null, name: "Bot", score: 1000, words: 88, ranked: false, why: "pace", pace: 357 };
+  assert.equal(
+    DAILY.rank({ you: fast, players: 3, played: true, rules }),
+    "Your try: 1000 points, not ranked: it was played faster than a person can (357 tiles in 10 seconds; the most a person plays is 180).",
+  );
+  const third = { ...fast, score: 12, why: "address", pace: 20 };
+  assert.match(DAILY.rank({ you: third, players: 3, played: true, rules }), /^Your try: 12 points, not ranked: your address already holds its 2 places today/);
+  assert.equal(DAILY.rank({ you: { rank: 2, ranked: true }, players: 3, played: true, rules }), "You are 2nd of 3 players today.");
+});

@@ -9,6 +9,7 @@ import pytest
 
 from tests.live.players import FakeClock, Live, LiveFactory, Player, errors, tick
 from wibble.core.daily import DAILY_SECONDS, day_number, doc_id
+from wibble.core.pace import MOST_TILES, WINDOW
 from wibble.live.router import PICK_UP_SLACK
 
 NOON = 1_795_176_000.0  # 2026-11-20 12:00 UTC
@@ -27,6 +28,11 @@ def start(player: Player, who: str = ANN, name: str = "Ann") -> dict[str, object
     frames = player.send(type="new_daily", player=who, name=name)
     assert [f["type"] for f in frames] == ["game"], frames
     return frames[0]
+
+
+def tiles(player: Player) -> int:
+    """The tiles of the words ``player`` scored (all within 10 s here: their pace, as judged)."""
+    return sum(len(word) for word, _ in player.game.found.in_order)
 
 
 def leaderboard(player: Player, who: str | None = ANN) -> dict[str, object]:
@@ -74,7 +80,14 @@ def test_the_server_scores_the_sprint_when_it_ends_and_shows_the_leaderboard(dai
     assert types[-2:] == ["over", "leaderboard"]
     board = ann.frames[-1]
     assert board["top"] == [{"rank": 1, "name": "Ann", "score": total, "words": 1}]
-    assert board["you"] == {"rank": 1, "name": "Ann", "score": total, "words": 1}
+    assert board["you"] == {
+        "rank": 1,
+        "name": "Ann",
+        "score": total,
+        "words": 1,
+        "ranked": True,
+        "pace": tiles(ann),
+    }
     row = daily.store.load(doc_id(DAY))
     assert row is not None
     assert row.kind == "daily"
@@ -167,5 +180,117 @@ def test_a_daily_sprint_nobody_reopened_after_a_restart_is_still_scored_on_time(
     tick(second, 0)
 
     board = leaderboard(second.player(), ANN)
-    assert board["you"] == {"rank": 1, "name": "Ann", "score": total, "words": 1}
+    assert board["you"] == {
+        "rank": 1,
+        "name": "Ann",
+        "score": total,
+        "words": 1,
+        "ranked": True,
+        "pace": tiles(ann),
+    }
     assert second.router.pick_up() == 0  # over: nothing more to take on
+
+
+def test_i_m_done_ends_the_daily_at_once_and_the_server_enters_its_score(daily: Live) -> None:
+    ann = daily.player()
+    game = start(ann)
+    ann.drag(ann.a_word())
+    ann.send(type="release")
+    total = ann.game.total
+    daily.clock.advance(20)
+    frames = ann.send(type="done", seq=7)
+    assert [f["type"] for f in frames] == ["over", "leaderboard"]
+    over, board = frames
+    assert (over["total"], over["early"], over["seq"]) == (total, True, 7)
+    assert over["missed"]
+    assert board["you"] == {
+        "rank": 1,
+        "name": "Ann",
+        "score": total,
+        "words": 1,
+        "ranked": True,
+        "pace": tiles(ann),
+    }
+    assert board["rules"] == {"pace": {"tiles": MOST_TILES, "seconds": WINDOW}, "places": 2}
+    # The end is committed as the clock's would be, and says it came early.
+    moves = daily.store.moves(str(game["game_id"]))
+    assert moves[-1] == {"version": 2, "time_up": True, "total": total, "early": True}
+    # Nothing more is played, and the deadline, when it comes, changes nothing.
+    assert errors(ann.send(type="press", row=0, col=0)) == ["game/over"]
+    mark = len(ann.frames)
+    tick(daily, DAILY_SECONDS)
+    assert ann.frames[mark:] == []
+    assert leaderboard(ann)["players"] == 1
+    # Back on the game: the same end screen.
+    again = daily.player()
+    [snapshot] = again.resume(str(game["game_id"]), str(game["token"]))
+    assert (snapshot["phase"], snapshot["early"]) == ("over", True)
+
+
+def test_an_ordinary_sprint_ends_early_too(live: Live) -> None:
+    player = live.player()
+    player.send(type="new_game", wordlist="en", sprint=60)
+    [over] = player.send(type="done")
+    assert (over["type"], over["early"], over["total"]) == ("over", True, 0)
+
+
+def test_ending_early_is_refused_where_there_is_no_sprint_of_one_s_own_and_changes_nothing(
+    daily: Live,
+) -> None:
+    nobody = daily.player()
+    assert errors(nobody.send(type="done")) == ["game/none"]
+
+    untimed = daily.player()
+    untimed.new_game()
+    before = untimed.game.to_doc()
+    assert errors(untimed.send(type="done")) == ["game/not_sprint"]
+    assert untimed.game.to_doc() == before
+
+    # Another player's game cannot be named: the command ends the one this connection opened
+    # with its token, and a wrong token opens none.
+    ann, bo = daily.player("192.0.2.1"), daily.player("198.51.100.7")
+    game = start(ann)
+    assert errors(bo.resume(str(game["game_id"]), "not-the-token")) == ["game/bad_token"]
+    assert errors(bo.send(type="done")) == ["game/none"]
+    assert ann.game.phase.value == "idle"
+    assert leaderboard(bo, None)["players"] == 0
+
+    # Already over: refused, and its score stays as the server entered it.
+    tick(daily, DAILY_SECONDS + 1)
+    version = ann.game.version
+    assert errors(ann.send(type="done")) == ["game/over"]
+    assert ann.game.version == version
+    assert leaderboard(ann)["players"] == 1
+
+    # A match is not a sprint.
+    matcher = daily.player()
+    matcher.send(type="new_match", bots=[{"level": "easy"}])
+    assert errors(matcher.send(type="done")) == ["game/not_sprint"]
+
+
+def test_a_try_faster_than_a_person_is_shown_to_its_player_but_not_ranked(daily: Live) -> None:
+    """A solver-driven client: the best words, one after another, a message each at the rate limit."""
+    bot, ann = daily.player("203.0.113.1"), daily.player("192.0.2.1")
+    start(bot, "bot-" + "x" * 28, "Bot")
+    tiles = 0
+    while tiles <= MOST_TILES:
+        path = bot.a_word()
+        bot.drag(path)
+        assert bot.send(type="release")[-1]["result"] == "scored"
+        tiles += len(path)
+        daily.clock.advance((len(path) + 1) / 40)  # 40 messages a second
+    start(ann)
+    ann.drag(ann.a_word())
+    ann.send(type="release")
+    daily.clock.advance(5)
+    [_over, mine] = bot.send(type="done")
+    assert mine["you"]["ranked"] is False
+    assert mine["you"]["why"] == "pace"
+    assert mine["you"]["rank"] is None
+    assert mine["you"]["score"] == bot.game.total > 0  # its player sees the score, and why it is not ranked
+    assert mine["you"]["pace"] > MOST_TILES
+    assert mine["top"] == []
+    ann.send(type="done")
+    board = leaderboard(ann)
+    assert [s["name"] for s in board["top"]] == ["Ann"]  # type: ignore[index]
+    assert board["players"] == 1

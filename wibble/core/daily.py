@@ -11,6 +11,14 @@ attempt (by the hash of the player's browser-held id, never the id), started whe
 sprint starts and scored by the server when the sprint ends: a score never comes from a
 client. It also counts scored attempts per client address (hashed with the date), so one
 address cannot play the day's board for a score over and over under new player ids.
+
+The ranking is for people, and for one place or two an address: a try played faster than a
+person can (``wibble.core.pace``, judged by the live layer from the times the server stamped)
+is kept with its score, shown to its player, and not ranked; and of the tries of one
+address, only its ``PLACES`` best are ranked (the others are shown to their players, with
+why). Both are worked out when the standings are read, so a better third try of an address
+takes the place of its lower one. A document written before these rules reads as one whose
+tries were all at a person's pace, each from an address of its own.
 """
 
 from __future__ import annotations
@@ -22,6 +30,7 @@ from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from .errors import GameDataError, RuleError
+from .pace import Pace
 
 FIRST_DAY = date(2026, 1, 1)
 """Day number 1 (the share text names a day by its number)."""
@@ -31,6 +40,9 @@ DAILY_SECONDS = 180
 
 TOP = 10
 """How many of the day's best a leaderboard shows (and each player their own rank)."""
+
+PLACES = 2
+"""Ranked places one address may hold a day: its best scored tries."""
 
 _SEED_KEY = b"wibble-daily-1"
 _MAX_SEED = (1 << 53) - 1  # a seed a browser's number holds exactly, as every seed
@@ -76,6 +88,12 @@ class Entry:
     words: int = 0
     order: int = 0
     """When it was scored among the day's (the earlier of two equal scores ranks first)."""
+    address: str | None = None
+    """The try's address as ``address_key`` hashes it (None: a try kept before addresses were)."""
+    ranked: bool = True
+    """False: played faster than a person can (``pace``), so kept and shown but not ranked."""
+    pace: int | None = None
+    """The tiles of its busiest ``pace.WINDOW`` seconds, as the server judged them (None: not judged)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,42 +125,74 @@ class Leaderboard:
         key = address_key(self.day, address)
         if self.addresses.get(key, 0) >= per_address:
             raise RuleError("limit/daily", "too many scored daily games from your address today")
-        self.entries[player] = Entry(name, game_id)
+        self.entries[player] = Entry(name, game_id, address=key)
         self.addresses[key] = self.addresses.get(key, 0) + 1
         self.version += 1
 
-    def finish(self, player: str, game_id: str, score: int, words: int) -> bool:
-        """The server judged ``game_id`` over at ``score``; whether that changed anything (a
-        replay, another game, or a score already kept change nothing)."""
+    def finish(self, player: str, game_id: str, score: int, words: int, pace: Pace | None = None) -> bool:
+        """The server judged ``game_id`` over at ``score``, played at ``pace``; whether that changed
+        anything (a replay, another game, or a score already kept change nothing). A try faster
+        than a person can play is kept, not ranked."""
         entry = self.entries.get(player)
         if entry is None or entry.game_id != game_id or entry.score is not None:
             return False
         self.scored += 1
         entry.score, entry.words, entry.order = score, words, self.scored
+        if pace is not None:
+            entry.pace, entry.ranked = pace.peak, pace.human
         self.version += 1
         return True
 
+    def why_unranked(self, player: str) -> str | None:
+        """Why ``player``'s scored try is not ranked: "pace" (faster than a person can play) or
+        "address" (their address holds its ``PLACES`` with better tries); None if it is ranked,
+        or not scored yet."""
+        entry = self.entries.get(player)
+        if entry is None or entry.score is None:
+            return None
+        if not entry.ranked:
+            return "pace"
+        return None if any(p == player for p, _ in self.standings()) else "address"
+
     def standings(self) -> list[tuple[str, Standing]]:
-        """Every scored attempt, best first (equal scores share a rank), with its player."""
+        """Every ranked try, best first (equal scores share a rank), with its player: the scored
+        tries at a person's pace, at most ``PLACES`` of them (the best) from one address."""
         done = sorted(
-            ((p, e) for p, e in self.entries.items() if e.score is not None),
+            ((p, e) for p, e in self.entries.items() if e.score is not None and e.ranked),
             key=lambda item: (-(item[1].score or 0), item[1].order),
         )
+        held: dict[str, int] = {}
+        placed = []
+        for player, entry in done:
+            if entry.address is not None:
+                held[entry.address] = held.get(entry.address, 0) + 1
+                if held[entry.address] > PLACES:
+                    continue
+            placed.append((player, entry))
         result: list[tuple[str, Standing]] = []
-        for at, (player, entry) in enumerate(done):
+        for at, (player, entry) in enumerate(placed):
             score = entry.score or 0
             rank = result[-1][1].rank if result and result[-1][1].score == score else at + 1
             result.append((player, Standing(rank, entry.name, score, entry.words)))
         return result
 
     def view(self, player: str | None, top: int = TOP) -> dict[str, Any]:
-        """What a player sees: the top ``top``, their own standing (None until scored), and how many."""
+        """What a player sees: the top ``top``, their own standing (None until scored; a try that
+        is not ranked shows its score, ``rank`` None and why), and how many are ranked."""
         ranked = self.standings()
         you = next((s for p, s in ranked if p == player), None)
         entry = self.entries.get(player) if player is not None else None
+        mine: dict[str, Any] | None = None
+        if you is not None:
+            mine = {**_standing(you), "ranked": True}
+        elif entry is not None and entry.score is not None and player is not None:
+            mine = {"rank": None, "name": entry.name, "score": entry.score, "words": entry.words}
+            mine.update(ranked=False, why=self.why_unranked(player))
+        if mine is not None and entry is not None and entry.pace is not None:
+            mine["pace"] = entry.pace  # their own busiest stretch, in tiles
         return {
             "top": [_standing(s) for _, s in ranked[:top]],
-            "you": None if you is None else _standing(you),
+            "you": mine,
             "played": entry is not None,
             "players": len(ranked),
         }
@@ -161,6 +211,9 @@ class Leaderboard:
                     "score": e.score,
                     "words": e.words,
                     "order": e.order,
+                    "address": e.address,
+                    "ranked": e.ranked,
+                    "pace": e.pace,
                 }
                 for player, e in self.entries.items()
             },
@@ -173,8 +226,15 @@ class Leaderboard:
             board = cls(date.fromisoformat(doc["date"]))
             board.version, board.scored = _count(doc["version"]), _count(doc["scored"])
             for player, e in doc["entries"].items():
-                score = e["score"]
+                score, address, ranked, pace = (
+                    e["score"],
+                    e.get("address"),
+                    e.get("ranked", True),
+                    e.get("pace"),
+                )
                 if not (isinstance(e["name"], str) and isinstance(e["game"], str)):
+                    raise TypeError
+                if not (address is None or isinstance(address, str)) or type(ranked) is not bool:
                     raise TypeError
                 board.entries[player] = Entry(
                     e["name"],
@@ -182,6 +242,9 @@ class Leaderboard:
                     None if score is None else _count(score),
                     _count(e["words"]),
                     _count(e["order"]),
+                    address,
+                    ranked,
+                    None if pace is None else _count(pace),
                 )
             board.addresses = {str(k): _count(v) for k, v in doc["addresses"].items()}
         except (KeyError, TypeError, ValueError, AttributeError):

@@ -30,7 +30,11 @@ A game may be a sprint: a clock of ``sprint`` seconds, whose ``deadline`` (secon
 the epoch, set by the layer above, which owns the clock) is kept in the document. The
 core never reads a clock: ``time_up(now)`` ends the game once ``now`` has passed the
 deadline (a committed change: ``version`` grows), and every move after that is refused
-with ``game/over``. An untimed game has neither field, and its document is as it was.
+with ``game/over``; ``end_early()`` ends it the same way before its deadline (the player
+is done). A sprint also keeps ``times``: when each of its words was scored, in seconds
+since its clock started, as the layer above stamped them (``release(at=...)``), never as
+a client said; ``wibble.core.pace`` judges from them whether a person could have played it.
+An untimed game has none of these fields, and its document is as it was.
 
 The whole state is plain data: ``to_doc`` gives a document of JSON types (the
 board, the words found, the total, the version, the settings and the position of
@@ -120,6 +124,8 @@ class TimeUp:
 
     total: int
     version: int
+    early: bool = False
+    """The player ended it before its deadline (``Game.end_early``)."""
 
 
 Event = ChainChanged | WordJudged | TilesReplaced | TimeUp
@@ -180,6 +186,11 @@ class Game:
         """The sprint's length in seconds; None: an untimed game, which never ends."""
         self.deadline = deadline
         """When the sprint ends (seconds since the epoch); None if untimed."""
+        self.times: list[float] = []
+        """A sprint's: when each word in ``found`` was scored, seconds since its clock started (as
+        stamped by the layer above; a word released without a time is left out)."""
+        self.early = False
+        """A sprint the player ended before its deadline (``end_early``)."""
         self.words = words
         self.min_words = min_words
         self.draws = draws
@@ -223,7 +234,9 @@ class Game:
             "judged": None if self._judged is None else self._judged.value,
         }
         if self.sprint is not None:  # an untimed game's document stays exactly as it always was
-            doc.update(sprint=self.sprint, deadline=self.deadline)
+            doc.update(sprint=self.sprint, deadline=self.deadline, times=list(self.times))
+            if self.early:
+                doc["early"] = True
         return doc
 
     @classmethod
@@ -279,6 +292,24 @@ class Game:
         self.version += 1
         return [TimeUp(self.total, self.version)]
 
+    def end_early(self) -> list[Event]:
+        """End a sprint now, before its deadline: the player is done. It ends exactly as when its
+        clock runs out (a chain being dragged is dropped unjudged; ``version`` grows), and the
+        event says it was ended early. Refused: an untimed game (``game/not_sprint``), a game
+        already over (``game/over``), a word being cleaned up (``state/cleaning_up``)."""
+        if self.sprint is None:
+            raise RuleError("game/not_sprint", "only a sprint can be ended early; this game has no clock")
+        if self.phase is Phase.OVER:
+            raise RuleError("game/over", "this sprint is over already")
+        if self.phase is Phase.CLEANUP:
+            raise RuleError("state/cleaning_up", "cannot end the sprint while a word is being cleaned up")
+        self._clear_chain()
+        self._judged = None
+        self.phase = Phase.OVER
+        self.early = True
+        self.version += 1
+        return [TimeUp(self.total, self.version, early=True)]
+
     def missed(self, limit: int = MISSED_SHOWN) -> list[Found]:
         """The best words the board holds that were not found, each with a path that spells it."""
         found = self.found.words
@@ -309,8 +340,11 @@ class Game:
         self.phase = Phase.IDLE
         return [self._chain_changed()]
 
-    def release(self, actor: Hashable = None) -> list[Event]:
-        """Judge the chain (a committed change: ``version`` grows); the game waits in clean-up."""
+    def release(self, actor: Hashable = None, at: float | None = None) -> list[Event]:
+        """Judge the chain (a committed change: ``version`` grows); the game waits in clean-up.
+
+        ``at``: when the layer above received it (seconds since the epoch, its own clock); a
+        sprint keeps it, as seconds into its clock, for a word that scores (``times``)."""
         self._require(Phase.CHAINING, "release")
         self._require_owner(actor)
         word, key, points = self._chain.word(self.board), self._chain.key, self.points
@@ -328,6 +362,8 @@ class Game:
         if result is Result.SCORED:
             self.found.add(word, key, points)
             self.total += points
+            if at is not None and self.sprint is not None and self.deadline is not None:
+                self.times.append(round(max(0.0, at - (self.deadline - self.sprint)), 3))
         return [WordJudged(word, result, points if result is Result.SCORED else 0, self.total, self.version)]
 
     def clean_up(self) -> list[Event]:
@@ -429,6 +465,7 @@ def _restore(cls: type[Game], doc: Mapping[str, Any], words: WordList) -> Game:
     game._judged = judged
     game.owner = None
     game.sprint, game.deadline = _sprint(doc)
+    game.times, game.early = _times(doc, game.sprint, len(game.found)), doc.get("early") is True
     game._chain = Chain(words, params)
     chain = field_of(doc, "chain", list)
     idle = phase in (Phase.IDLE, Phase.OVER)
@@ -449,6 +486,21 @@ def _sprint(doc: Mapping[str, Any]) -> tuple[int | None, float | None]:
     if not (type(sprint) is int and sprint > 0 and isinstance(deadline, int | float)):
         raise GameDataError("fields 'sprint' and 'deadline' are damaged")
     return sprint, float(deadline)
+
+
+def _times(doc: Mapping[str, Any], sprint: int | None, found: int) -> list[float]:
+    """A sprint's scoring times (at most one for each of its ``found`` words); none for an untimed
+    game, or a sprint saved before they were kept."""
+    times = doc.get("times")
+    if sprint is None or times is None:
+        return []
+    if not (
+        isinstance(times, list)
+        and len(times) <= found
+        and all(isinstance(t, int | float) and type(t) is not bool and t >= 0 for t in times)
+    ):
+        raise GameDataError("field 'times' is damaged")
+    return [float(t) for t in times]
 
 
 def _bases(doc: Mapping[str, Any]) -> tuple[int, ...]:

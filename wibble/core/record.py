@@ -8,9 +8,10 @@ names its list by content (``WordList.digest``), so it is never replayed against
 a list that changed since.
 
 A sprint's record also says how long its clock was (``settings.sprint``), and ends
-with a move ``{"version", "time_up": true, "total"}`` once the clock ran out: a
-committed change like a word, without tiles. A record without either is an untimed
-game's, as every record was before sprints, and replays exactly as it did.
+with a move ``{"version", "time_up": true, "total"}`` once the clock ran out (with
+``"early": true`` when its player ended it first): a committed change like a word, without
+tiles. A record without either is an untimed game's, as every record was before sprints,
+and replays exactly as it did.
 """
 
 from __future__ import annotations
@@ -86,13 +87,18 @@ class Move:
 
 @dataclass(frozen=True, slots=True)
 class TimeUpMove:
-    """A sprint's clock ran out: the game ended at ``total``, as version ``version``."""
+    """A sprint's clock ran out: the game ended at ``total``, as version ``version``; ``early``:
+    its player ended it before its deadline (it replays the same: the end, at that move)."""
 
     version: int
     total: int
+    early: bool = False
 
     def to_doc(self) -> dict[str, Any]:
-        return {"version": self.version, "time_up": True, "total": self.total}
+        doc: dict[str, Any] = {"version": self.version, "time_up": True, "total": self.total}
+        if self.early:
+            doc["early"] = True
+        return doc
 
     @classmethod
     def from_doc(cls, doc: Any, index: int) -> TimeUpMove:
@@ -100,7 +106,7 @@ class TimeUpMove:
             version, total = doc["version"], doc["total"]
             if doc["time_up"] is not True or type(version) is not int or type(total) is not int:
                 raise TypeError
-            return cls(version, total)
+            return cls(version, total, doc.get("early") is True)
         except (KeyError, TypeError):
             raise RecordError("record/invalid", "not a move of a Wibble record", index) from None
 

@@ -8,8 +8,10 @@ wrote first), so it holds on every store engine and with several processes.
 
 A scored attempt is entered in the leaderboard as its game starts (so a second one is
 refused, on any connection, in any process), and its score is entered by the server when
-its sprint ends (``Dailies.over``, the games' ``on_over``): a client can neither post a
-score nor pick a board.
+its sprint ends (``Dailies.over``, the games' ``on_over``: when its clock runs out, or when
+its player says they are done): a client can neither post a score nor pick a board. Its pace
+is judged then too, from the times this server stamped on its words (``wibble.core.pace``):
+a try faster than a person can play keeps its score, shown to its player, and is not ranked.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from typing import Any
 from .. import protocol
 from ..core import Draws, Game, GameDataError, HashParams, RuleError, WibbleError, solve
 from ..core.daily import DAILY_SECONDS, Leaderboard, day_number, day_of, doc_id, seed_of, yesterday
+from ..core.pace import MOST_TILES, judge
 from ..engines.bus import EVERYONE
 from ..engines.store import AlreadyExists, StorageError, VersionConflict
 from ..protocol import Leaderboard as LeaderboardCommand
@@ -48,6 +51,7 @@ class Dailies(Service):
         seconds: int = DAILY_SECONDS,
         per_address: int = 10,
         min_words: int = 0,
+        most_tiles: int = MOST_TILES,
     ) -> None:
         super().__init__(parts)
         self.games = games
@@ -56,6 +60,8 @@ class Dailies(Service):
         self.per_address = per_address
         """Scored attempts one client address may start a day."""
         self.min_words = min_words
+        self.most_tiles = most_tiles
+        """The pace bound: tiles of scored words in any ``pace.WINDOW`` seconds (``pace.MOST_TILES``)."""
         self.wall_clock = parts.wall_clock
         self._yesterdays: dict[date, dict[str, Any]] = {}
 
@@ -90,7 +96,9 @@ class Dailies(Service):
 
     def message(self, day: date, player: str | None) -> dict[str, Any]:
         """The ``leaderboard`` message of ``day`` as ``player`` sees it."""
-        return protocol.leaderboard(day, self.seconds, self._board(day).view(player), self._yesterday(day))
+        return protocol.leaderboard(
+            day, self.seconds, self._board(day).view(player), self._yesterday(day), self.most_tiles
+        )
 
     # -- the end of a daily sprint -------------------------------------------------------
 
@@ -106,10 +114,12 @@ class Dailies(Service):
         player = str(daily.get("player"))
         if daily.get("scored"):
             game = live.game
+            words = [word for word, _ in game.found.in_order]
+            pace = judge(game.times, words, self.most_tiles)
             try:
                 self._change(
                     day,
-                    lambda board: board.finish(player, live.game_id, game.total, len(game.found)),
+                    lambda board: board.finish(player, live.game_id, game.total, len(words), pace),
                 )
             except WibbleError as exc:
                 log.error("daily %s: could not enter game %s's score: %s", day, live.game_id, exc.code)

@@ -18,6 +18,7 @@ from ..protocol import (
     Command,
     CreateRoom,
     Define,
+    EndSprint,
     JoinRoom,
     Leaderboard,
     MatchCommand,
@@ -106,6 +107,8 @@ class Router:
             self.lookups.tell(session, command)
         elif self._open(session, command):
             pass
+        elif isinstance(command, EndSprint):  # a sprint's, so a game's only (refused elsewhere)
+            self.games.done(session, command)
         elif isinstance(command, RoomCommand):
             self.rooms.handle(session, command)
         elif session.room is not None:

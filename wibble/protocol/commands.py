@@ -97,6 +97,11 @@ class Cancel(Request):
 
 
 @dataclass(frozen=True, slots=True)
+class EndSprint(Request):
+    """``done``, "I'm done": end this connection's sprint now, as if its clock ran out (docs/protocol.md)."""
+
+
+@dataclass(frozen=True, slots=True)
 class BotSpec:
     level: str
     speed: int = 1
@@ -242,6 +247,7 @@ Command = (
     | Enter
     | Release
     | Cancel
+    | EndSprint
     | NewMatch
     | ResumeMatch
     | Pass

@@ -8,22 +8,25 @@ from datetime import date
 from typing import Any
 
 from ..core import Game
-from ..core.daily import day_number
+from ..core.daily import PLACES, day_number
+from ..core.pace import WINDOW
 from ..core.solver import Found
 from .messages import _chain, _faces, board
 
 
 def leaderboard(
-    day: date, seconds: int, standing: dict[str, Any], yesterday: dict[str, Any]
+    day: date, seconds: int, standing: dict[str, Any], yesterday: dict[str, Any], most_tiles: int
 ) -> dict[str, Any]:
     """The ``leaderboard`` message of ``day``: the sprint's length, the standing as one player sees
-    it (``Leaderboard.view``: the top, their own place, how many played) and yesterday's board."""
+    it (``Leaderboard.view``: the top, their own place, how many are ranked), the ranking's rules
+    (the pace bound, the places an address may hold) and yesterday's board."""
     return {
         "type": "leaderboard",
         "date": day.isoformat(),
         "day": day_number(day),
         "seconds": seconds,
         **standing,
+        "rules": {"pace": {"tiles": most_tiles, "seconds": WINDOW}, "places": PLACES},
         "yesterday": yesterday,
     }
 

@@ -77,7 +77,7 @@ def snapshot(game: Game, game_id: str, token: str, now: float | None = None) -> 
         if now is not None and game.deadline is not None:
             message["remaining"] = round(max(0.0, game.deadline - now), 3)
         if game.phase is Phase.OVER:
-            message["missed"] = missed(game)
+            message.update(missed=missed(game), early=game.early)
     return message
 
 
@@ -99,6 +99,7 @@ def over(game: Game) -> dict[str, Any]:
         "found": [{"word": _faces(word, letters), "points": points} for word, points in game.found.in_order],
         "missed": missed(game),
         "version": game.version,
+        "early": game.early,
     }
 
 

@@ -5,7 +5,7 @@
 import { EMPTY_CHAIN, tilesOf } from "../chain.js";
 import * as M from "../match.js";
 import * as P from "../protocol.js";
-import { endedSprint, sprintOf } from "../sprint.js";
+import { doneAsked, endedSprint, sprintOf } from "../sprint.js";
 import { said, serverSaid } from "./change.js";
 import { settled, snapshot } from "./reconcile.js";
 
@@ -62,6 +62,7 @@ export function gameSnapshot(tab, message) {
     state: {
       game,
       shownPath: null,
+      doneAsked: null,
       shared: null,
       dailyError: null,
       mode: daily ? "daily" : "endless",
@@ -92,10 +93,27 @@ export function sprintOver(tab, message) {
     remember: daily ? undefined : { ...tab.ref, wordlist: game.wordlist, title: game.title, total: message.total, words },
     daily: daily?.scored ? { record: { date: daily.date, day: daily.day, score: message.total, words } } : undefined,
     giveUp: true, // the server dropped whatever chain was being dragged
-    state: { confirmed: EMPTY_CHAIN, chain: [], mine: false, spelling: null, refilling: null, game, total: message.total, found },
-    say: said("info", "time_up", { total: message.total, words }),
+    state: { confirmed: EMPTY_CHAIN, chain: [], mine: false, spelling: null, refilling: null, doneAsked: null, game, total: message.total, found },
+    say: said("info", message.early === true ? "ended_early" : "time_up", { total: message.total, words }),
     event: { type: "over" },
   };
+}
+
+/**
+ * "I'm done": the sprint being played ends now, as if its clock ran out. The first press only
+ * asks again (a mis-tap must not throw a try away); a second within DONE_CONFIRM_MS (sprint.js) sends `done`.
+ */
+export function done(tab) {
+  const { state } = tab;
+  const sprint = state.game?.sprint;
+  if (!sprint || sprint.over || (state.mode !== "endless" && state.mode !== "daily")) return null;
+  const now = tab.now();
+  if (!doneAsked(state, now)) {
+    const daily = Boolean(state.game.daily?.scored);
+    return { state: { doneAsked: now }, say: said("info", "done_confirm", { daily }), event: { type: "done_asked" }, ok: false };
+  }
+  if (state.connection.state !== "open") return null;
+  return { state: { doneAsked: null }, send: [P.done()], event: { type: "done_sent" } };
 }
 
 /** Light a missed word's path on the final board (again: put it out). */

@@ -2,7 +2,7 @@
 // result, and the best words missed, each a button that lights its path on the final board).
 // Owns those elements only; counts down from the sprint's `endsAt` on the tab's clock.
 
-import { clockText, secondsLeft } from "../sprint.js";
+import { clockText, doneAsked, secondsLeft } from "../sprint.js";
 import { definable } from "./definition.js";
 import { make, setText, setHidden } from "./dom.js";
 import { plural, sprintOverText, sprintResultText } from "./wording.js";
@@ -17,6 +17,8 @@ export class SprintPanel {
     this.document = root;
     this.now = now;
     this.clock = $('[data-testid="sprint-clock"]');
+    this.done = $('[data-action="done"]'); // "I'm done": asks once, then ends the sprint
+    this.asked = null; // when it was pressed once (the tab's clock), while it waits for the second
     this.over = $('[data-testid="sprint-over"]');
     this.title = $("#sprint-over-title");
     this.result = $('[data-testid="sprint-result"]');
@@ -43,6 +45,8 @@ export class SprintPanel {
   render(state, event, { screen }) {
     const sprint = screen === "endless" || screen === "daily" ? state.game?.sprint ?? null : null;
     if (sprint && !sprint.over) this.run(sprint);
+    this.asked = sprint && !sprint.over && doneAsked(state, this.now()) ? state.doneAsked : null;
+    this.updateDone();
     if (!sprint?.over) {
       this.shownFor = null;
       return;
@@ -50,7 +54,7 @@ export class SprintPanel {
     const id = state.game.id;
     if (this.shownFor !== id) {
       this.shownFor = id;
-      setText(this.title, sprintOverText(state.total));
+      setText(this.title, sprintOverText(state.total, sprint.early));
       setText(this.result, sprintResultText({ total: state.total, words: state.found.length }));
       this.missed.replaceChildren(...sprint.missed.map((entry, index) => this.missedItem(entry, index)));
       setHidden(this.none, sprint.missed.length > 0);
@@ -87,10 +91,22 @@ export class SprintPanel {
     clearInterval(this.ticking);
     this.ticking = null;
     this.sprint = null;
+    this.asked = null;
     setHidden(this.clock, true);
+    this.updateDone();
+  }
+
+  /** "I'm done" while a sprint runs; "End now" for a while after one press (then back). */
+  updateDone() {
+    if (this.asked !== null && !doneAsked({ doneAsked: this.asked }, this.now())) this.asked = null;
+    setHidden(this.done, this.sprint === null);
+    const text = this.asked === null ? "I'm done" : "End now";
+    if (this.done.textContent !== text) this.done.textContent = text;
+    this.done.dataset.asked = String(this.asked !== null);
   }
 
   update() {
+    this.updateDone();
     const left = secondsLeft(this.sprint, this.now());
     setHidden(this.clock, left === null);
     if (left === null) return;

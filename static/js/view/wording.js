@@ -37,6 +37,9 @@ export const SAY = {
   daily_scored: () => "Today's board: this try is scored.",
   daily_practice: () => "Today's board again, for fun: only your first try of the day is scored.",
   time_up: ({ total, words }) => `Time's up! ${plural(total, "point")} from ${plural(words, "word")}.`,
+  ended_early: ({ total, words }) => `Done! ${plural(total, "point")} from ${plural(words, "word")}.`,
+  done_confirm: ({ daily }) =>
+    daily ? "End your try now, with the score as it stands? Press “End now” to confirm." : "End this sprint now? Press “End now” to confirm.",
   // a match
   match_new: ({ name }) => `New match — ${name} plays first.`,
   match_new_you_first: () => "New match — you play first. Drag a word!",
@@ -76,7 +79,7 @@ export const SAY = {
 };
 
 /** A sprint's end: its heading, and the line under it. */
-export const sprintOverText = (total) => `Time's up: ${plural(total, "point")}`;
+export const sprintOverText = (total, early = false) => `${early ? "Done" : "Time's up"}: ${plural(total, "point")}`;
 export const sprintResultText = ({ total, words }) =>
   words === 0
     ? "No words this time. The best ones the board held are below."
@@ -91,14 +94,21 @@ export const DAILY = {
   share: (day, total, words) => `Wibble daily #${day}: ${plural(total, "point")}, ${plural(words, "word")}`,
   shared: { copied: "Copied: paste it to your friends.", shared: "Shared.", failed: "Could not copy here: this browser keeps the clipboard closed." },
   scoredOrNot: (scored) => (scored ? "This try counts on today's leaderboard." : "A replay: it does not count on the leaderboard."),
-  rank: ({ you, players, played }) =>
-    you
+  rank: ({ you, players, played, rules }) =>
+    you && you.ranked === false
+      ? `Your try: ${plural(you.score, "point")}, not ranked: ${DAILY.unranked(you, rules)}`
+      : you
       ? `You are ${ordinal(you.rank)} of ${plural(players, "player")} today.`
       : played
         ? "Your try is being played; your rank comes when it ends."
         : players === 0
           ? "Nobody has finished today's board yet."
           : `${plural(players, "player")} so far today.`,
+  /** Why a try is not ranked (the server says: its pace, or its address's places). */
+  unranked: ({ why, pace }, rules) =>
+    why === "pace"
+      ? `it was played faster than a person can (${plural(pace ?? 0, "tile")} in ${plural(rules?.pace?.seconds ?? 10, "second")}; the most a person plays is ${rules?.pace?.tiles ?? "far fewer"}).`
+      : `your address already holds its ${plural(rules?.places ?? 2, "place")} today with better tries.`,
   top: ({ name, score, words }) => `${name}: ${plural(score, "point")} (${plural(words, "word")})`,
   streak: (streak, played) =>
     played === 0 ? "No daily boards played in this browser yet." : `Streak: ${plural(streak, "day")} in a row. Days played here: ${played}.`,

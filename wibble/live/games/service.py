@@ -26,7 +26,7 @@ from ...core import (
 )
 from ...engines.bus import EVERYONE, Audience, only
 from ...engines.store import Gone, StorageError
-from ...protocol import Cancel, Command, Enter, Press, Release
+from ...protocol import Cancel, Command, EndSprint, Enter, Press, Release
 from ..credentials import new_token, token_hash
 from ..documents import Documents
 from ..parts import Parts, Service
@@ -171,12 +171,7 @@ class Games(Service):
                 self._drop_chain(live)
 
     def move(self, session: Session, command: Command) -> None:
-        gid = session.game
-        live = self.docs.get(gid)
-        if live is None:
-            if gid is not None:  # it was here, and left memory with a session on it: the store lost it
-                raise Gone("game", gid)
-            raise RuleError("game/none", "no game yet: send new_game or resume first")
+        live = self._playing(session)
         with live.lock:
             # A deadline that has passed is applied first, even if its timer has not run yet:
             # the game is then over, and the core refuses the move (game/over).
@@ -197,6 +192,40 @@ class Games(Service):
             live.last_active = self.clock()
             self._publish(live, events, session.id, command.seq)
 
+    def done(self, session: Session, command: EndSprint) -> None:
+        """``done``, "I'm done": end the session's sprint now, exactly as its clock running out would (the
+        end committed, ``over`` to everyone on it, then ``on_over``: a daily try is scored).
+        Refused, changing nothing: no game (``game/none``), an untimed one (``game/not_sprint``),
+        one already over (``game/over``). Only the game this session opened, with its token."""
+        if session.room is not None or session.match is not None:
+            raise RuleError("game/not_sprint", "a match is not a sprint: it ends with its last round")
+        live = self._playing(session)
+        with live.lock:
+            if live.game.is_due(self.wall_clock()):
+                self._finish(live)  # its clock ran out first: it ends as that, and this is refused
+            game = live.game
+
+            def record(events: list[Event]) -> dict[str, Any]:
+                ended = events[0]
+                assert isinstance(ended, TimeUp)
+                return TimeUpMove(ended.version, ended.total, early=True).to_doc()
+
+            events = self.docs.commit(live, game.end_early, record)
+            self._schedule(live)  # the deadline is spent: its timer goes
+            live.last_active = self.clock()
+            self._publish(live, events, session.id, command.seq)
+            self.on_over(live)
+
+    def _playing(self, session: Session) -> LiveGame:
+        """The game ``session`` is on, in memory."""
+        gid = session.game
+        live = self.docs.get(gid)
+        if live is None:
+            if gid is not None:  # it was here, and left memory with a session on it: the store lost it
+                raise Gone("game", gid)
+            raise RuleError("game/none", "no game yet: send new_game or resume first")
+        return live
+
     # -- committing ----------------------------------------------------------------------
 
     def _commit_release(self, live: LiveGame, actor: str) -> list[Event]:
@@ -210,7 +239,9 @@ class Games(Service):
             return Move.of(path, judged).to_doc()
 
         try:
-            return self.docs.commit(live, lambda: game.release(actor) + game.clean_up(), record)
+            # A sprint keeps when each of its words scored: this server's time, never a client's.
+            now = self.wall_clock()
+            return self.docs.commit(live, lambda: game.release(actor, now) + game.clean_up(), record)
         except StorageError:
             live.game.owner = actor  # the chain is still theirs, to release again (owners are not saved)
             raise
