@@ -59,7 +59,8 @@ $(VENV)/.definitions: $(wildcard words/*.txt words/*.toml words/*.definitions.ts
 	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wordnet-base >/dev/null || \
 	    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wordnet-base >/dev/null; } || true; \
 	  fi; }
-	$(BIN)/wibble definitions
+	@# A broken definitions file is reported here and by the server's log, and never stops the game.
+	-$(BIN)/wibble definitions
 	@$(HAS_WORDNET) && touch $@ || echo "No WordNet database: English words have no definitions" \
 	  "(install Debian's wordnet-base, or set WIBBLE_WORDNET_DIR to a WordNet dict folder)"
 

@@ -20,6 +20,7 @@ import os
 import sqlite3
 import tempfile
 import threading
+import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -65,7 +66,8 @@ class Book:
             return int(self._db.execute("SELECT count(*) FROM words").fetchone()[0])
 
     def close(self) -> None:
-        self._db.close()
+        with self._lock:
+            self._db.close()
 
 
 class Definitions:
@@ -83,7 +85,7 @@ class Definitions:
         """Where books are kept (the word lists' cache folder); None keeps them in memory."""
         self.wordnet = wordnet
         self.offload = offload or (lambda make: make())
-        self._books: dict[str, tuple[tuple[object, ...], Book]] = {}
+        self._books: dict[str, tuple[tuple[object, ...], Book | None]] = {}
         self._failed: dict[str, tuple[tuple[object, ...], WordListError]] = {}
         self._locks: dict[str, threading.Lock] = {}
         self._lock = threading.Lock()
@@ -111,6 +113,7 @@ class Definitions:
         if kept is not None and kept[0] == stamp:
             return kept[1]
         if not self.has_source(name):
+            self._books[name] = (stamp, None)  # asked again, it is answered without a look at the folder
             return None
         with self._lock:
             lock = self._locks.setdefault(name, threading.Lock())
@@ -127,8 +130,7 @@ class Definitions:
                 log.error("definitions of word list %r cannot be loaded: %s", name, exc.message)
                 self._failed[name] = (stamp, exc)
                 raise
-            if kept is not None:
-                kept[1].close()
+            # An older book is not closed here: a request may be reading it; it closes when dropped.
             self._books[name] = (stamp, book)
             self._failed.pop(name, None)
             return book
@@ -229,45 +231,60 @@ def _write(
     entries: Iterable[tuple[str, str, list[Meaning]]],
     sources: tuple[str, ...],
 ) -> Book:
-    """A new book, written to a temporary file and renamed into place (a reader never sees half of
-    one), or kept in memory when there is no cache folder or it cannot be written."""
-    temporary: str | None = None
+    """A new book: written to a temporary file, opened, then renamed into place (a reader never
+    sees half of one, and this process keeps the file it wrote even if another removes it); kept
+    in memory when there is no cache folder or it cannot be written."""
+    ids: dict[tuple[int, str], int] = {}  # one row for each different entry: RUN, RUNS, RAN share one
+    rows = []
+    for word, source_name, meanings in entries:
+        body = json.dumps([[m.pos, m.lemma, list(m.senses)] for m in meanings], separators=(",", ":"))
+        rows.append((word, ids.setdefault((sources.index(source_name), body), len(ids) + 1)))
     if path is not None:
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}-", suffix=".tmp")
-            os.close(handle)
-        except OSError as exc:
+            return _write_file(path, ids, rows, sources)
+        except (OSError, sqlite3.Error) as exc:  # a full disk, a folder that is not ours
             log.warning("cannot write definitions in %s (%s); keeping them in memory", path.parent, exc)
-            temporary = None
-    db = sqlite3.connect(temporary or ":memory:", check_same_thread=False)
+    db = sqlite3.connect(":memory:", check_same_thread=False)
+    _fill(db, ids, rows, sources)
+    return Book(db, sources, None)
+
+
+def _fill(
+    db: sqlite3.Connection,
+    ids: dict[tuple[int, str], int],
+    rows: list[tuple[str, int]],
+    sources: tuple[str, ...],
+) -> None:
+    db.executescript(_SCHEMA)
+    db.executemany("INSERT INTO entries VALUES (?, ?, ?)", ((i, s, b) for (s, b), i in ids.items()))
+    db.executemany("INSERT INTO words VALUES (?, ?)", rows)
+    db.execute("INSERT INTO meta VALUES ('sources', ?)", (json.dumps(sources),))
+    db.commit()
+
+
+def _write_file(
+    path: Path, ids: dict[tuple[int, str], int], rows: list[tuple[str, int]], sources: tuple[str, ...]
+) -> Book:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}-", suffix=".tmp")
+    os.close(handle)
     try:
-        db.executescript(_SCHEMA)
-        ids: dict[tuple[int, str], int] = {}  # one row for each different entry: RUN, RUNS, RAN share one
-        rows = []
-        for word, source_name, meanings in entries:
-            source = sources.index(source_name)
-            body = json.dumps([[m.pos, m.lemma, list(m.senses)] for m in meanings], separators=(",", ":"))
-            entry = ids.setdefault((source, body), len(ids) + 1)
-            rows.append((word, entry))
-        db.executemany("INSERT INTO entries VALUES (?, ?, ?)", ((i, s, b) for (s, b), i in ids.items()))
-        db.executemany("INSERT INTO words VALUES (?, ?)", rows)
-        db.execute("INSERT INTO meta VALUES ('sources', ?)", (json.dumps(sources),))
-        db.commit()
-        if temporary is not None and path is not None:
+        db = sqlite3.connect(temporary)
+        try:
+            _fill(db, ids, rows, sources)
             db.execute("VACUUM")
+        finally:
             db.close()
-            os.replace(temporary, path)
-            _drop_older(path)
-            book = _read(path)
-            if book is None:
-                raise WordListError(str(path), "was written but cannot be read back")
-            return book
-        return Book(db, sources, None)
+        book = _read(Path(temporary))
+        if book is None:
+            raise sqlite3.DatabaseError(f"{temporary} was written but cannot be read back")
+        os.replace(temporary, path)
     except BaseException:
-        if temporary is not None:
-            Path(temporary).unlink(missing_ok=True)
+        Path(temporary).unlink(missing_ok=True)
         raise
+    book.path = path
+    _drop_older(path)
+    return book
 
 
 def _read(path: Path) -> Book | None:
@@ -286,10 +303,18 @@ def _read(path: Path) -> Book | None:
         return None
 
 
-def _drop_older(path: Path) -> None:
-    """Remove this list's books made from older versions of its files."""
+def _drop_older(path: Path, settle: float = 600.0) -> None:
+    """Remove this list's books made from older versions of its files, unless one was written in
+    the last ``settle`` seconds: another process (of another release, or one that read the files
+    before an edit) may have just made it, and would make it again at its next start."""
     name = path.name[: -len(BOOK_SUFFIX)].rsplit("-", 1)[0]
+    now = time.time()
     for old in path.parent.glob(f"{name}-*{BOOK_SUFFIX}"):
         stamp = old.name[len(name) + 1 : -len(BOOK_SUFFIX)]
-        if old != path and len(stamp) == 16 and all(c in "0123456789abcdef" for c in stamp):
-            old.unlink(missing_ok=True)
+        if old == path or len(stamp) != 16 or not all(c in "0123456789abcdef" for c in stamp):
+            continue
+        try:
+            if now - old.stat().st_mtime > settle:
+                old.unlink()
+        except OSError:
+            pass  # gone already, or not ours to remove

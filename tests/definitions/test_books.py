@@ -95,11 +95,30 @@ def test_a_book_is_kept_in_the_cache_folder_and_made_again_when_the_list_changes
     assert again is not None
     assert again.path == first.path
     assert first.path.stat().st_mtime_ns == made
+    os.utime(first.path, (made / 1e9 - 3600,) * 2)  # an hour old: no other process is making it
     write_list(folder, "english", "run\nzax\n", ENGLISH)
     changed = Definitions(WordLists(folder), cache, wordnet_dir)
     assert changed.define("english", "ran").meanings == ()  # RAN left the list
     assert [p.name for p in cache.glob(f"english-*{BOOK_SUFFIX}")] != [first.path.name]
     assert len(list(cache.glob(f"english-*{BOOK_SUFFIX}"))) == 1  # the old book was removed
+
+
+def test_a_book_just_made_by_another_process_is_left_for_it(tmp_path: Path) -> None:
+    """Two processes that read the list before and after an edit each make their own book; the
+    newer does not remove the other's while it may still be in use, and each answers from its own."""
+    folder, cache = words_dir(tmp_path), tmp_path / "cache"
+    defs = folder / "spanish.definitions.tsv"
+    defs.write_text("casa\tsustantivo\tla primera\n", "utf-8")
+    before = Definitions(WordLists(folder), cache).book("spanish")
+    assert before is not None
+    assert before.lookup("casa")[1][0].senses == ("la primera",)
+    defs.write_text("casa\tsustantivo\tla segunda\n", "utf-8")
+    after = Definitions(WordLists(folder), cache)
+    assert after.define("spanish", "casa").meanings[0].senses == ("la segunda",)
+    assert len(list(cache.glob(f"spanish-*{BOOK_SUFFIX}"))) == 2
+    for book in cache.glob(f"spanish-*{BOOK_SUFFIX}"):
+        book.unlink()  # even gone from the folder, a book once opened keeps answering
+    assert before.lookup("casa")[1][0].senses == ("la primera",)
 
 
 def test_a_damaged_book_is_made_again(tmp_path: Path, wordnet_dir: Path) -> None:

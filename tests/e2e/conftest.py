@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import socket
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
 
 import pytest
 from playwright.sync_api import ConsoleMessage, Page, expect
 
-from tests.support import LiveServer, shipped_list
+from tests.support import ROOT, LiveServer, shipped_list
 from wibble.core import Trie
 
 # The first Spanish game builds a 636k-word dictionary (1-2 s, more on a busy CI
@@ -24,6 +26,14 @@ def en_trie() -> Trie:
 @pytest.fixture(scope="session")
 def es_trie() -> Trie:
     return shipped_list("es").trie
+
+
+@pytest.fixture(scope="session")
+def definitions_compiled() -> None:
+    """The lists' definitions compiled into the run's cache folder, as set-up does for a host
+    (`make play`), so that a page's first question is answered from a book, not after a compile
+    of seconds that a busy machine can stretch past what a test waits for."""
+    subprocess.run([sys.executable, "-m", "wibble", "definitions"], cwd=ROOT, check=True, capture_output=True)
 
 
 def watch_console(page: Page) -> list[str]:

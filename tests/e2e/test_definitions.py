@@ -13,11 +13,12 @@ from playwright.sync_api import Browser, Page, WebSocket, expect
 
 from tests.e2e.conftest import watch_console
 from tests.e2e.test_accessibility import PHONE
+from tests.e2e.test_match import MatchPage
 from tests.e2e.wibble_page import WibblePage
 from tests.support import LiveServer
 from wibble.core import Trie
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.usefixtures("definitions_compiled")]
 
 DAILY = 4  # seconds: the daily sprint on the phone's server
 # The README's picture of a definition: `WIBBLE_README_SCREENSHOTS=1` takes it again.
@@ -152,3 +153,26 @@ def test_on_a_phone_yesterdays_words_missed_words_and_a_replays_word_show_theirs
     expect(page.get_by_test_id("definition-text")).not_to_contain_text("did not answer")
     assert errors == []
     context.close()
+
+
+def test_in_a_match_a_played_word_keeps_the_focus_and_its_definition_while_the_bot_plays(
+    page: Page, start_server: Callable[..., LiveServer], console_errors: list[str], en_trie: Trie
+) -> None:
+    # The bot thinks 2 s: the player's word is focused before the bot's comes.
+    server = start_server(env={"WIBBLE_BOT_THINK_SECONDS": "2", "WIBBLE_BOT_STEP_SECONDS": "0.05"})
+    match = MatchPage(page)
+    match.open(server.url)
+    match.start(rounds=2)
+    word, path = match.a_word(en_trie)
+    match.drag(path)
+    mine = match.plays.get_by_role("button", name=word.upper(), exact=True)
+    expect(mine).to_be_visible()
+    page.keyboard.press("Shift+Tab")  # (the keyboard in use: a focus by it shows the definition)
+    mine.focus()
+    expect(page.get_by_test_id("definition")).to_be_visible()
+    assert match.plays.locator("li").count() == 1
+    expect(match.plays.locator("li")).to_have_count(2, timeout=20_000)  # the bot's word came
+    expect(mine).to_be_focused()  # the list grew around it: the player is where they were
+    expect(mine).to_have_attribute("aria-expanded", "true")
+    expect(page.get_by_test_id("definition").locator(".definition-word")).to_have_text(word.upper())
+    assert match.plays.locator('[data-define][tabindex="0"]').count() == 1

@@ -118,6 +118,9 @@ test("I'm done asks once, ends the sprint at a second press soon after, and neve
   const second = E.done(tabOf({ state: { game, mode: "daily", doneAsked: 1000 }, now: () => 3000 }));
   assert.deepEqual(second.send, [{ type: "done" }]);
   assert.deepEqual(second.state, { doneAsked: null });
+  // Confirmed with no connection: said so, nothing sent, and the button asks afresh next time.
+  const offline = E.done(tabOf({ state: { game, mode: "daily", doneAsked: 1000, connection: { state: "waiting" } }, now: () => 3000 }));
+  assert.deepEqual([offline.send, offline.say.say, offline.state.doneAsked], [undefined, "done_offline", null]);
   // Too long after the first press, it asks again.
   const late = E.done(tabOf({ state: { game, mode: "daily", doneAsked: 1000 }, now: () => 7000 }));
   assert.equal(late.send, undefined);

@@ -59,6 +59,6 @@ def test_a_sprint_ends_on_time_after_the_server_is_killed_and_started_again(
     assert over["total"] == 0
     assert over["missed"]
     board = until(client, "leaderboard")
-    assert board["you"] == {"rank": 1, "name": "Ann", "score": 0, "words": 0}
+    assert board["you"] == {"rank": 1, "name": "Ann", "score": 0, "words": 0, "ranked": True, "pace": 0}
     refused = client.ask({"type": "press", "row": 0, "col": 0})
     assert (refused["type"], refused["code"]) == ("error", "game/over")

@@ -153,3 +153,15 @@ def test_the_page_asks_for_every_module_it_imports_at_once(client: FlaskClient, 
     for url in preloads:
         assert url.startswith(prefix)
         assert client.get(url).status_code == 200
+
+
+def test_every_block_of_the_stylesheet_is_closed() -> None:
+    """CSS closes a block left open at the end of the file by itself, so an `@media` missing its
+    `}` is no error to a browser: it silently takes every rule after it into its condition (a
+    merge once put desktop rules under `pointer: coarse` so). Every block closes where it began."""
+    css = (web_app.ROOT / "static" / "css" / "wibble.css").read_text(encoding="utf-8")
+    depth = 0
+    for at, char in enumerate(re.sub(r"/\*.*?\*/", lambda m: " " * len(m.group()), css, flags=re.S)):
+        depth += {"{": 1, "}": -1}.get(char, 0)
+        assert depth >= 0, f"a }} with no block open, at line {css.count(chr(10), 0, at) + 1}"
+    assert depth == 0, f"{depth} block(s) still open at the end of the file"

@@ -20,14 +20,15 @@ class Lookups(Service):
         self.definitions = definitions
 
     def tell(self, session: Session, command: Define) -> None:
-        self.budgets.define(session.address)
+        name = command.wordlist or self.wordlists.default
         try:
-            answer = self.definitions.define(command.wordlist, command.word)
+            self.wordlists.path(name)
         except KeyError:
             names = ", ".join(self.wordlists.names())
-            raise RuleError(
-                "game/unknown_wordlist", f"no word list named {command.wordlist!r} (have: {names})"
-            ) from None
+            raise RuleError("game/unknown_wordlist", f"no word list named {name!r} (have: {names})") from None
+        self.budgets.define(session.address)  # spent only on a question that can be answered
+        try:
+            answer = self.definitions.define(name, command.word)
         except WordListError:
             # The file and line are for the host's log (``Definitions.book`` wrote it), not for players.
             raise RuleError(

@@ -112,7 +112,9 @@ export function done(tab) {
     const daily = Boolean(state.game.daily?.scored);
     return { state: { doneAsked: now }, say: said("info", "done_confirm", { daily }), event: { type: "done_asked" }, ok: false };
   }
-  if (state.connection.state !== "open") return null;
+  if (state.connection.state !== "open") {
+    return { state: { doneAsked: null }, say: said("error", "done_offline"), event: { type: "done_offline" }, ok: false };
+  }
   return { state: { doneAsked: null }, send: [P.done()], event: { type: "done_sent" } };
 }
 

@@ -31,13 +31,20 @@ export function definable(element, word) {
 }
 
 /**
- * Make one word of a `data-rove` list its tab stop (the one that was, if it is still there, else
- * the first); the rest are reached with the arrow keys. Called after a panel changes the list.
+ * Make one word of a `data-rove` list its tab stop (`data-stop`: the one that was, if it is still
+ * there, else the first); the rest are reached with the arrow keys. Called after a panel changes
+ * the list, so that words added keep the player's place.
  */
 export function rove(list) {
   const words = [...list.querySelectorAll("[data-define]")];
-  const stop = words.find((word) => word.tabIndex === 0) ?? words[0];
-  for (const word of words) word.tabIndex = word === stop ? 0 : -1;
+  const stop = words.find((word) => "stop" in word.dataset) ?? words[0];
+  for (const word of words) setStop(word, word === stop);
+}
+
+function setStop(word, stop) {
+  word.tabIndex = stop ? 0 : -1;
+  if (stop) word.dataset.stop = "";
+  else delete word.dataset.stop;
 }
 
 const ROVE_KEYS = { ArrowDown: 1, ArrowRight: 1, ArrowUp: -1, ArrowLeft: -1 };
@@ -60,6 +67,10 @@ export class DefinitionPanel {
     this.source = this.box.querySelector(".definition-source");
     this.anchor = null; // the word it is open for
     this.asked = 0; // answers to older questions are dropped
+    // A panel that draws its words again (a new game) takes the word away: the popover goes too.
+    this.watch = new MutationObserver(() => {
+      if (this.anchor && !this.anchor.isConnected) this.close(false);
+    });
     this.bind();
   }
 
@@ -74,6 +85,8 @@ export class DefinitionPanel {
     // A keyboard's focus opens it too (a mouse's click does, above; a focus by script does not).
     doc.addEventListener("focusin", (event) => {
       const word = event.target.closest?.("[data-define]");
+      const list = word?.closest("[data-rove]");
+      if (list) for (const other of list.querySelectorAll("[data-define]")) setStop(other, other === word);
       if (word && word.matches(":focus-visible")) this.open(word);
       else if (!this.box.contains(event.target) && this.anchor) this.close(false);
     });
@@ -89,9 +102,7 @@ export class DefinitionPanel {
       const to = event.key === "Home" ? 0 : event.key === "End" ? words.length - 1 : at + (ROVE_KEYS[event.key] ?? NaN);
       if (!(to >= 0 && to < words.length)) return;
       event.preventDefault();
-      word.tabIndex = -1;
-      words[to].tabIndex = 0;
-      words[to].focus();
+      words[to].focus(); // (focusin makes it the list's tab stop)
     });
     window.addEventListener("resize", () => this.close(false));
     // A list scrolled under the popover would leave it pointing at another word.
@@ -108,6 +119,7 @@ export class DefinitionPanel {
     this.anchor?.setAttribute("aria-expanded", "false");
     this.anchor = element;
     element.setAttribute("aria-expanded", "true");
+    this.watch.observe(this.document.body, { childList: true, subtree: true });
     const asked = ++this.asked;
     setText(this.title, word.toUpperCase());
     this.title.lang = element.closest("[lang]")?.lang ?? "";
@@ -126,6 +138,7 @@ export class DefinitionPanel {
     const anchor = this.anchor;
     this.anchor = null;
     this.asked += 1;
+    this.watch.disconnect();
     anchor.setAttribute("aria-expanded", "false");
     setHidden(this.box, true);
     if (refocus && anchor.isConnected) anchor.focus({ preventScroll: true });

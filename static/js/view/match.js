@@ -231,7 +231,10 @@ export class MatchPanel {
   renderHint(match) {
     const hint = match.hint;
     setHidden(this.el.hint, !hint);
-    if (hint) this.el.hint.replaceChildren("Hint: ", wordButton(this.document, hint.word), ` · ${pts(hint.points)} — lit on the board`);
+    const key = hint ? `${hint.word}:${hint.points}` : "";
+    if (!hint || this.shown.hint === key) return; // drawn again, its word would lose the focus
+    this.shown.hint = key;
+    this.el.hint.replaceChildren("Hint: ", wordButton(this.document, hint.word), ` · ${pts(hint.points)} — lit on the board`);
   }
 
   renderPause(match) {
@@ -259,17 +262,27 @@ export class MatchPanel {
     this.el.breakdown.textContent = latest
       ? `${who(latest)} played ${latest.word}: ${breakdownText(latest)} = ${pts(latest.points)}`
       : "No words yet. Each turn's word shows here, with how it scored.";
-    const items = [...plays].reverse().map((play) => {
-      const item = make(doc, "li");
-      item.append(
+    const item = (play) => {
+      const li = make(doc, "li");
+      li.append(
         make(doc, "span", "play-who", `R${play.round} · ${who(play)}`),
         wordButton(doc, play.word, "play-word"),
         make(doc, "span", "found-points", `+${play.points}`),
       );
-      item.title = breakdownText(play);
-      return item;
-    });
-    this.el.plays.replaceChildren(...items);
+      li.title = breakdownText(play);
+      return li;
+    };
+    // The same match seen by the same seat: only the new plays are added (newest first), so a
+    // player reading the list keeps their place and their focus; else the list is drawn afresh.
+    const same = `${match.id}:${match.you}`;
+    const drawn = this.shown.playsOf === same ? this.shown.playsDrawn : -1;
+    if (drawn >= 0 && drawn <= plays.length) {
+      this.el.plays.prepend(...plays.slice(drawn).reverse().map(item));
+    } else {
+      this.el.plays.replaceChildren(...[...plays].reverse().map(item));
+    }
+    this.shown.playsOf = same;
+    this.shown.playsDrawn = plays.length;
     rove(this.el.plays);
   }
 

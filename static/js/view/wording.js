@@ -40,6 +40,7 @@ export const SAY = {
   ended_early: ({ total, words }) => `Done! ${plural(total, "point")} from ${plural(words, "word")}.`,
   done_confirm: ({ daily }) =>
     daily ? "End your try now, with the score as it stands? Press “End now” to confirm." : "End this sprint now? Press “End now” to confirm.",
+  done_offline: () => "Not connected: the sprint goes on until the server can be told (or its clock runs out).",
   // a match
   match_new: ({ name }) => `New match — ${name} plays first.`,
   match_new_you_first: () => "New match — you play first. Drag a word!",
