@@ -4,7 +4,7 @@
 // they are just not counted. Nothing here is ever sent to the server.
 
 import { dateOf } from "./daily.js";
-import { fileName, fileText, merge, readFile, readKept, recordOf, summaryOf } from "./store/stats.js";
+import { cleanGame, fileName, fileText, merge, readFile, readKept, recordOf, summaryOf } from "./store/stats.js";
 
 export const STATS_KEY = "wibble.stats";
 
@@ -43,7 +43,8 @@ export function statsMemory(storage, { now = () => Date.now() } = {}) {
     },
     /** A store listener: the record an event makes, kept (store/stats.js's recordOf says which). */
     onEvent(state, event) {
-      const record = recordOf(state, event, now());
+      // Checked as a file's would be: a record this page could not read back is not written.
+      const record = cleanGame(recordOf(state, event, now()));
       if (record) keep([record]);
     },
     games: () => read().games,
