@@ -15,10 +15,13 @@ import { registerServiceWorker } from "./install.js";
 import { parseSeed } from "./protocol.js";
 import { SETTINGS_KEY, Settings } from "./settings.js";
 import { Feedback } from "./sound.js";
+import { statsMemory } from "./stats.js";
+import { bindStatsControls } from "./stats_controls.js";
 import { GAMES_KEY, Store, savedGames, savedRooms } from "./store.js";
 import { View } from "./view.js";
 import { DefinitionPanel } from "./view/definition.js";
 import { SettingsPanel } from "./view/settings.js";
+import { StatsPanel } from "./view/stats.js";
 
 const config = JSON.parse(document.getElementById("wibble-config").textContent);
 const params = new URLSearchParams(window.location.search);
@@ -84,6 +87,20 @@ function dropParams(...names) {
   for (const name of names) url.searchParams.delete(name);
   window.history.replaceState(window.history.state, "", `${url.pathname}${url.search}${url.hash}`);
 }
+
+// Your numbers (stats.js): each game as the server told it, kept in this browser, and the
+// Stats view on them (redrawn if a game is recorded while it is open).
+const stats = statsMemory(storageOf("localStorage"));
+store.subscribe((state, event) => stats.onEvent(state, event));
+const statsPanel = new StatsPanel(document);
+stats.subscribe(() => statsPanel.isOpen && statsPanel.render(stats.summary()));
+bindStatsControls(document, {
+  openStats: () => statsPanel.open(stats.summary()),
+  closeStats: () => statsPanel.close(),
+  exportStats: () => statsPanel.download(stats.exportFile()),
+  pickStatsFile: () => statsPanel.pickFile(),
+  importStats: (file) => statsPanel.imported(file.error ? file : stats.importText(file.text), stats.summary()),
+});
 
 // Once the game asked for by ?seed= or ?wordlist= has started and been saved, drop
 // those parameters from the address bar, so that a reload resumes it instead of
@@ -187,7 +204,7 @@ const actions = {
   pickTile: (row, col) => store.match.pickSwapTile(row, col),
   dismiss: () => store.dismiss(),
   // type to spell
-  boardShown: () => view.boardShown(),
+  boardShown: () => view.boardShown() && !statsPanel.isOpen, // (the Stats dialog covers it: keys are the dialog's)
   spelling: () => store.spelling,
   typeLetter: (key) => store.typeLetter(key),
   cyclePath: (step) => store.cyclePath(step),
