@@ -348,6 +348,10 @@ def test_no_axe_violations_on_the_daily_board(
     expect(page.get_by_test_id("daily-top").locator("li")).to_have_count(1)
     page.get_by_test_id("missed-words").locator("button").first.click()
     audit(page, "daily, its end")
+    # Stats, on the day's try: a modal dialog over the page.
+    page.get_by_role("button", name="Stats").click()
+    expect(page.get_by_role("dialog", name="Your numbers")).to_contain_text("1 game")
+    audit(page, "stats")
     assert audit.report() == "", f"axe-core found, on {form_factor}:\n{audit.report()}"
 
 
