@@ -36,7 +36,9 @@ def screen_size(request: pytest.FixtureRequest) -> str:
 
 
 @pytest.fixture
-def new_page(browser: Browser, screen_size: str) -> Iterator[Callable[[], Page]]:
+def new_page(browser: Browser, screen_size: str, layout_server: LiveServer) -> Iterator[Callable[[], Page]]:
+    # (Asks for the server so that it stops after the pages close: a page whose server stopped
+    # first tries to reconnect, and logs the refusal as an error.)
     made = []
 
     def make() -> Page:
