@@ -1,7 +1,8 @@
 // The Stats view: a modal <dialog> (the browser gives it the focus trap, Esc and the backdrop)
 // drawn from a summary (store/stats.js's summaryOf) each time it opens or a game is recorded
-// meanwhile, with export and import. Owns the dialog, which it builds itself, and the header's
-// Stats button's state. Everything shown goes in as textContent or an attribute, never markup.
+// meanwhile, with export and import. Owns the dialog, which it builds itself (the page's markup
+// has only the header's Stats button). Everything shown goes in as textContent or an attribute,
+// never markup.
 
 import { chartOf } from "../store/stats.js";
 import { make, setText } from "./dom.js";
@@ -13,7 +14,6 @@ export class StatsPanel {
   /** @param {Document} root the page */
   constructor(root) {
     this.document = root;
-    this.opener = root.querySelector('[data-action="open-stats"]');
     const dialog = make(root, "dialog", "stats-dialog");
     dialog.dataset.testid = "stats";
     dialog.setAttribute("aria-labelledby", "stats-title");
