@@ -113,7 +113,11 @@ def form_factor(request: pytest.FixtureRequest) -> str:
 
 
 @pytest.fixture
-def contexts(browser: Browser, form_factor: str) -> Iterator[Callable[[], Page]]:
+def contexts(
+    browser: Browser, form_factor: str, start_server: Callable[..., LiveServer]
+) -> Iterator[Callable[[], Page]]:
+    # (Asks for start_server so that the servers stop after the pages close: a page whose server
+    # stopped first tries to reconnect, and logs the refusal as an error.)
     made: list[tuple[BrowserContext, list[str]]] = []
 
     def new_page() -> Page:
