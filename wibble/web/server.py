@@ -189,8 +189,9 @@ class Handler(WSGIHandler):  # type: ignore[misc]
         finally:
             if websocket:
                 self.close_connection = True
-                if self.status is None:  # it was upgraded (a refusal has a status)
-                    linger(self.socket)
+                # Upgraded or refused (a 400, a 403), the client may have sent more already: read
+                # it before closing, or the reset could destroy the answer before it is read.
+                linger(self.socket)
 
 
 def linger(sock: Any, seconds: float = LINGER_SECONDS, most: int = LINGER_BYTES) -> None:
