@@ -94,6 +94,7 @@ def import_file(page: Page, dialog: Locator, path: Path) -> None:
     chooser.value.set_files(str(path))
 
 
+@pytest.mark.usefixtures("definitions_compiled")
 def test_a_daily_try_shows_in_stats_and_carries_to_a_phone_by_file(
     browser: Browser, start_server: Callable[..., LiveServer], en_trie: Trie, tmp_path: Path
 ) -> None:
@@ -158,6 +159,19 @@ def test_a_daily_try_shows_in_stats_and_carries_to_a_phone_by_file(
         import_file(page, dialog, saved)
         expect(status).to_have_text("Nothing new in that file: every game in it is here already.")
         expect(dialog.get_by_test_id("stats-body")).to_have_text(shown, use_inner_text=True)
+
+        # Its words show their definitions, from the list they were played in, over the dialog.
+        dialog.get_by_test_id("stats-words").get_by_role("button", name=word.upper(), exact=True).tap()
+        popover = dialog.get_by_test_id("definition")
+        expect(popover).to_be_visible()
+        expect(popover.get_by_test_id("definition-text")).not_to_contain_text("Looking up")
+        expect(popover).to_be_in_viewport(ratio=1)
+        on_top = "el => { const r = el.getBoundingClientRect();"
+        on_top += " return el.contains(document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2)); }"
+        assert popover.evaluate(on_top), "the definition is covered"
+        page.keyboard.press("Escape")  # the definition closes; the dialog stays
+        expect(popover).to_be_hidden()
+        expect(dialog).to_be_visible()
 
         # A bad file: said why, and nothing changed.
         bad = tmp_path / "notes.json"

@@ -44,7 +44,8 @@ test("an endless game is one record that grows a word at a time; a refused word 
   store.onMessage(scored("CAT", 5, 5));
   store.onMessage({ type: "word", word: "XQZ", result: "not_a_word", total: 5 });
   store.onMessage(scored("DOE", 3, 8));
-  assert.deepEqual(stats.games(), [{ id: "g:g", mode: "endless", at: NOV_28, score: 8, words: [["CAT", 5], ["DOE", 3]] }]);
+  // The list it was played in comes with it: its words show their definitions from that list.
+  assert.deepEqual(stats.games(), [{ id: "g:g", mode: "endless", at: NOV_28, score: 8, words: [["CAT", 5], ["DOE", 3]], wordlist: "en" }]);
 });
 
 test("a sprint is recorded at its end with the server's final score, once even if its end is seen again", () => {
@@ -55,7 +56,7 @@ test("a sprint is recorded at its end with the server's final score, once even i
   const over = { type: "over", total: 5, found: [{ word: "CAT", points: 5 }], missed: [], version: 2 };
   store.onMessage(over);
   store.onMessage(snapshot({ sprint: 60, remaining: 0, phase: "over", total: 5, found: over.found, missed: [] }));
-  assert.deepEqual(stats.games(), [{ id: "g:g", mode: "sprint", at: NOV_28, score: 5, words: [["CAT", 5]], sprint: 60 }]);
+  assert.deepEqual(stats.games(), [{ id: "g:g", mode: "sprint", at: NOV_28, score: 5, words: [["CAT", 5]], wordlist: "en", sprint: 60 }]);
 });
 
 test("a daily try is recorded at its end with its day, and whether it was scored", () => {
@@ -99,7 +100,7 @@ test("a room's match watched from no seat is not ours to record", () => {
 test("the summary adds up games, words and points by mode, the best word, and the words played most", () => {
   const games = [
     game("g:1", "endless", NOV_28 - 3 * DAY, [["CAT", 5], ["DOG", 5]]),
-    game("g:2", "sprint", NOV_28 - 2 * DAY, [["CAT", 5], ["QUIZ", 22]], { sprint: 60 }),
+    game("g:2", "sprint", NOV_28 - 2 * DAY, [["CAT", 5], ["QUIZ", 22]], { sprint: 60, wordlist: "en" }),
     game("g:3", "sprint", NOV_28 - DAY, [["CAT", 5], ["JINX", 22]], { sprint: 180 }),
     game("m:4", "match", NOV_28, [["DOG", 6]], { bots: [{ level: "medium", beaten: true }] }),
   ];
@@ -111,9 +112,13 @@ test("the summary adds up games, words and points by mode, the best word, and th
     { mode: "sprint", games: 2, words: 4, points: 54 },
     { mode: "match", games: 1, words: 1, points: 6 },
   ]);
-  assert.deepEqual(summary.best, { word: "QUIZ", points: 22, mode: "sprint", at: NOV_28 - 2 * DAY }); // the first of a tie
+  // The first of a tie, with the list it was played in (for its definition).
+  assert.deepEqual(summary.best, { word: "QUIZ", points: 22, mode: "sprint", at: NOV_28 - 2 * DAY, wordlist: "en" });
   assert.deepEqual(summary.sprints.map((s) => [s.seconds, s.score]), [[60, 27], [180, 27]]); // oldest first
-  assert.deepEqual(summary.topWords.slice(0, 2), [{ word: "CAT", count: 3 }, { word: "DOG", count: 2 }]);
+  assert.deepEqual(summary.topWords.slice(0, 2), [
+    { word: "CAT", count: 3, wordlist: "en" }, // the latest list it was played in (a record made before lists were kept has none)
+    { word: "DOG", count: 2, wordlist: null },
+  ]);
   assert.equal(T.summaryOf([], "2026-11-28").empty, true);
 });
 
@@ -166,6 +171,7 @@ test("a bad file is refused whole with a reason, and nothing of it is kept", () 
   assert.deepEqual(stats.importText(file([good], { version: 2 })), { error: "newer" });
   assert.deepEqual(stats.importText(file([good, { ...good, id: "g:2", score: -1 }])), { error: "damaged", index: 2 });
   assert.deepEqual(stats.importText(file([{ ...good, words: [["<b>", 1]] }])), { error: "damaged", index: 1 });
+  assert.deepEqual(stats.importText(file([{ ...good, wordlist: "../en" }])), { error: "damaged", index: 1 }); // not a list's name
   assert.deepEqual(stats.importText(file([{ ...good, mode: "match" }])), { error: "damaged", index: 1 }); // a match without its bots, a game's id
   assert.deepEqual(stats.importText(file([{ ...good, mode: "daily", id: "g:d", daily: { date: "2026-02-30", day: 1, scored: true } }])), { error: "damaged", index: 1 });
   assert.deepEqual(stats.importText("x".repeat(T.MAX_FILE_BYTES + 1)), { error: "too_big" });

@@ -4,8 +4,9 @@
 // end a game. No DOM and no storage: the browser's copy is ../stats.js's, the view is
 // ../view/stats.js's. A file to import is checked here, whole, before any of it is kept.
 //
-// A record: {id, mode, at, score, words: [[word, points], …]} and, by mode, `sprint` (its
-// seconds), `daily` ({date, day, scored}) or `bots` ([{level, beaten}]). `id` is the server's
+// A record: {id, mode, at, score, words: [[word, points], …]}, `wordlist` (the list it was played
+// in, so that its words show their definitions from it; records kept before it have none) and, by
+// mode, `sprint` (its seconds), `daily` ({date, day, scored}) or `bots` ([{level, beaten}]). `id` is the server's
 // game or match id ("g:…" or "m:…"), so a game is one record however often it is recorded or
 // imported: that is what keeps an import from counting anything twice.
 
@@ -28,6 +29,9 @@ const isInt = (value, min, max) => Number.isInteger(value) && value >= min && va
 const isDate = (value) => typeof value === "string" && /^\d{4}-\d{2}-\d{2}$/.test(value) && dateOf(Date.parse(`${value}T00:00:00Z`) || 0) === value;
 const isWord = (value) => typeof value === "string" && value.length <= 40 && /^[\p{L}\p{M}]+$/u.test(value);
 const isMatchMode = (mode) => mode === "match" || mode === "room";
+const isListName = (value) => typeof value === "string" && /^[\p{L}\p{N}_.-]{1,64}$/u.test(value);
+/** `record` with the list it was played in, when the server named one. */
+const inList = (record, wordlist) => (isListName(wordlist) ? { ...record, wordlist } : record);
 
 // -- recording ---------------------------------------------------------------------------
 
@@ -45,7 +49,7 @@ export function recordOf(state, event, now) {
   const sprintOver = game.sprint?.over === true && (event.type === "over" || event.type === "game");
   const endlessWord = !game.sprint && event.type === "word" && event.result === "scored";
   if (!sprintOver && !endlessWord) return null;
-  const record = { id: `g:${game.id}`, mode: "endless", at: now, score: state.total, words: wordsOf(state.found) };
+  const record = inList({ id: `g:${game.id}`, mode: "endless", at: now, score: state.total, words: wordsOf(state.found) }, game.wordlist);
   if (game.daily) return { ...record, mode: "daily", daily: { date: game.daily.date, day: game.daily.day, scored: game.daily.scored === true } };
   if (game.sprint) return { ...record, mode: "sprint", sprint: game.sprint.seconds };
   return record;
@@ -59,7 +63,7 @@ function matchRecord(match, now) {
   // The end screen's turns are every turn of the match; the side panel's plays only the last 50.
   const turns = match.summary.turns.filter((turn) => turn.seat === you && turn.played?.word);
   const plays = turns.length ? turns.map((turn) => turn.played) : match.plays.filter((play) => play.seat === you);
-  return {
+  return inList({
     id: `m:${match.id}`,
     mode: match.room ? "room" : "match",
     at: now,
@@ -68,7 +72,7 @@ function matchRecord(match, now) {
     bots: match.seats
       .filter((seat) => seat.kind === "bot" && LEVELS.includes(seat.level))
       .map((seat) => ({ level: seat.level, beaten: score > scoreOf(seat.index) })),
-  };
+  }, match.wordlist);
 }
 
 /** The fuller of two records of one game: more words, else more points; `kept` on a tie. */
@@ -110,6 +114,10 @@ export function cleanGame(value) {
   if (!isInt(at, 1, 8.64e15) || !isInt(score, 0, 1e7) || !Array.isArray(words) || words.length > MAX_WORDS) return null;
   if (!words.every((pair) => Array.isArray(pair) && pair.length === 2 && isWord(pair[0]) && isInt(pair[1], 0, 1e5))) return null;
   const game = { id, mode, at, score, words: words.map(([word, points]) => [word, points]) };
+  if (value.wordlist !== undefined) {
+    if (!isListName(value.wordlist)) return null;
+    game.wordlist = value.wordlist;
+  }
   if (mode === "sprint") {
     if (!isInt(value.sprint, 1, 86_400)) return null;
     game.sprint = value.sprint;
@@ -189,6 +197,7 @@ export const fileName = (now) => `wibble-stats-${dateOf(now)}.json`;
 export function summaryOf(games, today) {
   const modes = new Map(MODES.map((mode) => [mode, { mode, games: 0, words: 0, points: 0 }]));
   const counts = new Map();
+  const lists = new Map(); // word -> the list it was last played in
   const bots = new Map(LEVELS.map((level) => [level, { level, beaten: 0, played: 0 }]));
   let best = null;
   let words = 0;
@@ -201,8 +210,9 @@ export function summaryOf(games, today) {
     words += game.words.length;
     for (const [word, points] of game.words) {
       counts.set(word, (counts.get(word) ?? 0) + 1);
+      if (game.wordlist) lists.set(word, game.wordlist); // the latest list it was played in
       // The first time a word scored the most (a later tie does not take its place).
-      if (!best || points > best.points) best = { word, points, mode: game.mode, at: game.at };
+      if (!best || points > best.points) best = { word, points, mode: game.mode, at: game.at, wordlist: game.wordlist ?? null };
     }
     for (const bot of game.bots ?? []) {
       const level = bots.get(bot.level);
@@ -233,7 +243,7 @@ export function summaryOf(games, today) {
     topWords: [...counts.entries()]
       .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
       .slice(0, TOP_WORDS)
-      .map(([word, count]) => ({ word, count })),
+      .map(([word, count]) => ({ word, count, wordlist: lists.get(word) ?? null })),
   };
 }
 

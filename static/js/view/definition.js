@@ -92,6 +92,7 @@ export class DefinitionPanel {
     });
     doc.addEventListener("keydown", (event) => {
       if (event.key === "Escape" && this.anchor) {
+        event.preventDefault(); // (in a dialog: the popover closes, not the dialog)
         this.close(true);
         return;
       }
@@ -116,6 +117,9 @@ export class DefinitionPanel {
     const word = element.dataset.define;
     const wordlist = element.closest("[data-wordlist]")?.dataset.wordlist || this.wordlist();
     if (this.anchor === element && !this.box.hidden) return;
+    // A word in a modal dialog (Stats): the popover goes into it, else the dialog would cover it.
+    const host = element.closest("dialog[open]") ?? this.document.body;
+    if (this.box.parentElement !== host) host.append(this.box);
     this.anchor?.setAttribute("aria-expanded", "false");
     this.anchor = element;
     element.setAttribute("aria-expanded", "true");

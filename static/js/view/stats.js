@@ -5,6 +5,7 @@
 // never markup.
 
 import { chartOf } from "../store/stats.js";
+import { rove, wordButton } from "./definition.js";
 import { make, setText } from "./dom.js";
 import { LEVEL_NAMES, MODE_NAMES, STATS, dayText, importText, minutesText } from "./stats_wording.js";
 
@@ -134,7 +135,8 @@ export class StatsPanel {
   best(summary) {
     const section = this.section("best");
     const best = summary.best;
-    const line = make(this.document, "p", "stats-best-word", best ? STATS.best(best) : STATS.noBest);
+    const line = make(this.document, "p", "stats-best-word", best ? undefined : STATS.noBest);
+    if (best) line.append(this.word(best), STATS.bestAfter(best));
     line.dataset.testid = "stats-best";
     section.append(line);
     return section;
@@ -191,13 +193,22 @@ export class StatsPanel {
     const section = this.section("words");
     const list = make(this.document, "ol", "stats-words");
     list.dataset.testid = "stats-words";
-    for (const { word, count } of summary.topWords) {
+    list.dataset.rove = "";
+    for (const entry of summary.topWords) {
       const item = make(this.document, "li");
-      item.append(make(this.document, "span", "stats-word", word), make(this.document, "span", "stats-count", STATS.timesPlayed(count)));
+      item.append(this.word(entry, "stats-word"), make(this.document, "span", "stats-count", STATS.timesPlayed(entry.count)));
       list.append(item);
     }
+    rove(list);
     section.append(list);
     return section;
+  }
+
+  /** A word that shows its definition, from the list it was played in (the page's own if not known). */
+  word({ word, wordlist }, className = "") {
+    const button = wordButton(this.document, word, className);
+    if (wordlist) button.dataset.wordlist = wordlist;
+    return button;
   }
 
   /** A table with a header row; each row's first cell heads its row. */

@@ -38,6 +38,8 @@ export const STATS = {
   },
   columns: { mode: "Mode", games: "Games", words: "Words", points: "Points", level: "Level", beaten: "Beaten", played: "Played", when: "When", length: "Length" },
   best: ({ word, points, mode, at }) => `${word}: ${pts(points)}, ${MODE_PLACES[mode]} on ${dayText(at)}.`,
+  /** What follows the best word itself, which the view makes a button for its definition. */
+  bestAfter: ({ points, mode, at }) => `: ${pts(points)}, ${MODE_PLACES[mode]} on ${dayText(at)}.`,
   noBest: "No word scored yet.",
   noSprints: "No sprints yet: choose a Clock under the board, then New game.",
   sprintsIntro: ({ shown, count }) =>
