@@ -42,6 +42,11 @@ def leaderboard(player: Player, who: str | None = ANN) -> dict[str, object]:
     return frame
 
 
+def first_place(ann: Player, total: int) -> dict[str, object]:
+    """Ann's own standing when her one-word try ranks first, as the leaderboard tells her."""
+    return {"rank": 1, "name": "Ann", "score": total, "words": 1, "ranked": True, "pace": tiles(ann)}
+
+
 def test_two_players_on_different_connections_get_the_same_board_and_the_same_refills(daily: Live) -> None:
     ann, bo = daily.player("192.0.2.1"), daily.player("198.51.100.7")
     first, second = start(ann), start(bo, BO, "Bo")
@@ -80,14 +85,7 @@ def test_the_server_scores_the_sprint_when_it_ends_and_shows_the_leaderboard(dai
     assert types[-2:] == ["over", "leaderboard"]
     board = ann.frames[-1]
     assert board["top"] == [{"rank": 1, "name": "Ann", "score": total, "words": 1}]
-    assert board["you"] == {
-        "rank": 1,
-        "name": "Ann",
-        "score": total,
-        "words": 1,
-        "ranked": True,
-        "pace": tiles(ann),
-    }
+    assert board["you"] == first_place(ann, total)
     row = daily.store.load(doc_id(DAY))
     assert row is not None
     assert row.kind == "daily"
@@ -180,14 +178,7 @@ def test_a_daily_sprint_nobody_reopened_after_a_restart_is_still_scored_on_time(
     tick(second, 0)
 
     board = leaderboard(second.player(), ANN)
-    assert board["you"] == {
-        "rank": 1,
-        "name": "Ann",
-        "score": total,
-        "words": 1,
-        "ranked": True,
-        "pace": tiles(ann),
-    }
+    assert board["you"] == first_place(ann, total)
     assert second.router.pick_up() == 0  # over: nothing more to take on
 
 
@@ -203,14 +194,7 @@ def test_i_m_done_ends_the_daily_at_once_and_the_server_enters_its_score(daily: 
     over, board = frames
     assert (over["total"], over["early"], over["seq"]) == (total, True, 7)
     assert over["missed"]
-    assert board["you"] == {
-        "rank": 1,
-        "name": "Ann",
-        "score": total,
-        "words": 1,
-        "ranked": True,
-        "pace": tiles(ann),
-    }
+    assert board["you"] == first_place(ann, total)
     assert board["rules"] == {"pace": {"tiles": MOST_TILES, "seconds": WINDOW}, "places": 2}
     # The end is committed as the clock's would be, and says it came early.
     moves = daily.store.moves(str(game["game_id"]))
