@@ -99,8 +99,17 @@ def test_a_room_survives_its_document_through_json() -> None:
     room = room_with("Ann", "Bo")
     room.set_seat(0, 3, "medium", 2, playing=False)
     room.leave_seat(1, playing=True)
+    room.set_rules(0, Rules(mode="race", race_seconds=60), playing=False)
     doc = json.loads(json.dumps(room.to_doc()))
     assert Room.from_doc(doc).to_doc() == room.to_doc()
+
+
+def test_a_room_saved_before_modes_plays_matches() -> None:
+    doc = room_with("Ann", "Bo").to_doc()
+    for name in ("mode", "race_seconds"):
+        del doc["rules"][name]
+    rules = Room.from_doc(doc).rules
+    assert (rules.mode, rules.race_seconds) == ("match", 120)
 
 
 @pytest.mark.parametrize(
@@ -114,6 +123,8 @@ def test_a_room_survives_its_document_through_json() -> None:
         {"rules": {"rounds": 0, "turn_seconds": None, "wordlist": None, "stand_in": "easy"}},
         {"rules": {"rounds": 3, "turn_seconds": "30", "wordlist": None, "stand_in": "easy"}},
         {"rules": {"rounds": 3, "turn_seconds": None, "wordlist": None, "stand_in": "godlike"}},
+        {"rules": {**Rules().to_doc(), "mode": "war"}},
+        {"rules": {**Rules().to_doc(), "race_seconds": 9}},
         {"removed": [1]},
         {"joins": -1},
         {"match_id": 7},

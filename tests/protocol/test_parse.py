@@ -129,6 +129,12 @@ READS = [
     ("leave_room", frame(type="leave_room"), LeaveRoom()),
     ("set_rules-nothing", frame(type="set_rules"), SetRules(RulesPatch())),
     (
+        "set_rules-race",
+        frame(type="set_rules", mode="race", race_seconds=60),
+        SetRules(RulesPatch(mode="race", race_seconds=60)),
+    ),
+    ("set_rules-teams", frame(type="set_rules", mode="teams"), SetRules(RulesPatch(mode="teams"))),
+    (
         "set_rules-untimed",
         frame(type="set_rules", turn_seconds=None, wordlist="es", values="classic"),
         SetRules(RulesPatch(None, None, "es", None, "classic")),
@@ -255,6 +261,9 @@ REFUSALS: list[tuple[str, str | bytes, str, str | None, str | None]] = [
     ("values-unknown", frame(type="new_match", values="scrabble"), BAD, "values", "new_match"),
     ("room-values-unknown", frame(type="set_rules", values="classic "), BAD, "values", "set_rules"),
     ("stand-in-unknown", frame(type="set_rules", stand_in="godlike"), BAD, "stand_in", "set_rules"),
+    ("mode-unknown", frame(type="set_rules", mode="battle"), BAD, "mode", "set_rules"),
+    ("race-seconds-90", frame(type="set_rules", race_seconds=90), BAD, "race_seconds", "set_rules"),
+    ("race-seconds-text", frame(type="set_rules", race_seconds="60"), BAD, "race_seconds", "set_rules"),
     ("seat-bot-unknown", frame(type="set_seat", seat=1, bot="godlike"), BAD, "bot", "set_seat"),
     ("seat-nothing-to-set", frame(type="set_seat", seat=1), MISSING, "set_seat", "set_seat"),
     ("seat-bot-speed-0", frame(type="set_seat", seat=1, speed=0), BAD, "speed", "set_seat"),

@@ -40,6 +40,13 @@ MAX_REMOVED = 64
 ``room/removed`` rather than a bad token, and cannot simply sit down again."""
 DOC_FORMAT = 1
 
+MATCH, TEAMS, RACE = "match", "teams", "race"
+MODES = (MATCH, TEAMS, RACE)
+"""What a room plays: Spellcast's turn-based match, the same in two teams of two (2v2), or a race
+(everyone plays the same sprint at once, each on their own copy of one seeded board)."""
+RACE_SECONDS = (60, 120, 180)
+"""How long a race lasts: 1, 2 or 3 minutes, the host's choice."""
+
 
 def new_code(entropy: random.Random) -> str:
     return "".join(entropy.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
@@ -59,6 +66,10 @@ class Rules:
     """The level of the bot that plays a seat whose person is away or gone."""
     values: str = SPELLCAST
     """The letter values a match plays with: Spellcast's table where the list has one, or ``classic``."""
+    mode: str = MATCH
+    """What the room plays next: one of ``MODES``."""
+    race_seconds: int = 120
+    """A race's length, one of ``RACE_SECONDS``."""
 
     def __post_init__(self) -> None:
         if not 1 <= self.rounds <= 20:
@@ -69,6 +80,10 @@ class Rules:
             raise ValueError("stand_in must be a bot level")
         if self.values not in VALUES:
             raise ValueError(f"values must be one of {', '.join(VALUES)}")
+        if self.mode not in MODES:
+            raise ValueError(f"mode must be one of {', '.join(MODES)}")
+        if self.race_seconds not in RACE_SECONDS:
+            raise ValueError("race_seconds must be 60, 120 or 180")
 
     def to_doc(self) -> dict[str, Any]:
         return {
@@ -77,6 +92,8 @@ class Rules:
             "wordlist": self.wordlist,
             "stand_in": self.stand_in,
             "values": self.values,
+            "mode": self.mode,
+            "race_seconds": self.race_seconds,
         }
 
 
@@ -507,7 +524,11 @@ def _rules(doc: Mapping[str, Any]) -> Rules:
         if not (wordlist is None or isinstance(wordlist, str)):
             raise ValueError("the word list is damaged")
         values = doc.get("values", SPELLCAST)  # saved before rooms chose: the default
-        return Rules(rounds, turn_seconds, wordlist, stand_in, values)
+        # (saved before rooms had modes: a match, and a race's default length)
+        mode, race_seconds = doc.get("mode", MATCH), doc.get("race_seconds", 120)
+        if type(race_seconds) is not int:
+            raise ValueError("race_seconds is damaged")
+        return Rules(rounds, turn_seconds, wordlist, stand_in, values, mode, race_seconds)
     except (KeyError, TypeError, ValueError) as exc:
         raise GameDataError(f"field 'rules' is damaged: {exc}") from None
 

@@ -183,6 +183,8 @@ class RulesPatch:
     wordlist: str | None = None
     stand_in: str | None = None
     values: str | None = None
+    mode: str | None = None
+    race_seconds: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,6 +10,7 @@ from typing import Any
 from .. import codec
 from ..core import SPRINT_SECONDS, ProtocolError
 from ..core.match import VALUES
+from ..core.room import MODES, RACE_SECONDS
 from ..core.wordlist import MAX_WORD_LENGTH, normalise
 from .commands import (
     MAX_ID,
@@ -216,7 +217,13 @@ def _rules(data: dict[str, Any]) -> RulesPatch:
     if stand_in is not None and stand_in not in LEVELS:
         raise ProtocolError("protocol/bad_field", "field 'stand_in' must be easy, medium or hard")
     wordlist = text_field(data, "wordlist", MAX_NAME, required=False)
-    return RulesPatch(rounds, turn_seconds, wordlist, stand_in, _values(data))
+    mode = data.get("mode")
+    if mode is not None and mode not in MODES:
+        raise ProtocolError("protocol/bad_field", "field 'mode' must be match, teams or race")
+    race_seconds = data.get("race_seconds")
+    if race_seconds is not None and (type(race_seconds) is not int or race_seconds not in RACE_SECONDS):
+        raise ProtocolError("protocol/bad_field", "field 'race_seconds' must be 60, 120 or 180")
+    return RulesPatch(rounds, turn_seconds, wordlist, stand_in, _values(data), mode, race_seconds)
 
 
 def _create_room(data: dict[str, Any]) -> CreateRoom:

@@ -51,6 +51,8 @@ class Seats:
                 patch.wordlist if patch.wordlist is not None else rules.wordlist,
                 patch.stand_in if patch.stand_in is not None else rules.stand_in,
                 patch.values if patch.values is not None else rules.values,
+                patch.mode if patch.mode is not None else rules.mode,
+                patch.race_seconds if patch.race_seconds is not None else rules.race_seconds,
             )
         except ValueError as exc:  # pragma: no cover - the protocol checked every range
             raise RuleError("protocol/bad_field", str(exc)) from None
