@@ -37,7 +37,7 @@ def _turn_doc(turn: dict[str, Any] | None, letters: LetterTable) -> dict[str, An
 
 
 def match_summary(summary: dict[str, Any], letters: LetterTable) -> dict[str, Any]:
-    return {
+    message = {
         "ranking": summary["ranking"],
         "best_words": [
             {"seat": entry["seat"], "word": _turn_doc(entry["word"], letters)}
@@ -48,6 +48,13 @@ def match_summary(summary: dict[str, Any], letters: LetterTable) -> dict[str, An
             for turn in summary["turns"]
         ],
     }
+    if "teams" in summary:  # a 2v2: each team's total and words, and the winning team
+        message["winner"] = summary["winner"]
+        message["teams"] = [
+            {**team, "words": [{**w, "word": _turn_doc(w["word"], letters)} for w in team["words"]]}
+            for team in summary["teams"]
+        ]
+    return message
 
 
 HISTORY_SHOWN = 50

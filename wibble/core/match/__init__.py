@@ -5,7 +5,8 @@
 - ``state``: the match itself, every command with its actor (the seat);
 - ``restore``: a stored document back into a match, checked;
 - ``record``: a match's record played again from its seed, move by move, and checked;
-- ``bots``: how a bot chooses its move, by level.
+- ``bots``: how a bot chooses its move, by level;
+- ``teams``: a 2v2's teams, their totals, and teammates' suggestions.
 """
 
 from .bots import BotMove, choose
@@ -23,9 +24,11 @@ from .state import (
     Phase,
     Played,
     Seat,
+    Suggested,
     TurnChanged,
     WordRefused,
 )
+from .teams import TEAM_NAMES, VERSUS, teammates
 from .tiles import Specials
 
 __all__ = [
@@ -51,10 +54,14 @@ __all__ = [
     "Seat",
     "Settings",
     "Specials",
+    "Suggested",
+    "TEAM_NAMES",
+    "VERSUS",
     "TurnChanged",
     "WordRefused",
     "choose",
     "match_differences",
     "replay_match",
     "restore",
+    "teammates",
 ]

@@ -46,7 +46,7 @@ def restore(doc: Mapping[str, Any], words: WordList) -> Match:
     match.board = board_of(doc, words)
     match.specials = _specials(doc, match.board.size)
     match.words_left = count_of(doc, "words_left")
-    match.seats = _seats(doc, match.settings.gem_cap)
+    match.seats = _seats(doc, match.settings)
     match.round = count_of(doc, "round")
     match.turn = count_of(doc, "turn")
     match.turn_no = count_of(doc, "turn_no")
@@ -65,6 +65,7 @@ def restore(doc: Mapping[str, Any], words: WordList) -> Match:
         if index != match.turn or phase is not Phase.PLAYING:
             match.order.push(index, seat.key)
     match._solved = None
+    match.marks = {}  # (never saved: suggestions are the turn's, as the drag's tiles are)
     match._chain = Chain(words)
     chain = field_of(doc, "chain", list)
     if chain and phase is not Phase.PLAYING:
@@ -110,10 +111,12 @@ def _specials(doc: Mapping[str, Any], size: int) -> Specials:
     return specials
 
 
-def _seats(doc: Mapping[str, Any], gem_cap: int) -> list[Any]:
-    entries = field_of(doc, "seats", list)
+def _seats(doc: Mapping[str, Any], settings: Settings) -> list[Any]:
+    entries, gem_cap = field_of(doc, "seats", list), settings.gem_cap
     if not 1 <= len(entries) <= MAX_SEATS:
         raise GameDataError("field 'seats' is damaged")
+    if settings.teams is not None and len(settings.teams) != len(entries):
+        raise GameDataError("field 'settings' names teams for another number of seats")
     seats = []
     for entry in entries:
         if not isinstance(entry, Mapping):

@@ -55,9 +55,14 @@ class Settings:
     """The word list's value table the letters score by (``classic``: the list's own scores). A match
     names the table it was played with; one the list lacks becomes ``classic`` when the match begins.
     A document saved before matches named one has none: it was played with the classic values."""
+    teams: tuple[int, ...] | None = None
+    """A 2v2's teams: each seat's team (0 is team A, 1 team B), in seat order. None: every seat
+    plays for itself (and a document saved before teams existed has none)."""
 
     def __post_init__(self) -> None:
         check_order(self.scoring)
+        if self.teams is not None and not _two_teams(self.teams):
+            raise ValueError("teams must give each of 2-6 seats team 0 or 1, with both teams seated")
         named = isinstance(self.values, str) and (self.values == CLASSIC or TABLE_NAME.fullmatch(self.values))
         if not named:
             raise ValueError("values must name a value table of the word list, or 'classic'")
@@ -78,6 +83,10 @@ class Settings:
         doc = {name: getattr(self, name) for name in _FIELDS}
         doc["scoring"] = list(self.scoring)
         doc["costs"] = {name: getattr(self.costs, name) for name in _COST_FIELDS}
+        if self.teams is None:
+            del doc["teams"]  # a match of each for themselves reads exactly as before teams existed
+        else:
+            doc["teams"] = list(self.teams)
         return doc
 
     @classmethod
@@ -91,6 +100,8 @@ class Settings:
                 values["costs"] = Costs(**values["costs"])
             if "scoring" in values:
                 values["scoring"] = tuple(values["scoring"])
+            if values.get("teams") is not None:
+                values["teams"] = tuple(values["teams"])
             settings = cls(**values)
         except (TypeError, ValueError) as exc:
             raise GameDataError(f"field 'settings' is damaged: {exc}") from None
@@ -101,6 +112,15 @@ class Settings:
 _FIELDS = tuple(f.name for f in fields(Settings))
 _COST_FIELDS = tuple(f.name for f in fields(Costs))
 _WHOLE = ("rounds", "extend_seconds", "gem_tiles", "gem_cap", "start_gems", "word_mult_from")
+
+
+def _two_teams(teams: Any) -> bool:
+    return (
+        isinstance(teams, tuple)
+        and 2 <= len(teams) <= MAX_SEATS
+        and all(type(team) is int for team in teams)
+        and set(teams) == {0, 1}
+    )
 
 
 def _check_types(settings: Settings) -> None:

@@ -42,6 +42,7 @@ from ..solver import best as best_found
 from ..turns import TICKS_PER_ROUND, TurnOrder, step
 from ..wordlist import WordList
 from .settings import LEVELS, MAX_SEATS, Settings
+from .teams import team_summary, teammates
 from .tiles import NEW_ROUND, REFILL, SHUFFLE, Build, new_board, run, tile_wire
 
 DOC_FORMAT = 1
@@ -150,13 +151,29 @@ class HintGiven:
 
 
 @dataclass(frozen=True, slots=True)
+class Suggested:
+    """The tiles ``seat`` marks for its teammate now (all of them: a tap toggles one)."""
+
+    seat: int
+    marks: tuple[Pos, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class MatchOver:
     summary: dict[str, Any]
     version: int
 
 
 MatchEvent = (
-    ChainMoved | WordRefused | Played | BoardChanged | GemsChanged | TurnChanged | HintGiven | MatchOver
+    ChainMoved
+    | WordRefused
+    | Played
+    | BoardChanged
+    | GemsChanged
+    | TurnChanged
+    | HintGiven
+    | Suggested
+    | MatchOver
 )
 
 
@@ -192,6 +209,8 @@ class Match:
             words, self.settings, self.draws, min_words, size
         )
         self.seats = list(seats)
+        if self.settings.teams is not None and len(self.settings.teams) != len(self.seats):
+            raise ValueError("a match with teams names the team of every seat")
         for index, seat in enumerate(self.seats):
             if seat.kind not in ("human", "bot") or (seat.kind == "bot" and seat.level not in LEVELS):
                 raise ValueError(f"seat {index} is neither a human nor a bot of a known level")
@@ -208,6 +227,8 @@ class Match:
         self.version = 0
         self.history: list[dict[str, Any]] = []
         self._solved: tuple[Any, tuple[Found, ...]] | None = None
+        self.marks: dict[int, tuple[Pos, ...]] = {}
+        """Each seat's suggestions this turn (a 2v2's): ephemeral, like the chain, and never saved."""
         # The drag's rules live in Chain, shared with the endless game; the turn is checked here.
         self._chain = Chain(words)
         self._begin_turn(now)
@@ -281,7 +302,7 @@ class Match:
             held = best_words[turn["seat"]]
             if played is not None and (held is None or played["points"] > held["points"]):
                 best_words[turn["seat"]] = played
-        return {
+        summary = {
             "ranking": ranking,
             "best_words": [{"seat": i, "word": w} for i, w in enumerate(best_words)],
             "turns": [
@@ -295,6 +316,9 @@ class Match:
                 for t in self.history
             ],
         }
+        if self.settings.teams is not None:
+            summary.update(team_summary(self.settings.teams, scores, self.history))
+        return summary
 
     # -- the checklist ----------------------------------------------------------------------
 
@@ -307,6 +331,22 @@ class Match:
             raise RuleError("turn/between_rounds", "the next round starts in a moment")
         if seat != self.turn:
             raise RuleError("turn/not_your_turn", f"it is {self.seats[self.turn].name}'s turn")
+
+    def _require_team_turn(self, seat: int) -> tuple[int, ...]:
+        """The checks of a suggestion: a 2v2, still on, a seat of the team whose turn it is."""
+        teams = self.settings.teams
+        if teams is None:
+            raise RuleError("match/not_teams", "suggestions are for teammates in a 2v2")
+        if self.phase is Phase.OVER:
+            raise RuleError("match/over", "the match is over; start a rematch")
+        if not 0 <= seat < len(self.seats):
+            raise RuleError("match/bad_seat", f"there is no seat {seat}")
+        if self.phase is Phase.BETWEEN:
+            raise RuleError("turn/between_rounds", "the next round starts in a moment")
+        if teams[seat] != teams[self.turn]:
+            name = self.seats[self.turn].name
+            raise RuleError("turn/not_your_team", f"it is the other team's turn ({name}'s)")
+        return teams
 
     def _pay(self, seat: int, power: str) -> None:
         cost: int = getattr(self.settings.costs, power)
@@ -330,6 +370,22 @@ class Match:
         self._chain.require(True, "cancel")
         self._chain.clear()
         return [self.chain_moved()]
+
+    def suggest(self, seat: int, pos: Pos | None, to: int | None = None) -> list[MatchEvent]:
+        """A 2v2's seat taps a tile for its teammate: the mark goes on, or off if it was on
+        (``pos`` None: every mark of the seat goes). ``to`` names the teammate it is for, if the
+        client says; any other seat is refused. Ephemeral: the version does not move."""
+        teams = self._require_team_turn(seat)
+        if to is not None and (to == seat or to not in teammates(teams, seat)):
+            raise RuleError("match/not_teammate", "a suggestion goes to your teammate alone")
+        marks = self.marks.get(seat, ())
+        if pos is None:
+            marks = ()
+        else:
+            require_on_board(self.board, pos)
+            marks = tuple(p for p in marks if p != pos) if pos in marks else (*marks, pos)
+        self.marks[seat] = marks
+        return [Suggested(seat, marks)]
 
     # -- committed ------------------------------------------------------------------------------
 
@@ -465,6 +521,7 @@ class Match:
         self, now: float, ended: str, played: dict[str, Any] | None, best: dict[str, Any] | None
     ) -> list[MatchEvent]:
         seat = self.seats[self.turn]
+        self.marks = {}  # a suggestion is for the turn it was made in
         self.history.append(
             {
                 "turn_no": self.turn_no,
