@@ -227,6 +227,8 @@ def test_only_the_host_sets_the_rules_and_starts(start: Start) -> None:
         "wordlist": LIST,
         "stand_in": "hard",
         "values": "spellcast",
+        "mode": "match",
+        "race_seconds": 120,
     }
     assert errors(ann.send(type="set_rules", wordlist="klingon")) == ["game/unknown_wordlist"]
 
