@@ -51,6 +51,7 @@ from wibble.protocol.commands import (
     SetSeat,
     Shuffle,
     StartMatch,
+    Suggest,
     Swap,
     TakeSeat,
 )
@@ -125,6 +126,11 @@ READS = [
         JoinRoom("ABCD", "Bo", "t"),
     ),
     ("take_seat", frame(type="take_seat", seat=5), TakeSeat(5)),
+    ("take_seat-team", frame(type="take_seat", team="b"), TakeSeat(None, "b")),
+    ("take_seat-team-null-seat", frame(type="take_seat", seat=None, team="a"), TakeSeat(None, "a")),
+    ("suggest", frame(type="suggest", row=1, col=2), Suggest(Pos(1, 2))),
+    ("suggest-to", frame(type="suggest", row=0, col=4, to=2), Suggest(Pos(0, 4), 2)),
+    ("suggest-clear", frame(type="suggest"), Suggest()),
     ("leave_seat", frame(type="leave_seat"), LeaveSeat()),
     ("leave_room", frame(type="leave_room"), LeaveRoom()),
     ("set_rules-nothing", frame(type="set_rules"), SetRules(RulesPatch())),
@@ -257,6 +263,12 @@ REFUSALS: list[tuple[str, str | bytes, str, str | None, str | None]] = [
     ("seat-negative", frame(type="remove", seat=-1), BAD, "seat", "remove"),
     ("seat-missing", frame(type="take_seat"), MISSING, "seat", "take_seat"),
     ("seat-text", frame(type="set_seat", seat="1", bot="easy"), BAD, "seat", "set_seat"),
+    ("team-unknown", frame(type="take_seat", team="c"), BAD, "team", "take_seat"),
+    ("team-and-seat", frame(type="take_seat", seat=1, team="a"), BAD, "seat", "take_seat"),
+    # -- a teammate's suggestion: a tile, or none at all
+    ("suggest-row-only", frame(type="suggest", row=1), MISSING, "col", "suggest"),
+    ("suggest-col-text", frame(type="suggest", row=1, col="2"), BAD, "col", "suggest"),
+    ("suggest-to-6", frame(type="suggest", row=1, col=2, to=6), BAD, "to", "suggest"),
     # -- choices from a list
     ("values-unknown", frame(type="new_match", values="scrabble"), BAD, "values", "new_match"),
     ("room-values-unknown", frame(type="set_rules", values="classic "), BAD, "values", "set_rules"),

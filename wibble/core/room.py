@@ -29,7 +29,7 @@ from typing import Any
 
 from .errors import GameDataError, RuleError
 from .fields import count_of, field_of
-from .match import BOT_NAMES, LEVELS, MAX_SEATS, SPELLCAST, VALUES
+from .match import BOT_NAMES, LEVELS, MAX_SEATS, SPELLCAST, VALUES, VERSUS
 
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 """No 0/O, no 1/I/L: a code read aloud or copied by hand comes out right."""
@@ -46,6 +46,11 @@ MODES = (MATCH, TEAMS, RACE)
 (everyone plays the same sprint at once, each on their own copy of one seeded board)."""
 RACE_SECONDS = (60, 120, 180)
 """How long a race lasts: 1, 2 or 3 minutes, the host's choice."""
+TEAMS_SEATS = len(VERSUS)
+"""A 2v2 is played in seats 0-3: team A in seats 0 and 2, team B in 1 and 3, so that seat
+order (A1, B1, A2, B2) is the turn order a match already plays, alternating between the teams."""
+TEAM_SEATS = {"a": (0, 2), "b": (1, 3)}
+"""Each team's seats, by the name ``take_seat {team}`` gives it."""
 
 
 def new_code(entropy: random.Random) -> str:
@@ -231,17 +236,36 @@ class Room:
         self.version += 1
         return True
 
-    def take_seat(self, seat: int | None, name: str, token: str, playing: bool, where: str = "") -> int:
-        """A person sits down (``seat`` None: the first free one). The first person to sit in a
-        room with no host becomes its host. ``where`` is the (hashed) address they sit from."""
+    @property
+    def teams(self) -> bool:
+        return self.rules.mode == TEAMS
+
+    def take_seat(
+        self,
+        seat: int | None,
+        name: str,
+        token: str,
+        playing: bool,
+        where: str = "",
+        team: str | None = None,
+    ) -> int:
+        """A person sits down (``seat`` None: the first free one, of ``team`` if it is named). The
+        first person to sit in a room with no host becomes its host. ``where`` is the (hashed)
+        address they sit from. A 2v2 room seats four: a fifth seat, or a team's third, is refused."""
         self._between(playing)
         if where and where in self.barred:
             raise RuleError("room/removed", "the host removed you from this room's seats; you can watch")
+        if team is not None and not self.teams:
+            raise RuleError("room/not_teams", "this room plays no 2v2: choose a seat, not a team")
         if seat is None:
-            free = [i for i in range(MAX_SEATS) if self.holder(i, playing) is None]
+            seats = TEAM_SEATS[team] if team is not None else range(TEAMS_SEATS if self.teams else MAX_SEATS)
+            free = [i for i in seats if self.holder(i, playing) is None]
+            if not free and team is not None:
+                raise RuleError("room/team_full", f"team {team.upper()} has both its seats taken")
             if not free:
                 raise RuleError("room/full", "every seat is taken; you can watch")
             seat = free[0]
+        self._in_teams(seat)
         if self.holder(seat, playing) is not None:
             raise RuleError("room/seat_taken", "someone is in that seat")
         self.seats[seat] = RoomSeat(name, "human", token=token, joined=self.joins, where=where)
@@ -295,8 +319,16 @@ class Room:
         return token
 
     def set_rules(self, by: int | None, rules: Rules, playing: bool) -> None:
+        """The host sets the next match's rules. A room turns to 2v2 only with nobody in seats
+        4-5, and its seats' speeds go back to 1 (a 2v2's turns alternate, one a seat a round)."""
         self._host(by)
         self._between(playing)
+        if rules.mode == TEAMS and not self.teams:
+            if any(self.holder(i, playing) is not None for i in range(TEAMS_SEATS, MAX_SEATS)):
+                raise RuleError(
+                    "room/too_many_for_teams", "a 2v2 seats four: seats 5 and 6 must be empty first"
+                )
+            self.seats = [None if s is None else replace(s, speed=1) for s in self.seats]
         self.rules = rules
         self.version += 1
 
@@ -304,6 +336,9 @@ class Room:
         """The host puts a bot in a free seat or changes its level, or gives a seat a speed."""
         self._host(by)
         self._between(playing)
+        self._in_teams(seat)
+        if self.teams and speed not in (None, 1):
+            raise RuleError("room/teams_speed", "in a 2v2 every seat plays once a round (speed 1)")
         held = self.holder(seat, playing)
         if bot is not None:
             if held is not None and held.kind != "bot":
@@ -323,9 +358,16 @@ class Room:
     def start(self, by: int | None, playing: bool, match_id: str) -> dict[int, int]:
         """The host starts a match: gone people's seats are freed, everyone moves up into the free
         seats (seat order is turn order), and the room plays ``match_id``. Returns where each seat
-        moved (old index to new)."""
+        moved (old index to new). In a 2v2 nobody moves (that would change teams): the match fills
+        seats 0-3 that are empty with bots of its own (``Play``), and the room's seats stay as
+        they are, so a rematch has the same teams and a newcomer can take a bot's place."""
         self._host(by)
         self._between(playing)
+        if self.teams:
+            self.seats = [None if s is None or s.gone else s for s in self.seats]
+            self.match_id = match_id
+            self.version += 1
+            return {i: i for i in self.filled(playing=False)}
         filled = self.filled(playing=False)
         if len(filled) < 2:
             raise RuleError("room/too_few", "a match needs at least two seats filled (people or bots)")
@@ -384,6 +426,10 @@ class Room:
     def _host(self, by: int | None) -> None:
         if by is None or by != self.host:
             raise RuleError("room/not_host", "only the room's host can do that")
+
+    def _in_teams(self, seat: int) -> None:
+        if self.teams and seat >= TEAMS_SEATS:
+            raise RuleError("room/team_full", "a 2v2 has four seats (two a team): seats 1-4")
 
     def _between(self, playing: bool) -> None:
         if playing:

@@ -158,6 +158,15 @@ class Rematch(Request):
     pass
 
 
+@dataclass(frozen=True, slots=True)
+class Suggest(Request):
+    """A 2v2's seat marks a tile for its teammate (a tap toggles it); ``pos`` None clears its marks.
+    ``to``: the teammate's seat, if the client names it (any other seat is refused)."""
+
+    pos: Pos | None = None
+    to: int | None = None
+
+
 # -- rooms -----------------------------------------------------------------------------
 
 MAX_ROOM_SEATS = 6
@@ -202,7 +211,9 @@ class JoinRoom(Request):
 
 @dataclass(frozen=True, slots=True)
 class TakeSeat(Request):
-    seat: int
+    seat: int | None
+    team: str | None = None
+    """In a 2v2 room, "a" or "b": that team's free seat (``seat`` is then None)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -258,6 +269,7 @@ Command = (
     | Hint
     | Extend
     | Rematch
+    | Suggest
     | CreateRoom
     | JoinRoom
     | TakeSeat
@@ -268,7 +280,7 @@ Command = (
     | Remove
     | StartMatch
 )
-MatchCommand = NewMatch | ResumeMatch | Pass | Shuffle | Swap | Hint | Extend | Rematch
+MatchCommand = NewMatch | ResumeMatch | Pass | Shuffle | Swap | Hint | Extend | Rematch | Suggest
 """Commands that only make sense in a match (the drag commands serve both modes)."""
 RoomCommand = (
     CreateRoom | JoinRoom | TakeSeat | LeaveSeat | LeaveRoom | SetRules | SetSeat | Remove | StartMatch

@@ -15,6 +15,7 @@ from ..core.match import (
     MatchMove,
     MatchOver,
     Played,
+    Suggested,
     TurnChanged,
     WordRefused,
 )
@@ -148,6 +149,7 @@ def match_snapshot(
             "scoring": list(settings.scoring),
             "values": settings.values,
         },
+        "teams": None if settings.teams is None else list(settings.teams),
         "version": match.version,
     }
     if token is not None:
@@ -207,6 +209,8 @@ def match_event(ev: MatchEvent, letters: LetterTable, now: float) -> dict[str, A
             "passed": ev.passed,
             "version": ev.version,
         }
+    if isinstance(ev, Suggested):
+        return {"type": "suggestion", "seat": ev.seat, "marks": _chain(ev.marks)}
     if isinstance(ev, HintGiven):
         return {"type": "hint", **(_found(ev.found, letters) or {"word": None, "path": [], "points": 0})}
     if isinstance(ev, MatchOver):

@@ -49,6 +49,7 @@ from .commands import (
     SetSeat,
     Shuffle,
     StartMatch,
+    Suggest,
     Swap,
     TakeSeat,
     Unset,
@@ -246,6 +247,29 @@ def _seat(data: dict[str, Any]) -> int:
     return seat
 
 
+TEAMS = ("a", "b")
+
+
+def _take_seat(data: dict[str, Any]) -> TakeSeat:
+    """A seat by its number, or (in a 2v2 room) by its team: one or the other."""
+    team = data.get("team")
+    if team is None:
+        return TakeSeat(_seat(data))
+    if team not in TEAMS:
+        raise ProtocolError("protocol/bad_field", 'field \'team\' must be "a" or "b"')
+    if data.get("seat") is not None:
+        raise ProtocolError("protocol/bad_field", "take_seat names a seat or a team, not both")
+    return TakeSeat(None, team)
+
+
+def _suggest(data: dict[str, Any]) -> Suggest:
+    """A tile (``row`` and ``col``) to mark or unmark, or neither: clear every mark."""
+    to = int_field(data, "to", 0, MAX_ROOM_SEATS - 1, required=False)
+    if data.get("row") is None and data.get("col") is None:
+        return Suggest(None, to)
+    return Suggest(pos_field(data), to)
+
+
 def _set_seat(data: dict[str, Any]) -> SetSeat:
     bot = data.get("bot")
     if bot is not None and bot not in LEVELS:
@@ -286,7 +310,8 @@ _PARSERS: dict[str, Callable[[dict[str, Any]], Command]] = {
     "rematch": lambda data: Rematch(),
     "create_room": _create_room,
     "join_room": _join_room,
-    "take_seat": lambda data: TakeSeat(_seat(data)),
+    "take_seat": _take_seat,
+    "suggest": _suggest,
     "leave_seat": lambda data: LeaveSeat(),
     "leave_room": lambda data: LeaveRoom(),
     "set_rules": lambda data: SetRules(_rules(data)),
@@ -318,6 +343,7 @@ _NAMES: dict[type, str] = {
     CreateRoom: "create_room",
     JoinRoom: "join_room",
     TakeSeat: "take_seat",
+    Suggest: "suggest",
     LeaveSeat: "leave_seat",
     LeaveRoom: "leave_room",
     SetRules: "set_rules",

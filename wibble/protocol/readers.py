@@ -34,12 +34,21 @@ def for_reader(message: dict[str, Any], holder: str | None, token: str | None, n
     if kind == "game":
         return {**message, "token": token or ""}
     if kind == "match":
+        message = _team_chain(message, you)
         if message.get("room") is not None:  # a room's seat acts through the room; its token is the room's
             return {**message, "you": you}
         return {**message, "you": you or 0, "token": token or ""}
     if kind == "room":
         return with_reader(message, you, token, name)
     return message
+
+
+def _team_chain(message: dict[str, Any], you: int | None) -> dict[str, Any]:
+    """In a 2v2, the chain being dragged is the dragging team's: anyone else reads none."""
+    teams = message.get("teams")
+    if not teams or not message["chain"] or (you is not None and teams[you] == teams[message["turn"]]):
+        return message
+    return {**message, "chain": [], "word": "", "points": 0, "status": "none"}
 
 
 def presence(seat: int, connected: bool, away: bool | None = None) -> dict[str, Any]:

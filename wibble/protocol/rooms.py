@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.match import Match, Phase
-from ..core.room import Room
+from ..core.room import Room, RoomSeat
 
 
 def room_snapshot(
@@ -26,10 +26,12 @@ def room_snapshot(
     seats: list[dict[str, Any] | None] = []
     for index in range(len(room.seats)):
         held = room.holder(index, playing)
+        in_match = match.seats[index] if match is not None and index < len(match.seats) else None
+        if held is None and playing and in_match is not None and in_match.kind == "bot":
+            held = RoomSeat(in_match.name, "bot", in_match.level)  # a 2v2 bot filling the seat
         if held is None:
             seats.append(None)
             continue
-        in_match = match.seats[index] if match is not None and index < len(match.seats) else None
         seats.append(
             {
                 "name": held.name,

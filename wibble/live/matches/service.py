@@ -10,8 +10,8 @@ from contextlib import contextmanager
 
 from ... import protocol
 from ...core import RuleError, WibbleError, WordList
-from ...core.match import BOT_NAMES, HintGiven, Match, MatchEvent, MatchOver, Phase, Seat, Settings
-from ...engines.bus import EVERYONE, Audience, all_but, holders_of, only
+from ...core.match import BOT_NAMES, Match, MatchEvent, MatchOver, Phase, Seat, Settings
+from ...engines.bus import EVERYONE, Audience, all_but, only
 from ...engines.presence import holders
 from ...engines.store import Gone, StorageError, VersionConflict
 from ...protocol import (
@@ -23,6 +23,7 @@ from ...protocol import (
     Release,
     Rematch,
     ResumeMatch,
+    Suggest,
 )
 from ..credentials import holder_of, new_token
 from ..documents import Documents
@@ -32,6 +33,7 @@ from .bots import BotPace, Bots
 from .deadlines import Deadlines
 from .held import LiveMatch, MatchKind, load
 from .moves import ACTIONS, apply, move_doc
+from .teams import audience
 
 log = logging.getLogger(__name__)
 
@@ -285,6 +287,8 @@ class Matches(Service):
                 events = match.enter(seat, command.pos)
             elif isinstance(command, Cancel):
                 events = match.cancel(seat)
+            elif isinstance(command, Suggest):  # (ephemeral, as a drag: nothing to commit)
+                events = match.suggest(seat, command.pos, command.to)
             else:
                 events = self.commit(
                     live, lambda: apply(match, seat, command, now), seat, ACTIONS[type(command)]
@@ -332,14 +336,13 @@ class Matches(Service):
     def publish(
         self, live: LiveMatch, events: list[MatchEvent], origin: str | None = None, seq: int | None = None
     ) -> None:
-        """Publish each event to everyone on the match (a hint to its seat alone); ``origin`` gets ``seq``."""
+        """Publish each event to everyone on the match (a hint to its seat alone; in a 2v2, a drag,
+        a refused word, a hint or a suggestion to its team alone); ``origin`` gets ``seq``."""
         letters, now = live.match.words.letters, self.wall_clock()
         for event in events:
             message = protocol.match_event(event, letters, now)
-            if isinstance(event, HintGiven):
-                self.bus.publish(live.match_id, [message], holders_of(live.holders[event.seat]), origin, seq)
-            else:
-                self.bus.publish(live.match_id, [message], EVERYONE, origin, seq)
+            heard = audience(live.match, live.holders, event)
+            self.bus.publish(live.match_id, [message], heard, origin, seq)
             if isinstance(event, MatchOver) and live.room is not None:
                 live.ended = True  # told to the room by ``holding``, once the match's lock is let go
 

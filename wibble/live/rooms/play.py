@@ -4,12 +4,14 @@ watches it, the seats play it through the room, and its end is shown in the room
 from __future__ import annotations
 
 from ...core.match import Seat, Settings
+from ...core.room import Room
 from ...wordlists import WordLists
 from ..credentials import new_token
 from ..matches import LiveMatch
 from ..sessions import Session
 from .held import LiveRoom, room_id
 from .keeper import Keeper
+from .teams import match_seats
 
 
 class Play:
@@ -32,13 +34,14 @@ class Play:
                 room.start(by, live.playing, match_id)  # the room's own checks first
                 matches.make_room()
                 keeper.budgets.new_game(session.address)
-                seats = [Seat(s.name, s.kind, s.level, s.speed) for s in room.seats if s is not None]
+                seats, teams = self._seats(room)
                 rules = room.rules
                 settings = Settings(
                     rounds=rules.rounds,
                     turn_seconds=rules.turn_seconds,
                     round_pause=self.round_pause,
                     values=rules.values,
+                    teams=teams,
                 )
                 return matches.create(words, seats, settings, room.code, match_id)
 
@@ -53,6 +56,13 @@ class Play:
                     matches.set_stand_in(live.match, seat, room.rules.stand_in)
             keeper.tell_all(live, (session.id, seq))
             matches.watch(live.match, *keeper.local.get(live.code, {}).values())
+
+    @staticmethod
+    def _seats(room: Room) -> tuple[list[Seat], tuple[int, ...] | None]:
+        """The match's seats (a 2v2's: seats 0-3, empty ones filled by bots) and its teams."""
+        if room.teams:
+            return match_seats(room)
+        return [Seat(s.name, s.kind, s.level, s.speed) for s in room.seats if s is not None], None
 
     def over(self, match: LiveMatch) -> None:
         """The room's match ended: everyone gets the room as it now stands (its rematch button).

@@ -26,7 +26,7 @@ class Seats:
         keeper, room = self.keeper, live.room
         by, reply = keeper.seat_of(session, live), (session.id, command.seq)
         if isinstance(command, TakeSeat):
-            self._take_seat(session, live, command.seat, reply)
+            self._take_seat(session, live, command, reply)
         elif isinstance(command, LeaveSeat) or (isinstance(command, LeaveRoom) and by is not None):
             self._leave_seat(session, live, reply)
         elif isinstance(command, SetRules):
@@ -57,16 +57,15 @@ class Seats:
         except ValueError as exc:  # pragma: no cover - the protocol checked every range
             raise RuleError("protocol/bad_field", str(exc)) from None
 
-    def _take_seat(self, session: Session, live: LiveRoom, seat: int | None, reply: Reply) -> None:
+    def _take_seat(self, session: Session, live: LiveRoom, command: TakeSeat, reply: Reply) -> None:
         keeper, topic = self.keeper, room_id(live.code)
         if keeper.seat_of(session, live) is not None:
             raise RuleError("room/already_seated", "you already hold a seat")
         name = session.credential(topic).name
         credential = Credential.of(new_token(), name)
         where = address_hash(session.address)
-        keeper.commit(
-            live, lambda: live.room.take_seat(seat, name, credential.holder or "", live.playing, where), "sit"
-        )
+        seat, team, token = command.seat, command.team, credential.holder or ""
+        keeper.commit(live, lambda: live.room.take_seat(seat, name, token, live.playing, where, team), "sit")
         keeper.members.change(session, topic, credential)
         keeper.settle(live, tell=False)  # an away host hands on to someone here
         keeper.tell_all(live, reply)
