@@ -3,10 +3,13 @@ suggestions heard by that team alone, and each refusal a typed error that change
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from tests.live.players import Message, Person, Start, errors, tick, types
 from tests.live.test_rooms import create, join, last, match_of, sit
+from wibble.live.records import match_record, match_replay
+from wibble.wordlists import WordLists
 
 
 def two_v_two(start: Start, **rules: Any) -> tuple[Any, str, Person, Person, Person, Person]:
@@ -104,7 +107,9 @@ def test_seats_past_the_teams_are_refused(start: Start) -> None:
     assert last(ann, "room")["rules"]["mode"] == "teams"
 
 
-def test_a_rematch_keeps_the_teams_and_the_end_shows_each_teams_words(start: Start) -> None:
+def test_a_rematch_keeps_the_teams_and_the_end_shows_each_teams_words(
+    start: Start, wordlists: WordLists
+) -> None:
     live, code, ann, bo, cy, di = two_v_two(start, rounds=1)
     ann.send(type="pass")
     bo.send(type="pass")
@@ -116,6 +121,11 @@ def test_a_rematch_keeps_the_teams_and_the_end_shows_each_teams_words(start: Sta
     over = last(di, "match_over")
     assert [(t["name"], t["seats"]) for t in over["teams"]] == [("A", [0, 2]), ("B", [1, 3])]
     assert over["winner"] in (None, 0, 1)
+    # Its replay is a match's, with the teams and the same end.
+    record = match_record(live.store, match_of(live, code).match_id)
+    replayed = match_replay(json.loads(json.dumps(record)), wordlists)
+    assert replayed["teams"] == [0, 1, 0, 1]
+    assert (replayed["final"]["teams"], replayed["final"]["winner"]) == (over["teams"], over["winner"])
     assert types(ann.send(type="rematch"))[-1] == "match"
     again = last(ann, "match")
     assert [s["name"] for s in again["seats"]] == ["Ann", "Bo", "Cy", "Ada"]

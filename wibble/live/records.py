@@ -150,6 +150,7 @@ def match_replay(doc: dict[str, Any], wordlists: WordLists) -> dict[str, Any]:
             {"name": seat.name, "kind": seat.kind, "level": seat.level, "speed": seat.speed}
             for seat in record.seats
         ],
+        "teams": None if record.settings.teams is None else list(record.settings.teams),
         # Where every seat stood before the first step: each step carries where it left them.
         "start": {
             "scores": [0] * len(record.seats),
@@ -161,6 +162,8 @@ def match_replay(doc: dict[str, Any], wordlists: WordLists) -> dict[str, Any]:
             **protocol.seat_counts(match),
             "ranking": summary["ranking"],
             "best_words": summary["best_words"],
+            # A 2v2's: each team's total, rank and words, and the winning team (None: a tie).
+            **{key: summary[key] for key in ("teams", "winner") if key in summary},
         },
     }
 
