@@ -25,6 +25,7 @@ const STEP = 1 / 6; // sampling step along a move, as a fraction of the pitch
  * @param {object} actions press, enter, release, cancel, undo, activate(row, col, submit),
  *   moveFocus(dRow, dCol), canPlay(), size(), picking() (a swap's tile is being chosen),
  *   pickTile(row, col), dismiss() (Escape: put a swap away; true when there was one),
+ *   suggesting() (a tap marks a tile for a 2v2 teammate), suggest(row, col),
  *   boardShown() (the board is on screen to play), spelling() (letters are being typed),
  *   typeLetter(key), cyclePath(step), unspell(), powerKey(name) (true when the power's
  *   button is on screen: the key is taken)
@@ -102,6 +103,16 @@ export function bindInput(board, actions) {
     }
     if (drag || !event.isPrimary) return;
     if (event.pointerType === "mouse" && event.button !== 0) return;
+    // A 2v2 on the teammate's turn: a tap marks the tile for them (a second tap unmarks it).
+    if (actions.suggesting()) {
+      const geometry = measure();
+      const tile = geometry && locate(geometry, event.clientX, event.clientY, false);
+      if (tile) {
+        event.preventDefault();
+        actions.suggest(...tile);
+      }
+      return;
+    }
     if (!actions.canPlay()) return;
     const geometry = measure();
     if (!geometry) return;
@@ -382,7 +393,7 @@ function onPress(container, handler) {
  * names the intent), so the seats the view rebuilds need no new listeners.
  *
  * @param {object} actions enterName(text), goToRoom(code), takeSeat(i), leaveSeat(), setSeatBot(i, level),
- *   setSeatSpeed(i, speed), removeSeat(i), setRules({rounds|timed|wordlist|standIn|classic}), startRoomMatch(),
+ *   setSeatSpeed(i, speed), removeSeat(i), setRules({rounds|timed|wordlist|standIn|classic|mode}), startRoomMatch(),
  *   copyLink(), selectLink(), leaveRoom(), showLobby(on)
  */
 export function bindRoomControls(root, actions) {
@@ -419,6 +430,7 @@ export function bindRoomControls(root, actions) {
     else if (field.name === "room-classic") actions.setRules({ classic: field.checked });
     else if (field.name === "room-wordlist") actions.setRules({ wordlist: field.value });
     else if (field.name === "room-stand-in") actions.setRules({ standIn: field.value });
+    else if (field.name === "room-mode") actions.setRules({ mode: field.value });
   });
   // Enter in the rounds field: take the number as it stands (no "change" has fired yet).
   root.querySelector('[data-testid="room-rules-form"]').addEventListener("submit", (event) => {

@@ -12,6 +12,7 @@ import {
   bindSettingsControls,
 } from "./input.js";
 import { registerServiceWorker } from "./install.js";
+import { canSuggest } from "./match.js";
 import { parseSeed } from "./protocol.js";
 import { SETTINGS_KEY, Settings } from "./settings.js";
 import { Feedback } from "./sound.js";
@@ -182,7 +183,9 @@ const actions = {
   release: () => store.release(),
   cancel: () => store.cancel(),
   undo: () => store.undo(),
-  activate: (row, col, submit) => store.activate(row, col, submit),
+  // Space or Enter on a tile: in a 2v2 on the teammate's turn it marks the tile for them.
+  activate: (row, col, submit) =>
+    canSuggest(store.state.match) ? store.match.suggest(row, col) : store.activate(row, col, submit),
   newGame: (wordlist, { play = false } = {}) => {
     const started = store.newGame(wordlist, view.sprint.chosen());
     return play ? thenBoard(started) : started;
@@ -202,6 +205,8 @@ const actions = {
   // a match
   picking: () => store.state.swap !== null,
   pickTile: (row, col) => store.match.pickSwapTile(row, col),
+  suggesting: () => store.canPlay && canSuggest(store.state.match),
+  suggest: (row, col) => store.match.suggest(row, col),
   dismiss: () => store.dismiss(),
   // type to spell
   boardShown: () => view.boardShown() && !statsPanel.isOpen, // (the Stats dialog covers it: keys are the dialog's)

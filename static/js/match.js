@@ -59,6 +59,23 @@ const turnOf = (turn) => ({
   best: wordOf(turn.best),
 });
 
+/** A 2v2's teams on the end screen: `[{team, name, seats, score, rank, words}]`, or null. */
+function teamsOf(message) {
+  if (!Array.isArray(message.teams)) return null;
+  return message.teams.map((team, index) => ({
+    team: int(team.team, index),
+    name: typeof team.name === "string" ? team.name : TEAM_NAMES[index] ?? "",
+    seats: Array.isArray(team.seats) ? team.seats.filter(Number.isInteger) : [],
+    score: int(team.score),
+    rank: int(team.rank, 1),
+    words: (Array.isArray(team.words) ? team.words : []).map((entry) => ({
+      seat: int(entry.seat),
+      round: int(entry.round, 1),
+      ...(wordOf(entry.word) ?? { word: "", points: null, path: [], breakdown: [] }),
+    })),
+  }));
+}
+
 /** The end screen's data, from `match_over` or a snapshot's `summary`. */
 export function summaryOf(message) {
   const ranking = (Array.isArray(message.ranking) ? message.ranking : []).map((entry) => ({
@@ -71,7 +88,8 @@ export function summaryOf(message) {
     best.set(int(entry.seat), wordOf(entry.word));
   }
   const turns = (Array.isArray(message.turns) ? message.turns : []).map(turnOf);
-  return { ranking, best, turns };
+  const winner = Number.isInteger(message.winner) ? message.winner : null;
+  return { ranking, best, turns, teams: teamsOf(message), winner };
 }
 
 /** A match from its `match` snapshot; `now` is the tab's monotonic clock in ms. */
@@ -107,7 +125,47 @@ export function matchOf(message, now) {
     hint: null, // {word, path, points}: the last hint bought, until the board or the turn changes
     passed: null, // how the last turn ended without a word: {seat, how: "pass"|"timeout"}
     summary: message.summary ? summaryOf(message.summary) : null,
+    // A 2v2: each seat's team (0: A, 1: B), and the tiles each seat marks for its teammate
+    // this turn (seat -> [[row, col], ...]); null and empty in a match of each for themselves.
+    teams: Array.isArray(message.teams) && message.teams.length === seats.length ? message.teams.map((t) => (t === 1 ? 1 : 0)) : null,
+    marks: new Map(),
   };
+}
+
+/** How the page names team 0 and team 1. */
+export const TEAM_NAMES = Object.freeze(["A", "B"]);
+
+export const isTeams = (match) => Boolean(match?.teams);
+/** The team of `seat` (0 or 1), or null outside a 2v2. */
+export const teamOf = (match, seat) => (isTeams(match) ? match.teams[seat] ?? null : null);
+/** Each team's total, from its seats' scores: [A, B]. */
+export const teamTotals = (match) =>
+  [0, 1].map((team) => match.seats.reduce((sum, seat, index) => sum + (match.teams?.[index] === team ? seat.score : 0), 0));
+
+/**
+ * This tab's seat may mark tiles for its teammate now: a 2v2, its team's turn, the teammate's
+ * (on its own turn a tap drags, as ever). The server checks again.
+ */
+export const canSuggest = (match) =>
+  isTeams(match) && match.you !== null && match.phase === MatchPhase.PLAYING && match.turn !== match.you
+  && teamOf(match, match.turn) === teamOf(match, match.you);
+
+/** `suggestion`: every tile `seat` marks now. */
+export function applySuggestion(match, message) {
+  if (!isTeams(match) || !Number.isInteger(message.seat)) return;
+  match.marks.set(message.seat, pathOf(message.marks));
+}
+
+/** The tiles marked on the board now, each with who marked it: key "row,col" -> names. */
+export function markedTiles(match) {
+  const marked = new Map();
+  for (const [seat, tiles] of match?.marks ?? []) {
+    for (const [r, c] of tiles) {
+      const key = `${r},${c}`;
+      marked.set(key, [...(marked.get(key) ?? []), seat === match.you ? "you" : seatName(match, seat)]);
+    }
+  }
+  return marked;
 }
 
 export const you = (match) => match.seats[match.you] ?? null;
@@ -186,6 +244,7 @@ export function applyTurn(match, message, now) {
   match.clock = clockOf(message, now);
   match.passed = message.passed ? { seat: ended, how: message.passed } : null;
   match.hint = null;
+  match.marks = new Map(); // a suggestion is for the turn it was made in
   if (Number.isFinite(message.version)) match.version = message.version;
   return ended;
 }

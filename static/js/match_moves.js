@@ -103,6 +103,7 @@ export class MatchMoves {
       gems: this.onGems,
       presence: this.onPresence,
       hint: this.onHint,
+      suggestion: this.onSuggestion,
       match_over: this.onMatchOver,
     }[message.type];
     handler.call(this, match, message, reply);
@@ -166,6 +167,15 @@ export class MatchMoves {
     if (match.hint) store.setMessage("info", "hint", { word: match.hint.word, points: match.hint.points });
     else store.setMessage("miss", "no_hint");
     store.emit({ type: "hinted" });
+  }
+
+  /** A 2v2 teammate's marks (or this seat's own, from another tab): drawn on the board. */
+  onSuggestion(match, message) {
+    M.applySuggestion(match, message);
+    if (message.seat !== match.you && message.marks?.length) {
+      this.store.setMessage("info", "suggested", { name: M.seatName(match, message.seat), count: message.marks.length });
+    }
+    this.store.emit({ type: "suggestion", seat: message.seat });
   }
 
   onMatchOver(match, message) {
@@ -320,6 +330,12 @@ export class MatchMoves {
     if (game && store.canPlay && store.openGame(game.game_id)) return true;
     store.announce = "new";
     return store.send(P.newGame({ wordlist: this.state.match?.wordlist ?? this.state.config.default_wordlist }));
+  }
+
+  /** A 2v2: mark (or unmark) a tile for the teammate whose turn it is. */
+  suggest(row, col) {
+    if (!this.store.canPlay || !M.canSuggest(this.state.match)) return false;
+    return this.store.send(P.suggest(row, col));
   }
 
   pass() {

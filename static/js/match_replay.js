@@ -7,7 +7,7 @@ import { startDefinitions } from "./definitions_page.js";
 import { Stepper } from "./replay_steps_player.js";
 import { BoardPanel } from "./view/board.js";
 import { wordButton } from "./view/definition.js";
-import { LEVEL_LABELS, breakdownText, plural } from "./view/wording.js";
+import { LEVEL_LABELS, breakdownText, plural, teamText } from "./view/wording.js";
 import {
   bestParts,
   breakdownSpoken,
@@ -56,6 +56,12 @@ function renderSeats(data, standing, turn) {
       gems.append(shape, make("span", "", String(held)), make("span", "visually-hidden", ` gem${held === 1 ? "" : "s"}`));
       const tag = seat.kind === "bot" ? `${LEVEL_LABELS[seat.level] ?? seat.level} bot` : "player";
       item.append(make("span", "seat-name", seat.name), make("span", "seat-tag", tag), score, gems);
+      const team = data.teams?.[index];
+      if (team === 0 || team === 1) {
+        // A 2v2: the team in words; its colour (data-team) only repeats it.
+        item.dataset.team = String(team);
+        item.append(make("span", "team-badge", teamText(team)));
+      }
       if (index === turn) item.append(make("span", "visually-hidden", ", this turn"));
       return item;
     }),
@@ -63,6 +69,17 @@ function renderSeats(data, standing, turn) {
 }
 
 function renderEnd(data) {
+  const teams = data.final.teams ?? null;
+  $("replay-teams").hidden = !teams;
+  if (teams) {
+    $("replay-teams").replaceChildren(
+      ...teams.map((team) => {
+        const item = make("li", "team-result", `${teamText(team.team)}: ${plural(team.score, "point")}${team.rank === 1 ? (data.final.winner === null ? " (a tie)" : " (wins)") : ""}`);
+        item.dataset.team = String(team.team);
+        return item;
+      }),
+    );
+  }
   $("replay-ranking").replaceChildren(
     ...rankingLines(data).map((line) => {
       const item = make("li", "rank");

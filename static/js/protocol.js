@@ -76,6 +76,8 @@ export const swap = (row, col, letter) => ({ type: "swap", row, col, letter });
 export const hint = () => ({ type: "hint" });
 export const extend = () => ({ type: "extend" });
 export const rematch = () => ({ type: "rematch" });
+/** `suggest`: in a 2v2, mark (or unmark) a tile for your teammate; no tile clears your marks. */
+export const suggest = (row = null, col = null) => (row === null ? { type: "suggest" } : { type: "suggest", row, col });
 
 // -- rooms (docs/protocol.md, "Rooms: playing with friends") --
 
@@ -118,6 +120,10 @@ export function joinRoom(code, name, token = null) {
 }
 
 export const takeSeat = (seat) => ({ type: "take_seat", seat });
+/** What a room plays (`set_rules {mode}`), in the order the host's chooser lists them. */
+export const ROOM_MODES = Object.freeze(["match", "teams"]);
+/** A 2v2's seats: team A in 0 and 2, team B in 1 and 3 (docs/protocol.md, "2v2"). */
+export const TEAM_SEATS = Object.freeze({ a: Object.freeze([0, 2]), b: Object.freeze([1, 3]) });
 export const leaveSeat = () => ({ type: "leave_seat" });
 export const leaveRoom = () => ({ type: "leave_room" });
 /** `set_rules`: any of `rounds`, `turn_seconds`, `wordlist`, `stand_in`, `values` (host only). */
@@ -152,7 +158,7 @@ export function parseSeed(text) {
 
 const KNOWN = new Set([
   "game", "chain", "word", "board", "error", "over", "leaderboard",
-  "match", "played", "turn", "gems", "presence", "hint", "match_over", "rematch",
+  "match", "played", "turn", "gems", "presence", "hint", "suggestion", "match_over", "rematch",
   "room", "spectators", "removed",
   "definition", // a word's meanings, asked for by the page (definitions.js)
   "pong", // the heartbeat's answer: the connection swallows it, the game never sees one

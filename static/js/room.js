@@ -4,7 +4,7 @@
 // keeps the object and calls these as the server's messages arrive. The server decides
 // everything; these only record it, and keep the buttons honest (the server checks again).
 
-import { LEVELS, ROOM_SEATS, SPEEDS } from "./protocol.js";
+import { LEVELS, ROOM_MODES, ROOM_SEATS, SPEEDS, TEAM_SEATS } from "./protocol.js";
 
 /** A seat's presence, as its dot shows it. */
 export const Presence = Object.freeze({
@@ -50,6 +50,8 @@ function rulesOf(rules) {
     wordlist: typeof given.wordlist === "string" ? given.wordlist : null,
     standIn: LEVELS.includes(given.stand_in) ? given.stand_in : "easy",
     values: given.values === "classic" ? "classic" : "spellcast",
+    // What the room plays next; a mode this page does not know yet reads as a match.
+    mode: ROOM_MODES.includes(given.mode) ? given.mode : "match",
   };
 }
 
@@ -86,11 +88,20 @@ export const hostName = (room) => (room.host === null ? null : room.seats[room.h
 /** A match is being played (seats and rules stay as they are until it ends). */
 export const matchRunning = (room) => room.match !== null && room.match.phase !== "over";
 
+/** A 2v2 room: four seats, team A in 0 and 2, team B in 1 and 3 (bots fill the empty ones). */
+export const isTeams = (room) => room !== null && room.rules.mode === "teams";
+/** The seats the lobby shows: a 2v2's four, else all six. */
+export const seatsShown = (room) => (isTeams(room) ? room.seats.slice(0, 4) : room.seats);
+/** A 2v2 seat's team (0: A, 1: B), or null. */
+export const teamOfSeat = (room, index) =>
+  !isTeams(room) ? null : TEAM_SEATS.a.includes(index) ? 0 : TEAM_SEATS.b.includes(index) ? 1 : null;
+
 /** Whether this tab may start the room's match now, and if not, why (a `Blocked`). */
 export function startCheck(room) {
   if (!isHost(room)) return { ok: false, why: Blocked.NOT_HOST };
   if (matchRunning(room)) return { ok: false, why: Blocked.RUNNING };
-  if (filledSeats(room).length < 2) return { ok: false, why: Blocked.TOO_FEW };
+  // A 2v2's empty seats are played by bots: the host alone is enough.
+  if (!isTeams(room) && filledSeats(room).length < 2) return { ok: false, why: Blocked.TOO_FEW };
   return { ok: true, why: null };
 }
 
@@ -101,7 +112,7 @@ export const canEdit = (room) => isHost(room) && !matchRunning(room);
 
 /** A spectator sits in a free seat, between matches. */
 export const canTakeSeat = (room, index) =>
-  room !== null && room.you === null && !matchRunning(room) && index in room.seats && room.seats[index] === null;
+  room !== null && room.you === null && !matchRunning(room) && index in seatsShown(room) && room.seats[index] === null;
 
 /** A seated player gets up between matches (during one, "Leave room" hands the seat to a stand-in). */
 export const canLeaveSeat = (room) => isSeated(room) && !matchRunning(room);

@@ -354,9 +354,9 @@ export class RoomMoves {
   /**
    * The host's rules, one at a time: `rounds` (1-20), `timed` (the page's 30-second turn),
    * `wordlist`, `standIn` (the level of the bot that plays an away seat), `classic` (the list's
-   * own letter values rather than Spellcast's).
+   * own letter values rather than Spellcast's), `mode` (what the room plays: P.ROOM_MODES).
    */
-  setRules({ rounds, timed, wordlist, standIn, classic }) {
+  setRules({ rounds, timed, wordlist, standIn, classic, mode }) {
     const room = this.state.room;
     const rules = {};
     if (rounds !== undefined) {
@@ -373,6 +373,10 @@ export class RoomMoves {
     if (standIn !== undefined) {
       if (!P.LEVELS.includes(standIn)) return false;
       rules.stand_in = standIn;
+    }
+    if (mode !== undefined) {
+      if (!P.ROOM_MODES.includes(mode)) return false;
+      rules.mode = mode;
     }
     if (Object.keys(rules).length === 0) return false;
     return this.roomCommand(room && R.canEdit(room), P.setRules(rules));

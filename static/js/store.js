@@ -33,7 +33,7 @@ export { GAMES_KEY, MAX_SAVED_GAMES, ROOMS_KEY, savedGames, savedRooms } from ".
 export { currentChain, isRefilling, phaseOf } from "./store/reconcile.js";
 
 /** Messages the server sends about a match, each handled by `store.match` (match_moves.js). */
-const MATCH_MESSAGES = new Set(["played", "turn", "gems", "presence", "hint", "match_over"]);
+const MATCH_MESSAGES = new Set(["played", "turn", "gems", "presence", "hint", "suggestion", "match_over"]);
 
 /**
  * The tab's state, the parts of store/ composed, and two parts it holds: `match`

@@ -115,6 +115,7 @@ export class View {
       chain: current.chain,
       marks: Boolean(match),
       hint: match?.hint?.path ?? (match ? [] : state.shownPath?.path ?? []),
+      suggested: M.markedTiles(match),
       swapTile: state.swap?.tile ?? null,
       refilling: (r, c) => isRefilling(state, r, c),
     });

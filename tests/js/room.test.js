@@ -90,7 +90,7 @@ test("a room snapshot its seats and what each may do", async () => {
   assert.deepStrictEqual(result.remove, [true, false, false, false]);
   assert.deepStrictEqual(result.presence, ["online", "bot", null, "away", null, null]);
   assert.deepStrictEqual(result.spectators, 4);
-  assert.deepStrictEqual(result.rules, { "rounds": 5, "turnSeconds": null, "wordlist": "en", "standIn": "easy", "values": "spellcast" });
+  assert.deepStrictEqual(result.rules, { "rounds": 5, "turnSeconds": null, "wordlist": "en", "standIn": "easy", "values": "spellcast", "mode": "match" });
   assert.deepStrictEqual(result.you, [0, null]);
 });
 
@@ -452,3 +452,41 @@ for (const [code, say] of [["room/removed", "room_removed"], ["room/bad_token", 
     assert.deepStrictEqual(result.screen, "in");
   });
 }
+
+test("a 2v2: its lobby's four seats in two teams, a teammate's marks, and the team totals", async () => {
+  const result = await run(async () => {
+    const teams = { rounds: 5, turn_seconds: null, wordlist: "en", stand_in: "easy", mode: "teams" };
+    const room = R.roomOf(roomMsg({ rules: teams }));
+    const watcher = R.roomOf(roomMsg({ rules: teams, you: null, seats: two() }));
+    const four = ["Ann", "Bo", "Cy", "Di"].map((name) => person(name, { score: 10 }));
+    const match = M.matchOf(roomMatch({ seats: four, teams: [0, 1, 0, 1], you: 2 }), 0);
+    const before = M.canSuggest(match);
+    M.applySuggestion(match, { type: "suggestion", seat: 2, marks: [[0, 1], [1, 1]] });
+    M.applySuggestion(match, { type: "suggestion", seat: 0, marks: [[0, 1]] });
+    const marked = [...M.markedTiles(match)];
+    const { store, sent } = make();
+    store.onMessage(roomMsg({ rules: teams, seats: four }));
+    store.onMessage(roomMatch({ seats: four, teams: [0, 1, 0, 1], you: 2 }));
+    const tapped = store.match.suggest(1, 2);
+    M.applyTurn(match, { type: "turn", turn: 1, round: 1, turn_no: 2, phase: "playing" }, 0);
+    return {
+      shown: R.seatsShown(room).length,
+      teamOf: [0, 1, 2, 3, 4].map((i) => R.teamOfSeat(room, i)),
+      start: R.startCheck(room),
+      take: [R.canTakeSeat(watcher, 2), R.canTakeSeat(watcher, 4)],
+      before, marked, tapped, sent: sent.at(-1),
+      after: [M.canSuggest(match), match.marks.size],
+      totals: M.teamTotals(match),
+    };
+  });
+  assert.equal(result.shown, 4);
+  assert.deepStrictEqual(result.teamOf, [0, 1, 0, 1, null]);
+  assert.deepStrictEqual(result.start, { ok: true, why: null }); // bots fill the empty seats
+  assert.deepStrictEqual(result.take, [true, false]);
+  assert.equal(result.before, true); // Ann (A1) plays: Cy (A2) may mark tiles for her
+  assert.deepStrictEqual(result.marked, [["0,1", ["you", "Ann"]], ["1,1", ["you"]]]);
+  assert.equal(result.tapped, true);
+  assert.deepStrictEqual(result.sent, { type: "suggest", row: 1, col: 2 });
+  assert.deepStrictEqual(result.after, [false, 0]); // team B's turn: no marks, none to make
+  assert.deepStrictEqual(result.totals, [20, 20]);
+});

@@ -97,19 +97,19 @@ export class BoardPanel {
    * marked; `marks`: show a match's multipliers and gems; `hint`: a hinted path, numbered;
    * `swapTile`: the tile a swap will change; `refilling(row, col)`: waiting for a new letter.
    */
-  render({ board, chain, marks = false, hint = [], swapTile = null, refilling = () => false }) {
+  render({ board, chain, marks = false, hint = [], suggested = new Map(), swapTile = null, refilling = () => false }) {
     const order = new Map(chain.map(([r, c], i) => [`${r},${c}`, i]));
     const last = chain.length - 1;
     const hinted = new Map(hint.map(([r, c], i) => [`${r},${c}`, i + 1]));
     for (let r = 0; r < this.size; r += 1) {
       for (let c = 0; c < this.size; c += 1) {
-        this.drawTile(r, c, board[r]?.[c], { marks, order, last, hinted, swapTile, refilling });
+        this.drawTile(r, c, board[r]?.[c], { marks, order, last, hinted, suggested, swapTile, refilling });
       }
     }
     this.drawTrail(chain);
   }
 
-  drawTile(r, c, data, { marks, order, last, hinted, swapTile, refilling }) {
+  drawTile(r, c, data, { marks, order, last, hinted, suggested, swapTile, refilling }) {
     // Marks, in words on the tile itself: colour only repeats them.
     const mult = (marks && data?.mult) || "";
     const wordMult = marks && data?.word_mult ? `${data.word_mult}×` : "";
@@ -122,6 +122,9 @@ export class BoardPanel {
     if (wordMult) label += ", double word";
     if (gem) label += ", gem";
     if (hint !== undefined) label += `, hint letter ${hint} of ${hinted.size}`;
+    // A 2v2 teammate's mark: said in words, shown as a ring with a dot (not colour alone).
+    const by = suggested.get(`${r},${c}`);
+    if (by) label += `, suggested by ${by.join(" and ")}`;
     const next = {
       letter: data ? data.letter : "",
       score: data ? String(data.score) : "",
@@ -132,6 +135,7 @@ export class BoardPanel {
       last: selected && index === last,
       refilling: Boolean(refilling(r, c)),
       hint,
+      suggested: Boolean(by),
       swapTarget: Boolean(swapTile && swapTile[0] === r && swapTile[1] === c),
       label,
     };
@@ -170,6 +174,7 @@ export class BoardPanel {
       if (hint !== undefined) tile.dataset.hint = String(hint);
       else delete tile.dataset.hint;
     }
+    if (changed("suggested")) tile.classList.toggle("suggested", next.suggested);
     if (changed("swapTarget")) tile.classList.toggle("swap-target", next.swapTarget);
     if (changed("label")) tile.children[4].textContent = label;
   }

@@ -8,7 +8,7 @@ import * as R from "../room.js";
 import { ClockPanel } from "./clock.js";
 import { rove, wordButton } from "./definition.js";
 import { addWordlistOptions, make, setHidden, setProp, setText } from "./dom.js";
-import { POWER_NAMES, breakdownText, capital, plural, pts, seatTag, waitingText } from "./wording.js";
+import { POWER_NAMES, breakdownText, capital, plural, pts, seatTag, teamText, waitingText } from "./wording.js";
 
 /** A `span` of `className`: `before`, then the word (pressed for its definition), then its points. */
 function withWord(doc, className, before, { word, points }) {
@@ -38,6 +38,8 @@ export class MatchPanel {
       round: $('[data-testid="round"]'),
       whoseTurn: $('[data-testid="whose-turn"]'),
       seats: $('[data-testid="seats"]'),
+      teamTotals: $('[data-testid="team-totals"]'),
+      teamResults: $('[data-testid="team-results"]'),
       powers: $('[data-testid="powers"]'),
       powerButtons: [...root.querySelectorAll("[data-power]")],
       pass: $('[data-action="pass"]'),
@@ -80,6 +82,7 @@ export class MatchPanel {
     const watching = state.mode === "room" && state.room !== null && playing && state.match?.you === null;
     setHidden(el.bar, !playing);
     setHidden(el.seats, !playing);
+    setHidden(el.teamTotals, !playing || !M.isTeams(state.match));
     setHidden(el.powers, !playing || watching);
     setHidden(el.playsPanel, !(playing || screen === "over"));
     setHidden(el.setup, screen !== "setup");
@@ -120,7 +123,9 @@ export class MatchPanel {
     let whose;
     if (match.phase === M.MatchPhase.BETWEEN) whose = "Between rounds";
     else if (match.phase === M.MatchPhase.OVER) whose = "Match over";
-    else whose = M.isMyTurn(match) ? "Your turn" : `${M.seatName(match, match.turn)}'s turn`;
+    else if (M.isMyTurn(match)) whose = "Your turn";
+    else if (M.canSuggest(match)) whose = `${M.seatName(match, match.turn)}'s turn: tap tiles to suggest`;
+    else whose = `${M.seatName(match, match.turn)}'s turn`;
     this.el.whoseTurn.textContent = whose;
     this.el.bar.dataset.mine = String(M.isMyTurn(match));
   }
@@ -133,6 +138,7 @@ export class MatchPanel {
     const items = match.seats.map((seat, index) => {
       const item = make(doc, "li", "seat");
       item.dataset.seat = String(index);
+      const team = M.teamOf(match, index);
       item.dataset.kind = seat.kind;
       const turn = match.phase === M.MatchPhase.PLAYING && match.turn === index;
       item.dataset.turn = String(turn);
@@ -148,6 +154,11 @@ export class MatchPanel {
       shape.setAttribute("aria-hidden", "true");
       gems.append(shape, make(doc, "span", "", String(seat.gems)), make(doc, "span", "visually-hidden", ` gem${seat.gems === 1 ? "" : "s"}`));
       item.append(name, tag, score, gems);
+      if (team !== null) {
+        // The team in words; its colour (data-team) only repeats it.
+        item.dataset.team = String(team);
+        item.append(make(doc, "span", "team-badge", teamText(team)));
+      }
       // Who is here (a room's players come and go): "away" once a stand-in bot plays for them.
       const presence = R.presenceOf(seat);
       item.dataset.presence = presence;
@@ -157,6 +168,16 @@ export class MatchPanel {
       return item;
     });
     this.el.seats.replaceChildren(...items);
+    this.renderTeamTotals(match);
+  }
+
+  /** A 2v2's score line: each team's total, the leader first in words. */
+  renderTeamTotals(match) {
+    if (!M.isTeams(match)) return;
+    const [a, b] = M.teamTotals(match);
+    const mine = M.teamOf(match, match.you);
+    const name = (team) => `${teamText(team)}${mine === team ? " (yours)" : ""}`;
+    setText(this.el.teamTotals, `${name(0)}: ${pts(a)} · ${name(1)}: ${pts(b)}`);
   }
 
   renderPowers(state, match, canPlay) {
@@ -298,6 +319,12 @@ export class MatchPanel {
     this.el.overTitle.textContent = won
       ? top.length > 1 ? "A shared win!" : "You win!"
       : `${top[0]?.name ?? "Nobody"} wins`;
+    const teams = summary?.teams ?? null;
+    setHidden(this.el.teamResults, teams === null);
+    if (teams !== null) {
+      this.el.overTitle.textContent = this.teamsTitle(match, summary);
+      this.el.teamResults.replaceChildren(...teams.map((team) => this.teamResult(match, team)));
+    }
     this.el.ranking.replaceChildren(
       ...standings.map((seat) => {
         const item = make(doc, "li", "rank");
@@ -339,6 +366,37 @@ export class MatchPanel {
     // The end of a match just played: the end screen's heading takes the focus, so
     // a keyboard or a screen reader starts there (a reload or a resume leaves it be).
     if (event.type === "match_over") this.el.overTitle.focus();
+  }
+
+  teamsTitle(match, summary) {
+    if (summary.winner === null) return "A tie!";
+    const mine = M.teamOf(match, match.you);
+    if (mine === null) return `${teamText(summary.winner)} wins`;
+    return mine === summary.winner ? "Your team wins!" : `${teamText(summary.winner)} wins`;
+  }
+
+  /** One team on the end screen: its name, players, total, and every word it played. */
+  teamResult(match, team) {
+    const doc = this.document;
+    const box = make(doc, "section", "team-result");
+    box.dataset.team = String(team.team);
+    box.dataset.rank = String(team.rank);
+    const players = team.seats.map((seat) => (seat === match.you ? "you" : M.seatName(match, seat))).join(" and ");
+    box.append(
+      make(doc, "h3", "team-result-title", `${teamText(team.team)} · ${pts(team.score)}`),
+      make(doc, "p", "team-result-players", players),
+    );
+    const words = make(doc, "ol", "team-result-words");
+    words.setAttribute("aria-label", `${teamText(team.team)}'s words`);
+    for (const entry of team.words) {
+      const item = make(doc, "li");
+      const who = entry.seat === match.you ? "You" : M.seatName(match, entry.seat);
+      item.append(withWord(doc, "team-word", `R${entry.round} · ${who}: `, entry));
+      words.append(item);
+    }
+    if (!team.words.length) words.append(make(doc, "li", "", "No words played"));
+    box.append(words);
+    return box;
   }
 
   /** The end screen's actions: a room's rematch is its host's, and the others wait for it. */

@@ -4,14 +4,17 @@
 
 import * as M from "../match.js";
 import * as R from "../room.js";
+import { ROOM_MODES } from "../protocol.js";
 import { addWordlistOptions, make, setHidden, setText } from "./dom.js";
 import {
   LEVEL_LABELS,
+  MODE_LABELS,
   PRESENCE,
   START_BLOCKED,
   capital,
   fieldError,
   plural,
+  teamText,
   turnsText,
   valuesText,
   waitingText,
@@ -56,12 +59,21 @@ export class RoomPanel {
       classic: $("#room-classic"),
       wordlist: $("#room-wordlist"),
       standIn: $("#room-stand-in"),
+      mode: $("#room-mode"),
       start: $('[data-action="room-start"]'),
       leaveSeat: $('[data-action="leave-seat"]'),
       results: $('[data-action="room-results"]'),
       wait: $('[data-testid="room-wait"]'),
     };
     addWordlistOptions(this.el.wordlist, config.wordlists);
+    // The host's chooser of what the room plays: one option a mode the protocol names.
+    this.el.mode.replaceChildren(
+      ...ROOM_MODES.map((mode) => {
+        const option = make(root, "option", "", MODE_LABELS[mode] ?? mode);
+        option.value = mode;
+        return option;
+      }),
+    );
     this.shown = {}; // what the seats and rules were last drawn from; whether the name was offered
   }
 
@@ -183,12 +195,12 @@ export class RoomPanel {
 
   renderSeats(room, open) {
     const editing = R.canEdit(room) && open;
-    const key = JSON.stringify([room.seats, room.host, room.you, editing, R.matchRunning(room), open]);
+    const key = JSON.stringify([room.seats, room.host, room.you, editing, R.matchRunning(room), open, room.rules.mode]);
     if (this.shown.seats === key) return;
     this.shown.seats = key;
     // Rebuilding must not throw away keyboard focus on one of its controls.
     const focused = this.document.activeElement?.closest?.("[data-focus]")?.dataset.focus;
-    const items = room.seats.map((seat, index) => this.seat(room, seat, index, { editing, open }));
+    const items = R.seatsShown(room).map((seat, index) => this.seat(room, seat, index, { editing, open }));
     this.el.seats.replaceChildren(...items);
     if (focused) {
       const again = this.el.seats.querySelector(`[data-focus="${focused}"]`);
@@ -202,11 +214,19 @@ export class RoomPanel {
     const item = make(doc, "li", "room-seat");
     item.dataset.seat = String(index);
     item.dataset.state = seat ? "taken" : "free";
+    // A 2v2's seat says its team in words; its colour (data-team) only repeats it.
+    const team = R.teamOfSeat(room, index);
+    const where = team === null ? `seat ${index + 1}` : `seat ${index + 1}, ${teamText(team)}`;
     const number = make(doc, "span", "room-seat-no", `Seat ${index + 1}`);
+    if (team !== null) {
+      item.dataset.team = String(team);
+      number.append(make(doc, "span", "team-badge", ` · ${teamText(team)}`));
+    }
     if (!seat) {
-      item.append(number, make(doc, "span", "room-seat-name free", "Free seat"));
+      const free = team === null ? "Free seat" : "Free seat (a bot plays it if nobody sits)";
+      item.append(number, make(doc, "span", "room-seat-name free", free));
       const actions = make(doc, "span", "room-seat-actions");
-      if (R.canTakeSeat(room, index)) actions.append(this.seatButton("Sit here", `, seat ${index + 1}`, { takeSeat: index }, open, `sit-${index}`));
+      if (R.canTakeSeat(room, index)) actions.append(this.seatButton("Sit here", `, ${where}`, { takeSeat: index }, open, `sit-${index}`));
       if (editing) actions.append(this.seatButton("Add a bot", ` in seat ${index + 1}`, { addBot: index }, open, `bot-${index}`));
       if (actions.childElementCount) item.append(actions);
       return item;
@@ -227,7 +247,7 @@ export class RoomPanel {
     }
     if (index === room.you) tags.append(make(doc, "span", "you-badge", "you"));
     if (seat.kind === "bot") tags.append(make(doc, "span", "bot-badge", `Bot · ${seat.level}`));
-    if (seat.speed !== 1) tags.append(make(doc, "span", "speed-badge", turnsText(seat.speed)));
+    if (seat.speed !== 1 && !R.isTeams(room)) tags.append(make(doc, "span", "speed-badge", turnsText(seat.speed)));
     const status = make(doc, "span", "room-seat-status", seat.kind === "bot" ? "" : PRESENCE[presence]);
     item.append(number, dot, name, tags, status);
     if (!editing) return item;
@@ -235,8 +255,11 @@ export class RoomPanel {
     if (seat.kind === "bot") {
       actions.append(this.seatSelect(`Level of ${seat.name}`, LEVEL_LABELS, seat.level, { seatLevel: index }, `level-${index}`));
     }
-    const speeds = Object.fromEntries([1, 2, 3, 4].map((n) => [String(n), turnsText(n)]));
-    actions.append(this.seatSelect(`Turns a round for ${seat.name}`, speeds, String(seat.speed), { seatSpeed: index }, `speed-${index}`));
+    if (!R.isTeams(room)) {
+      // (In a 2v2 every seat plays once a round, so that the teams alternate.)
+      const speeds = Object.fromEntries([1, 2, 3, 4].map((n) => [String(n), turnsText(n)]));
+      actions.append(this.seatSelect(`Turns a round for ${seat.name}`, speeds, String(seat.speed), { seatSpeed: index }, `speed-${index}`));
+    }
     if (index !== room.you) actions.append(this.seatButton("Remove", ` ${seat.name}`, { removeSeat: index }, open, `remove-${index}`));
     item.append(actions);
     return item;
@@ -284,11 +307,13 @@ export class RoomPanel {
       const wordlist = rules.wordlist ?? this.defaultWordlist; // null: the server's default list
       if (el.wordlist.value !== wordlist) el.wordlist.value = wordlist;
       if (el.standIn.value !== rules.standIn) el.standIn.value = rules.standIn;
+      if (el.mode.value !== rules.mode) el.mode.value = rules.mode;
       return;
     }
     const wordlist = rules.wordlist ?? this.defaultWordlist;
     const title = this.wordlists.find((list) => list.name === wordlist)?.title ?? wordlist;
     const lines = [
+      `Play: ${MODE_LABELS[rules.mode] ?? rules.mode}`,
       plural(rules.rounds, "round"),
       rules.turnSeconds === null ? "No turn timer" : `${plural(rules.turnSeconds, "second")} a turn`,
       `Word list: ${title}`,

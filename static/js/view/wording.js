@@ -58,6 +58,7 @@ export const SAY = {
   shuffled: ({ mine, name }) => `${mine ? "You" : name} shuffled the letters.`,
   swapped: ({ mine, name, was, letter }) => `${mine ? "You" : name} swapped ${was} for ${letter}.`,
   no_hint: () => "No word on this board to hint at.",
+  suggested: ({ name, count }) => `${name} marks ${plural(count, "tile")} for you.`,
   match_over: ({ won, shared, name }) =>
     won ? (shared ? "Match over — a shared win!" : "Match over — you win!") : `Match over — ${name} wins.`,
   // a room
@@ -156,6 +157,10 @@ export const PRESENCE = {
 
 /** A bot level's name; what it means is said beside each picker (templates/index.html, "levels-help"). */
 export const LEVEL_LABELS = { easy: "Easy", medium: "Medium", hard: "Hard" };
+/** What the host's chooser calls each room mode (protocol.js's ROOM_MODES). */
+export const MODE_LABELS = { match: "Match", teams: "2v2 (two teams of two)", race: "Race" };
+/** A 2v2's team, named in words (its colour only repeats it). */
+export const teamText = (team) => `Team ${team === 1 ? "B" : "A"}`;
 export const turnsText = (speed) => (speed === 1 ? "1 turn a round" : `${speed} turns a round`);
 
 /** What a screen reader hears instead, where the screen's few words are not enough. */
