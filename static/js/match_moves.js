@@ -182,6 +182,13 @@ export class MatchMoves {
     const store = this.store;
     M.applyOver(match, message);
     this.state.swap = null;
+    const { teams, winner } = match.summary;
+    if (teams) {
+      // A 2v2: the team's total decides, not a seat's.
+      store.setMessage("info", "match_over_teams", { winner, mine: M.teamOf(match, match.you) });
+      this.rememberMatch();
+      return store.emit({ type: "match_over" });
+    }
     const top = match.summary.ranking.filter((entry) => entry.rank === 1).map((entry) => entry.seat);
     store.setMessage("info", "match_over", {
       won: top.includes(match.you),

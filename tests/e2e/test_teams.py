@@ -112,5 +112,6 @@ def test_a_2v2_with_two_people_and_two_bots_plays_to_its_end_across_two_processe
         expect(results.nth(1)).to_contain_text("Team B")
     title = re.compile(r"^(Your team wins!|Team B wins|A tie!)$")
     expect(ann.page.locator("#over-title")).to_have_text(title)
+    expect(ann.message).to_have_text(re.compile(r"^Match over — (your team wins|Team B wins|a tie)!$"))
     audit(ann.page, "2v2 over")
     assert audit.report() == "", f"axe-core found:\n{audit.report()}"

@@ -59,6 +59,8 @@ export const SAY = {
   swapped: ({ mine, name, was, letter }) => `${mine ? "You" : name} swapped ${was} for ${letter}.`,
   no_hint: () => "No word on this board to hint at.",
   suggested: ({ name, count }) => `${name} marks ${plural(count, "tile")} for you.`,
+  match_over_teams: ({ winner, mine }) =>
+    winner === null ? "Match over — a tie!" : `Match over — ${mine === winner ? "your team wins" : `${teamText(winner)} wins`}!`,
   match_over: ({ won, shared, name }) =>
     won ? (shared ? "Match over — a shared win!" : "Match over — you win!") : `Match over — ${name} wins.`,
   // a room
