@@ -2,7 +2,8 @@
 and Bo are team A (seats 1 and 3), two bots team B; someone watches. Ann's page is on one
 process and Bo's and the watcher's on the other, so everything they see of each other crossed
 Redis. Bo marks tiles for Ann (a click and the keyboard); Ann sees the marks, the watcher does
-not; the match plays to its end screen with each team's words and total, audited by axe."""
+not; the match plays to its end screen with each team's words and total, and its replay shows the
+teams; axe audits each new screen."""
 
 from __future__ import annotations
 
@@ -114,4 +115,13 @@ def test_a_2v2_with_two_people_and_two_bots_plays_to_its_end_across_two_processe
     expect(ann.page.locator("#over-title")).to_have_text(title)
     expect(ann.message).to_have_text(re.compile(r"^Match over — (your team wins|Team B wins|a tie)!$"))
     audit(ann.page, "2v2 over")
+
+    # Its replay, from the other process: the seats in their teams, and each team's total at the end.
+    bo.page.get_by_test_id("match-replay-link").click()
+    seats = bo.page.get_by_test_id("replay-seats").locator("li")
+    expect(seats).to_have_count(4)
+    expect(seats.nth(2)).to_contain_text("Team A")
+    bo.page.get_by_test_id("replay-last").click()
+    expect(bo.page.get_by_test_id("replay-teams").locator("li")).to_have_count(2)
+    audit(bo.page, "2v2 replay, the end")
     assert audit.report() == "", f"axe-core found:\n{audit.report()}"
