@@ -181,7 +181,7 @@ const actions = {
   press: (row, col) => store.press(row, col),
   enter: (row, col) => store.enter(row, col),
   release: () => store.release(),
-  cancel: () => store.cancel(),
+  cancel: () => store.match.clearSuggestions() || store.cancel(), // (Escape: a 2v2's marks go first)
   undo: () => store.undo(),
   // Space or Enter on a tile: in a 2v2 on the teammate's turn it marks the tile for them.
   activate: (row, col, submit) =>

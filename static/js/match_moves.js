@@ -345,6 +345,13 @@ export class MatchMoves {
     return this.store.send(P.suggest(row, col));
   }
 
+  /** A 2v2: take back every mark this seat made this turn (Escape); false when it has none. */
+  clearSuggestions() {
+    const match = this.state.match;
+    if (!this.store.canPlay || !M.canSuggest(match) || !match.marks.get(match.you)?.length) return false;
+    return this.store.send(P.suggest());
+  }
+
   pass() {
     if (!this.store.canPlay || !M.canPass(this.state.match)) return false;
     this.state.swap = null;

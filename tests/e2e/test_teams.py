@@ -96,6 +96,10 @@ def test_a_2v2_with_two_people_and_two_bots_plays_to_its_end_across_two_processe
     expect(bo.board.locator(".tile.suggested")).to_have_count(2)  # Bo sees what he marked
     expect(watcher.board.locator(".tile.suggested")).to_have_count(0)
     audit(ann.page, "2v2 match, a teammate's marks")
+    bo.page.keyboard.press("Escape")  # Bo takes his marks back, then marks one again
+    expect(marked).to_have_count(0)
+    bo.tile(2, 2).click()
+    expect(marked).to_have_count(1)
 
     # Each person plays a word on their turn; the bots play theirs.
     ann.play_a_word(en_trie)

@@ -468,13 +468,16 @@ test("a 2v2: its lobby's four seats in two teams, a teammate's marks, and the te
     store.onMessage(roomMsg({ rules: teams, seats: four }));
     store.onMessage(roomMatch({ seats: four, teams: [0, 1, 0, 1], you: 2 }));
     const tapped = store.match.suggest(1, 2);
+    const nothingToClear = store.match.clearSuggestions();
+    store.onMessage({ type: "suggestion", seat: 2, marks: [[1, 2]] });
+    const cleared = store.match.clearSuggestions() && sent.at(-1);
     M.applyTurn(match, { type: "turn", turn: 1, round: 1, turn_no: 2, phase: "playing" }, 0);
     return {
       shown: R.seatsShown(room).length,
       teamOf: [0, 1, 2, 3, 4].map((i) => R.teamOfSeat(room, i)),
       start: R.startCheck(room),
       take: [R.canTakeSeat(watcher, 2), R.canTakeSeat(watcher, 4)],
-      before, marked, tapped, sent: sent.at(-1),
+      before, marked, tapped, sent: sent.at(-2), nothingToClear, cleared,
       after: [M.canSuggest(match), match.marks.size],
       totals: M.teamTotals(match),
     };
@@ -487,6 +490,8 @@ test("a 2v2: its lobby's four seats in two teams, a teammate's marks, and the te
   assert.deepStrictEqual(result.marked, [["0,1", ["you", "Ann"]], ["1,1", ["you"]]]);
   assert.equal(result.tapped, true);
   assert.deepStrictEqual(result.sent, { type: "suggest", row: 1, col: 2 });
+  assert.equal(result.nothingToClear, false);
+  assert.deepStrictEqual(result.cleared, { type: "suggest" }); // Escape takes this seat's marks back
   assert.deepStrictEqual(result.after, [false, 0]); // team B's turn: no marks, none to make
   assert.deepStrictEqual(result.totals, [20, 20]);
 });
