@@ -256,25 +256,25 @@ def test_a_level_plays_only_words_inside_its_band_and_its_lengths() -> None:
     match = bot_match(AB, 1, "easy")
     words = [found(40, 8), found(30, 6), found(18, 5), found(16, 4), found(14, 3), found(15, 6), found(12, 3)]
     words.sort(key=lambda f: -f.score)
-    picked = {pick_word(match, words, "easy").word for _ in range(40)}
+    picked = {pick_word(match.bot_draws, words, "easy").word for _ in range(40)}
     assert picked == {"w18x5", "w16x4", "w14x3"}  # 14-20 points, at most 5 tiles
-    picked = {pick_word(match, words, "medium").word for _ in range(40)}
+    picked = {pick_word(match.bot_draws, words, "medium").word for _ in range(40)}
     assert picked == {"w30x6"}  # 24-30 points, at most 7 tiles
 
 
 def test_with_no_word_in_its_band_a_level_plays_the_nearest() -> None:
     match = bot_match(AB, 1, "easy")
     words = [found(40, 8), found(30, 5), found(8, 4), found(5, 3)]  # easy's band: 14-20 points
-    assert pick_word(match, words, "easy").word == "w8x4"  # 6 below the band; 30 is 10 above
+    assert pick_word(match.bot_draws, words, "easy").word == "w8x4"  # 6 below the band; 30 is 10 above
     only_long = [found(40, 8), found(20, 7)]
-    assert pick_word(match, only_long, "easy").word == "w20x7"  # no short word: any word will do
+    assert pick_word(match.bot_draws, only_long, "easy").word == "w20x7"  # no short word: any word will do
 
 
 def test_the_bands_edges_are_exact_in_whole_points() -> None:
     """35% of 20 is 7 exactly: a 7-point word is inside easy's band (no float rounding shuts it out)."""
     match = bot_match(AB, 1, "easy")
     words = [found(20, 7), found(7, 3), found(11, 4)]
-    assert {pick_word(match, words, "easy").word for _ in range(20)} == {"w7x3"}
+    assert {pick_word(match.bot_draws, words, "easy").word for _ in range(20)} == {"w7x3"}
 
 
 def test_the_bots_choices_over_a_match_come_from_its_own_stream_only() -> None:

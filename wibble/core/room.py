@@ -149,6 +149,8 @@ class Room:
         self.barred: list[str] = []
         """Where removed people played from (hashed addresses): they may watch, not sit."""
         self.match_id: str | None = None
+        self.race_id: str | None = None
+        """The room's race, when the last thing it started was a race (then ``match_id`` is None)."""
         self.joins = 0
         self.empty_since: float | None = None
         """When the last person connected to the room left (None: someone is in it)."""
@@ -355,12 +357,13 @@ class Room:
         self.seats[seat] = held
         self.version += 1
 
-    def start(self, by: int | None, playing: bool, match_id: str) -> dict[int, int]:
+    def start(self, by: int | None, playing: bool, match_id: str, race: bool = False) -> dict[int, int]:
         """The host starts a match: gone people's seats are freed, everyone moves up into the free
-        seats (seat order is turn order), and the room plays ``match_id``. Returns where each seat
-        moved (old index to new). In a 2v2 nobody moves (that would change teams): the match fills
-        seats 0-3 that are empty with bots of its own (``Play``), and the room's seats stay as
-        they are, so a rematch has the same teams and a newcomer can take a bot's place."""
+        seats (seat order is turn order), and the room plays ``match_id`` (with ``race``: the race
+        of that id). Returns where each seat moved (old index to new). In a 2v2 nobody moves (that
+        would change teams): the match fills seats 0-3 that are empty with bots of its own
+        (``Play``), and the room's seats stay as they are, so a rematch has the same teams and a
+        newcomer can take a bot's place."""
         self._host(by)
         self._between(playing)
         if self.teams:
@@ -375,7 +378,7 @@ class Room:
         seats = [self.seats[old] for old in filled]
         self.seats = seats + [None] * (MAX_SEATS - len(seats))
         self.host = None if self.host is None else moved.get(self.host)
-        self.match_id = match_id
+        self.match_id, self.race_id = (None, match_id) if race else (match_id, None)
         self.version += 1
         return moved
 
@@ -448,6 +451,7 @@ class Room:
             "removed": list(self.removed),
             "barred": list(self.barred),
             "match_id": self.match_id,
+            "race_id": self.race_id,
             "joins": self.joins,
             "empty_since": self.empty_since,
             "version": self.version,
@@ -479,6 +483,10 @@ class Room:
         if match_id is not None and not isinstance(match_id, str):
             raise GameDataError("field 'match_id' is damaged")
         room.match_id = match_id
+        race_id = doc.get("race_id")  # (absent in rooms saved before races)
+        if race_id is not None and not isinstance(race_id, str):
+            raise GameDataError("field 'race_id' is damaged")
+        room.race_id = race_id
         room.joins = count_of(doc, "joins")
         empty_since = doc.get("empty_since")  # (absent in rooms saved before deadlines were data)
         if not (empty_since is None or _is_time(empty_since)):

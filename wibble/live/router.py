@@ -35,6 +35,7 @@ from .definitions import Lookups
 from .documents import Documents
 from .games import Games, LiveGame
 from .matches import LiveMatch, Matches
+from .races import Races
 from .rooms import LiveRoom, Rooms
 from .sessions import Session
 from .timers import Timers
@@ -150,7 +151,9 @@ class Router:
         """After the bus was cut off (Redis lost and back) and replayed what it could: every
         document held here that moved meanwhile, or whose topic in ``missed`` could not be
         replayed, is shown afresh to everyone on it. Returns how many were."""
-        services: tuple[Games | Matches | Rooms, ...] = (self.games, self.matches, self.rooms)
+        services: list[Games | Matches | Rooms | Races] = [self.games, self.matches, self.rooms]
+        if self.rooms.keeper.races is not None:
+            services.append(self.rooms.keeper.races)
         return sum(service.docs.catch_up(set(missed)) for service in services)
 
     def pick_up(self, slack: float = PICK_UP_SLACK, limit: int = PICK_UP_BATCH) -> int:
@@ -163,6 +166,8 @@ class Router:
             "match": self.matches.docs,
             "room": self.rooms.docs,
         }
+        if self.rooms.keeper.races is not None:
+            services["race"] = self.rooms.keeper.races.docs
         overdue = self.store.overdue(self.timers.clock() - slack, limit)
         for doc_id, kind in overdue:
             docs = services.get(kind)

@@ -19,6 +19,7 @@ from .doorbell import Doorbell, Rechecks
 from .games import Games, LiveGame
 from .matches import BotPace, LiveMatch, Matches, RoomMatches
 from .parts import Parts
+from .races import LiveRace, Races
 from .rooms import RoomLimits, Rooms
 from .router import Router
 from .timers import Timers
@@ -98,6 +99,12 @@ def wire(
     def room_match_over(live: LiveMatch) -> None:
         rooms.play.over(live)
 
+    def race_scored(live: LiveGame) -> None:
+        races.scored(live)
+
+    def race_over(live: LiveRace) -> None:
+        rooms.play.race_over(live)
+
     games = Games(
         parts,
         idle_timeout=settings.idle_timeout,
@@ -105,6 +112,7 @@ def wire(
         entropy=entropy,
         min_words=settings.min_words,
         on_over=daily_over,
+        on_scored=race_scored,
     )
     matches = Matches(
         parts,
@@ -115,7 +123,8 @@ def wire(
         max_matches=settings.max_games,
         on_over=room_match_over,
     )
-    rooms = Rooms(parts, RoomMatches(matches), settings.rooms, round_pause=settings.round_pause)
+    races = Races(parts, games, max_races=settings.max_games, on_over=race_over)
+    rooms = Rooms(parts, RoomMatches(matches), settings.rooms, round_pause=settings.round_pause, races=races)
     dailies = Dailies(parts, games, settings.daily_seconds, settings.daily_per_address, settings.min_words)
     lookups = Lookups(parts, definitions or Definitions(wordlists))
     return Router(

@@ -19,6 +19,7 @@ from .commands import (
     EndSprint,
     Enter,
     Extend,
+    Follow,
     Hint,
     JoinRoom,
     Leaderboard,
@@ -54,10 +55,14 @@ from .fields import is_text
 from .matches import match_event, match_snapshot, match_summary, replay_step, seat_counts
 from .messages import board, encode, error, event, messages, missed, move, over, snapshot
 from .parse import parse, request_name, seq_of
+from .races import race_over, race_snapshot, race_standing
 from .readers import for_reader, is_personal, personal, presence, rematch, removed, spectators
 from .rooms import room_snapshot, with_reader
 
 __all__ = [
+    "race_over",
+    "race_snapshot",
+    "race_standing",
     "messages",
     "leaderboard",
     "definition",
@@ -73,6 +78,7 @@ __all__ = [
     "EndSprint",
     "Enter",
     "Extend",
+    "Follow",
     "Hint",
     "JoinRoom",
     "Leaderboard",

@@ -249,6 +249,13 @@ class StartMatch(Request):
     pass
 
 
+@dataclass(frozen=True, slots=True)
+class Follow(Request):
+    """Watch a race runner's board as it changes (a spectator, or a runner once the race is over)."""
+
+    seat: int
+
+
 Command = (
     NewGame
     | NewDaily
@@ -279,10 +286,20 @@ Command = (
     | SetSeat
     | Remove
     | StartMatch
+    | Follow
 )
 MatchCommand = NewMatch | ResumeMatch | Pass | Shuffle | Swap | Hint | Extend | Rematch | Suggest
 """Commands that only make sense in a match (the drag commands serve both modes)."""
 RoomCommand = (
-    CreateRoom | JoinRoom | TakeSeat | LeaveSeat | LeaveRoom | SetRules | SetSeat | Remove | StartMatch
+    CreateRoom
+    | JoinRoom
+    | TakeSeat
+    | LeaveSeat
+    | LeaveRoom
+    | SetRules
+    | SetSeat
+    | Remove
+    | StartMatch
+    | Follow
 )
 """Commands about a room itself (a room's match takes the match commands)."""

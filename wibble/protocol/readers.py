@@ -40,6 +40,8 @@ def for_reader(message: dict[str, Any], holder: str | None, token: str | None, n
         return {**message, "you": you or 0, "token": token or ""}
     if kind == "room":
         return with_reader(message, you, token, name)
+    if kind == "race":  # the reader's own seat, if they run
+        return {**message, "you": you}
     return message
 
 

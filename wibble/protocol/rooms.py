@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.match import Match, Phase
+from ..core.race import OVER, Race
 from ..core.room import Room, RoomSeat
 
 
@@ -16,13 +17,16 @@ def room_snapshot(
     away: list[bool],
     spectators: int,
     grace: float,
+    race: Race | None = None,
 ) -> dict[str, Any]:
     """The ``room`` message without the reader's own fields (``with_reader`` adds them).
 
     Scores and gems are the current (or last) match's; between matches a gone person's
     seat shows as free.
     """
-    playing = match is not None and match.phase is not Phase.OVER
+    playing = (match is not None and match.phase is not Phase.OVER) or (
+        race is not None and race.phase != OVER
+    )
     seats: list[dict[str, Any] | None] = []
     for index in range(len(room.seats)):
         held = room.holder(index, playing)
@@ -58,6 +62,14 @@ def room_snapshot(
             "phase": match.phase.value,
             "round": match.round,
             "rounds": match.settings.rounds,
+        },
+        "race": None
+        if race is None
+        else {
+            "race_id": race.race_id,
+            "phase": race.phase,
+            "deadline": race.deadline,
+            "seconds": race.seconds,
         },
         "grace": grace,
         "version": room.version,

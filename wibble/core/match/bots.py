@@ -22,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..board import Pos
+from ..draws import Uniform
 from ..solver import Found
 from .state import Match
 
@@ -62,8 +63,8 @@ def _play(found: Found) -> BotMove:
     return BotMove("play", found.path, found.word, found.score)
 
 
-def _pick(match: Match, choices: list[Found]) -> Found:
-    index = int(match.bot_draws.random() * len(choices))
+def _pick(dice: Uniform, choices: list[Found]) -> Found:
+    index = int(dice.random() * len(choices))
     return choices[min(index, len(choices) - 1)]
 
 
@@ -73,16 +74,17 @@ def _gap(policy: Policy, best: int, found: Found) -> int:
     return max(policy.low * best - share, share - policy.high * best, 0)
 
 
-def pick_word(match: Match, found: list[Found], level: str) -> Found:
-    """The word a bot of ``level`` plays from ``found`` (the solver's list, best first, not empty)."""
+def pick_word(dice: Uniform, found: list[Found], level: str) -> Found:
+    """The word a bot of ``level`` plays from ``found`` (the solver's list, best first, not empty),
+    its choices drawn from ``dice`` (a match's ``bot_draws``; a race's bots have their own)."""
     policy = POLICIES.get(level, POLICIES["easy"])
     best = found[0].score
-    if policy.best_chance and match.bot_draws.random() < policy.best_chance:
+    if policy.best_chance and dice.random() < policy.best_chance:
         return found[0]
     fits = [f for f in found if policy.longest is None or len(f.path) <= policy.longest] or found
     band = [f for f in fits if _gap(policy, best, f) == 0]
     if band:
-        return _pick(match, band)
+        return _pick(dice, band)
     return min(fits, key=lambda f: _gap(policy, best, f))  # the first of the nearest: best first
 
 
@@ -106,4 +108,4 @@ def choose(
         return BotMove("shuffle") if can_shuffle else BotMove("pass")
     if level == "hard" and can_shuffle and found[0].score < HARD_SHUFFLE_BELOW:
         return BotMove("shuffle")
-    return _play(pick_word(match, found, level))
+    return _play(pick_word(match.bot_draws, found, level))

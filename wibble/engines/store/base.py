@@ -69,8 +69,8 @@ class StoreOpenError(Exception):
     """The store cannot be used at all (start-up); the message is one line for the host."""
 
 
-KINDS = ("game", "match", "room", "daily")
-"""The kinds of document a store holds ("daily": a day's leaderboard)."""
+KINDS = ("game", "match", "room", "daily", "race")
+"""The kinds of document a store holds ("daily": a day's leaderboard; "race": a room's race)."""
 
 
 @dataclass(frozen=True, slots=True)

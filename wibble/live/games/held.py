@@ -25,6 +25,9 @@ class LiveGame:
     daily: dict[str, Any] | None = None
     """A daily board's game: its ``date``, ``day``, ``player`` (the hash of the player's id) and
     whether it is ``scored`` (the player's one attempt of the day) or a replay; None otherwise."""
+    race: dict[str, Any] | None = None
+    """A race runner's game: its ``race_id``, ``room`` code and ``seat``; None otherwise. Nobody holds
+    its own token: the runner plays it through the room's seat."""
 
     @property
     def doc_id(self) -> str:
@@ -50,6 +53,8 @@ class GameKind:
         doc = {**live.game.to_doc(), "tokens": [live.token_hash.hex()]}
         if live.daily is not None:
             doc["daily"] = live.daily
+        if live.race is not None:
+            doc["race"] = live.race
         return doc
 
     def restore(self, live: LiveGame, doc: dict[str, Any]) -> None:
@@ -94,5 +99,12 @@ def load(game_id: str, row: Row, wordlists: WordLists, now: float) -> LiveGame:
     except WordListError as exc:
         raise GameDataError(f"its word list {name!r} cannot be loaded ({exc.message})") from None
     game = Game.from_doc(row.doc, words)
-    daily = row.doc.get("daily")
-    return LiveGame(game_id, hashed, game, now, daily=daily if isinstance(daily, dict) else None)
+    daily, race = row.doc.get("daily"), row.doc.get("race")
+    return LiveGame(
+        game_id,
+        hashed,
+        game,
+        now,
+        daily=daily if isinstance(daily, dict) else None,
+        race=race if isinstance(race, dict) else None,
+    )

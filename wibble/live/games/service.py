@@ -18,11 +18,14 @@ from ...core import (
     HashParams,
     Move,
     Phase,
+    Pos,
+    Result,
     RuleError,
     TimeUp,
     TimeUpMove,
     WibbleError,
     WordJudged,
+    WordList,
 )
 from ...engines.bus import EVERYONE, Audience, only
 from ...engines.store import Gone, StorageError
@@ -35,6 +38,9 @@ from ..timers import RETRY_SECONDS
 from .held import GameKind, LiveGame, load
 
 log = logging.getLogger(__name__)
+
+AFTER_DEADLINE = 0.001
+"""Seconds after a sprint's deadline its timer ends it."""
 
 
 class Games(Service):
@@ -54,6 +60,7 @@ class Games(Service):
         entropy: random.Random | None = None,
         min_words: int = 0,
         on_over: Callable[[LiveGame], None] = lambda live: None,
+        on_scored: Callable[[LiveGame], None] = lambda live: None,
     ) -> None:
         super().__init__(parts)
         self.clock = clock = parts.clock
@@ -81,6 +88,9 @@ class Games(Service):
         self.on_over = on_over
         """Called (under the game's lock) once this process committed a sprint's end (the daily
         board records its score)."""
+        self.on_scored = on_scored
+        """Called (under the game's lock) once a word scored in a race runner's game was committed
+        and told (the race's standings move)."""
         self.timers.route("sprint", self._due)
 
     def __len__(self) -> int:
@@ -122,6 +132,46 @@ class Games(Service):
         live = self.docs.create(LiveGame(game_id, token_hash(token), game, self.clock(), daily=daily))
         self._schedule(live)
         return live, token
+
+    def create_runner(
+        self, words: WordList, seed: int, sprint: int, deadline: float, race: dict[str, Any]
+    ) -> LiveGame:
+        """A race runner's sprint game, saved: the race's board (``seed``), on the race's clock.
+        Its own token is thrown away: the runner plays it through their room seat."""
+        game = Game(
+            words,
+            Draws(seed),
+            HashParams.draw(self._entropy),
+            min_words=self.min_words,
+            sprint=sprint,
+            deadline=deadline,
+        )
+        live = LiveGame(new_token(12), token_hash(new_token(24)), game, self.clock(), race=race)
+        self.docs.save_new(live)
+        return live
+
+    def held(self, game_id: str) -> LiveGame:
+        """The game ``game_id``, kept in memory here (loaded from the store if it is not yet);
+        ``game/not_found`` if it is gone. For a race: its runners' games, opened through the room."""
+        live = self.docs.get(game_id)
+        if live is not None:
+            return live
+        live = self.docs.keep(self._load(game_id))
+        with live.lock:
+            self._schedule(live)
+        return live
+
+    def enter(self, session: Session, live: LiveGame) -> None:
+        """``session`` is on ``live`` without its token: a race's runner, whose moves the room has
+        let through (the drag is the session's, as in any game), or someone following their board.
+        It gets the game as it stands."""
+        with live.lock:
+            if session.game != live.game_id:
+                self.leave(session)
+                self.members.enter(session, "game", live.game_id, Credential(None, None))
+            live.last_active = self.clock()
+            self._end_if_due(live)
+            self._publish_snapshot(live, only(session.id))
 
     def open(self, game_id: str, token: str) -> LiveGame:
         """The game ``game_id`` if ``token`` opens it, from memory or else from the store."""
@@ -191,6 +241,34 @@ class Games(Service):
                 raise TypeError(command)
             live.last_active = self.clock()
             self._publish(live, events, session.id, command.seq)
+            if live.race is not None and any(
+                isinstance(e, WordJudged) and e.result is Result.SCORED for e in events
+            ):
+                self.on_scored(live)
+
+    def play_path(self, live: LiveGame, path: tuple[Pos, ...], actor: str) -> bool:
+        """A race's bot plays ``path`` at once (each step checked as a person's drag is), committed
+        and told as a person's release is. Whether it scored; a board it cannot play (a person is
+        never on a bot's game, but a stale path is refused by the core) changes nothing."""
+        with live.lock:
+            if live.game.is_due(self.wall_clock()):
+                self._finish(live)
+            game = live.game
+            if game.phase is not Phase.IDLE or not path:
+                return False
+            try:
+                game.press(path[0], actor)
+                for pos in path[1:]:
+                    game.enter(pos, actor)
+            except RuleError:
+                game.cancel(actor)
+                return False
+            events = self._commit_release(live, actor)
+            self._publish(live, events)
+            scored = any(isinstance(e, WordJudged) and e.result is Result.SCORED for e in events)
+            if scored:
+                self.on_scored(live)
+            return scored
 
     def done(self, session: Session, command: EndSprint) -> None:
         """``done``, "I'm done": end the session's sprint now, exactly as its clock running out would (the
@@ -285,7 +363,9 @@ class Games(Service):
         """Set this game's sprint deadline in the timers, or drop it (untimed, or over)."""
         game, key = live.game, (live.game_id, "sprint")
         if game.deadline is not None and game.phase is not Phase.OVER:
-            self.timers.set(key, game.deadline)
+            # Just after it: at the deadline's very instant a word still counts (``Game.is_due``),
+            # so a timer run then would end nothing and be set again for the same instant.
+            self.timers.set(key, game.deadline + AFTER_DEADLINE)
         else:
             self.timers.cancel(key)
 
@@ -324,6 +404,8 @@ class Games(Service):
         snapshot = protocol.snapshot(live.game, live.game_id, "", self.wall_clock())
         if live.daily is not None:  # which day, and whether it counts (never whose it is)
             snapshot["daily"] = {key: live.daily.get(key) for key in ("day", "date", "scored")}
+        if live.race is not None:  # a race's: the page shows it in the room, and never resumes it alone
+            snapshot["race"] = {key: live.race.get(key) for key in ("race_id", "seat")}
         self.bus.publish(live.game_id, [protocol.personal(snapshot, [live.token_hash.hex()])], audience)
 
     # -- memory --------------------------------------------------------------------------

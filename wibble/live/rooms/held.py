@@ -10,6 +10,7 @@ from typing import Any
 from ...core.match import Phase
 from ...core.room import Room
 from ..matches import LiveMatch
+from ..races import LiveRace
 
 
 def room_id(code: str) -> str:
@@ -23,6 +24,8 @@ class LiveRoom:
     lock: threading.RLock = field(default_factory=threading.RLock)
     """Re-entrant: a room's command may end its match, whose end the room then tells under it."""
     match: LiveMatch | None = None
+    race: LiveRace | None = None
+    """The room's race, when the last thing it started was one (then ``match`` is None)."""
     graced: set[str] = field(default_factory=set)
     """The token hashes whose grace deadline is set in this process's timers (an index of the
     document's ``grace_until``s, rebuilt from it after every change)."""
@@ -53,6 +56,9 @@ class LiveRoom:
 
     @property
     def playing(self) -> bool:
+        """A match or a race is on (seats are kept, the rules stay as they are)."""
+        if self.race is not None:
+            return self.race.racing
         return self.match is not None and self.match.match.phase is not Phase.OVER
 
 

@@ -22,6 +22,7 @@ from ...engines.store import StorageError, VersionConflict
 from ..documents import Documents
 from ..matches import RoomMatches
 from ..parts import Parts, Service
+from ..races import Races
 from ..sessions import Session
 from .held import LiveRoom, RoomKind, RoomLimits, room_id
 
@@ -42,10 +43,17 @@ Reply = tuple[str, int | None] | None
 
 class Keeper(Service):
     def __init__(
-        self, parts: Parts, matches: RoomMatches, limits: RoomLimits, adopt: Callable[[str], object]
+        self,
+        parts: Parts,
+        matches: RoomMatches,
+        races: Races | None,
+        limits: RoomLimits,
+        adopt: Callable[[str], object],
     ) -> None:
         super().__init__(parts)
         self.matches = matches
+        self.races = races
+        """None: this server's rooms play matches only (a room set to race is refused)."""
         self.limits = limits
         # Wall-clock: an empty room's age is read from the store after a restart.
         self.wall_clock = wall_clock = parts.wall_clock
@@ -152,10 +160,44 @@ class Keeper(Service):
                 if live.match is not None:  # the room's last match leaves memory here too (it is saved)
                     self.matches.drop(live.match.match_id)
                 live.match = started
+                self.drop_race(live)
                 self.matches.set_holders(started, self.holders(live))
                 self.matches.watch(started, *self.local.get(live.code, {}).values())
         elif live.match is not None:
             self.matches.set_holders(live.match, self.holders(live))
+        self.follow_race(live)
+
+    def follow_race(self, live: LiveRoom) -> None:
+        """The room's race, as its document names it: one started elsewhere is opened here, and this
+        process's sessions in the room go on it (each runner onto their own board)."""
+        race_id, races = live.room.race_id, self.races
+        if races is None or race_id is None or (live.race is not None and live.race.race_id == race_id):
+            return
+        started = races.open(race_id, live.code)
+        if started is None:
+            return
+        self.drop_race(live)
+        if live.match is not None:
+            self.matches.drop(live.match.match_id)
+            live.match = None
+        live.race = started
+        self.watch_race(live, *self.local.get(live.code, {}).values())
+
+    def drop_race(self, live: LiveRoom) -> None:
+        """The room plays something new: its last race leaves memory here (it stays saved)."""
+        if live.race is not None and self.races is not None:
+            self.races.drop(live.race.race_id)
+            for session in self.local.get(live.code, {}).values():
+                self.races.unwatch(session)
+        live.race = None
+
+    def watch_race(self, live: LiveRoom, *sessions: Session) -> None:
+        """``sessions`` get the room's race, each runner put on their own board."""
+        if self.races is None or live.race is None:
+            return
+        holders = self.holders(live)
+        for session in sessions:
+            self.races.watch(live.race, session, self.seat_of(session, live), holders)
 
     def schedule(self, live: LiveRoom) -> None:
         """Set the room's deadlines to what its document says (the timers are an index of it):
@@ -193,6 +235,8 @@ class Keeper(Service):
                     self.timers.cancel(((code, held.token), "grace"))
             if live.match is not None:
                 self.matches.drop(live.match.match_id)
+            if live.race is not None and self.races is not None:
+                self.races.drop(live.race.race_id)
         self.timers.cancel((code, "room-empty"))
         self.timers.cancel((code, "room-crowd"))
         try:
@@ -252,6 +296,7 @@ class Keeper(Service):
             away,
             self.spectators(live),
             self.limits.grace,
+            None if live.race is None else live.race.race,
         )
         return protocol.personal(snapshot, self.holders(live))
 

@@ -3,11 +3,16 @@ watches it, the seats play it through the room, and its end is shown in the room
 
 from __future__ import annotations
 
+import random
+
+from ... import protocol
+from ...core import RuleError
 from ...core.match import Seat, Settings
-from ...core.room import Room
+from ...core.room import RACE, Room
 from ...wordlists import WordLists
 from ..credentials import new_token
 from ..matches import LiveMatch
+from ..races import LiveRace
 from ..sessions import Session
 from .held import LiveRoom, room_id
 from .keeper import Keeper
@@ -15,13 +20,20 @@ from .teams import match_seats
 
 
 class Play:
-    def __init__(self, keeper: Keeper, wordlists: WordLists, round_pause: float) -> None:
+    def __init__(
+        self, keeper: Keeper, wordlists: WordLists, round_pause: float, entropy: random.Random
+    ) -> None:
         self.keeper = keeper
+        self.entropy = entropy
         self.wordlists = wordlists
         self.round_pause = round_pause
 
     def start(self, session: Session, live: LiveRoom, seq: int | None) -> None:
-        """The host starts the room's next match (``start_match``, or ``rematch`` once one is over)."""
+        """The host starts the room's next match (``start_match``, or ``rematch`` once one is over),
+        or its next race when the room's rules say so."""
+        if live.room.rules.mode == RACE:
+            self.start_race(session, live, seq)
+            return
         keeper = self.keeper
         matches = keeper.matches
         with live.lock:
@@ -46,6 +58,7 @@ class Play:
                 return matches.create(words, seats, settings, room.code, match_id)
 
             new = keeper.commit(live, begin, "start")
+            keeper.drop_race(live)
             old = live.match
             new.holders = keeper.holders(live)[: len(new.match.seats)]
             live.match = matches.adopt(new)
@@ -63,6 +76,48 @@ class Play:
         if room.teams:
             return match_seats(room)
         return [Seat(s.name, s.kind, s.level, s.speed) for s in room.seats if s is not None], None
+
+    def start_race(self, session: Session, live: LiveRoom, seq: int | None) -> None:
+        """The host starts a race: each filled seat runs (people move up first, as for a match), on
+        its own game of one seeded board, for the rules' ``race_seconds``."""
+        keeper, races = self.keeper, self.keeper.races
+        if races is None:
+            raise RuleError("room/no_races", "this server's rooms play matches only")
+        with live.lock:
+            room = live.room
+            by = keeper.seat_of(session, live)
+            words = self.wordlists.for_player(room.rules.wordlist)
+            race_id = new_token(12)
+
+            def begin() -> LiveRace:
+                room.start(by, live.playing, race_id, race=True)  # the room's own checks first
+                keeper.budgets.new_game(session.address)
+                runners = [
+                    (seat, held.name, held.kind, held.level)
+                    for seat, held in enumerate(room.seats)
+                    if held is not None
+                ]
+                seed = self.entropy.randrange(protocol.MAX_SEED + 1)
+                return races.create(words, seed, room.rules.race_seconds, room.code, race_id, runners)
+
+            new = keeper.commit(live, begin, "start")
+            old = live.match
+            live.match = None
+            if old is not None:
+                keeper.matches.drop(old.match_id)
+                for other in keeper.local.get(live.code, {}).values():
+                    keeper.matches.unwatch(other)
+            keeper.drop_race(live)
+            live.race = races.adopt(new)
+            keeper.tell_all(live, (session.id, seq))
+            keeper.watch_race(live, *keeper.local.get(live.code, {}).values())
+
+    def race_over(self, race: LiveRace) -> None:
+        """The room's race ended: everyone gets the room as it now stands (its Race again button)."""
+        live = self.keeper.docs.get(room_id(race.race.room))
+        if live is not None:
+            with live.lock:
+                self.keeper.tell_all(live)
 
     def over(self, match: LiveMatch) -> None:
         """The room's match ended: everyone gets the room as it now stands (its rematch button).

@@ -12,12 +12,13 @@ from dataclasses import replace
 from ...core import GameDataError, RuleError, WibbleError
 from ...core.room import Room, Rules, is_code, new_code
 from ...engines.store import AlreadyExists
-from ...protocol import Command, CreateRoom, JoinRoom, LeaveRoom, Rematch, StartMatch
+from ...protocol import Command, CreateRoom, Follow, JoinRoom, LeaveRoom, Rematch, StartMatch
 from ...ratelimit import TokenBucket
 from ..credentials import address_hash, holder_of, new_token
 from ..documents import Documents
 from ..matches import RoomMatches
 from ..parts import Parts
+from ..races import Races
 from ..sessions import Credential, Session
 from .deadlines import Deadlines
 from .held import LiveRoom, RoomLimits, room_id
@@ -42,14 +43,15 @@ class Rooms:
         limits: RoomLimits | None = None,
         round_pause: float = 3.0,
         entropy: random.Random | None = None,
+        races: Races | None = None,
     ) -> None:
-        self.keeper = keeper = Keeper(parts, matches, limits or RoomLimits(), self._pick_up)
+        self.keeper = keeper = Keeper(parts, matches, races, limits or RoomLimits(), self._pick_up)
         self.docs: Documents[LiveRoom] = keeper.docs
         self.wordlists = parts.wordlists
-        self.seats = Seats(keeper, parts.wordlists)
-        self.play = Play(keeper, parts.wordlists, round_pause)
-        self.deadlines = Deadlines(keeper, parts.timers)
         self._entropy = entropy or random.SystemRandom()
+        self.seats = Seats(keeper, parts.wordlists)
+        self.play = Play(keeper, parts.wordlists, round_pause, self._entropy)
+        self.deadlines = Deadlines(keeper, parts.timers)
 
     def _pick_up(self, doc_id: str) -> None:
         """A room whose deadline nobody handled (its process died) is opened here."""
@@ -73,6 +75,9 @@ class Rooms:
         if isinstance(command, StartMatch | Rematch):
             self.play.start(session, live, command.seq)
             return
+        if isinstance(command, Follow):
+            self._follow(session, live, command.seat)
+            return
         with live.lock:
             self.seats.change(session, live, command)
         if isinstance(command, LeaveRoom):
@@ -86,11 +91,24 @@ class Rooms:
         if isinstance(command, Rematch):
             self.play.start(session, live, command.seq)
             return
-        if self.keeper.seat_of(session, live) is None:
+        seat = self.keeper.seat_of(session, live)
+        if seat is None:
             raise RuleError("room/not_seated", "you are watching; take a seat between matches to play")
+        if live.race is not None and self.keeper.races is not None:
+            # A runner's drag goes to their own game, whose checklist judges it as any game's.
+            game = self.keeper.races.move(session, seat, live.race)
+            if session.game == game.game_id:
+                self.keeper.races.games.move(session, command)
+            return
         if session.match is None:
             raise RuleError("match/none", "the room has no match yet; the host starts one")
         self.keeper.matches.move(session, command)
+
+    def _follow(self, session: Session, live: LiveRoom, seat: int) -> None:
+        races = self.keeper.races
+        if live.race is None or races is None:
+            raise RuleError("race/none", "the room has no race to follow")
+        races.follow(live.race, session, seat, self.keeper.seat_of(session, live))
 
     # -- coming in, going out ------------------------------------------------------------------
 
@@ -213,6 +231,7 @@ class Rooms:
     def _open_match(self, live: LiveRoom) -> None:
         """A room just loaded from the store: its match runs again, its seats held by the room's."""
         keeper = self.keeper
+        keeper.follow_race(live)  # (a room whose last start was a race)
         if live.room.match_id is None:
             return
         try:
@@ -262,6 +281,7 @@ class Rooms:
                 keeper.tell_all(live)
             if live.match is not None:
                 keeper.matches.watch(live.match, session)
+            keeper.watch_race(live, session)
         keeper.touch(live)
 
     def _again(self, session: Session, live: LiveRoom, credential: Credential, seq: int | None) -> None:
@@ -273,6 +293,7 @@ class Rooms:
             self.keeper.reply(live, session, seq)
             if live.match is not None:
                 self.keeper.matches.watch(live.match, session)
+            self.keeper.watch_race(live, session)
 
     def leave(self, session: Session) -> None:
         """``session`` leaves its room (it disconnected, or opened something else); its seat is held."""
@@ -281,12 +302,16 @@ class Rooms:
         if live is None:
             if session.room is not None:  # (its room left memory under it: let go of what it had)
                 keeper.matches.unwatch(session)
+                if keeper.races is not None:
+                    keeper.races.unwatch(session)
                 keeper.members.leave(session, "room")
             return
         topic = room_id(live.code)
         with live.lock:
             seat = keeper.seat_of(session, live)
             keeper.matches.unwatch(session)
+            if keeper.races is not None:
+                keeper.races.unwatch(session)
             keeper.members.leave(session, "room")
             keeper.local.get(live.code, {}).pop(session.id, None)
             gone = seat is not None and not keeper.connected(live, seat)
