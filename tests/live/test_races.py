@@ -7,11 +7,15 @@ calls ``tick``.
 
 from __future__ import annotations
 
+import threading
+import time
 from typing import Any
 
 from tests.live.players import Live, Message, Person, Start, errors, tick, types
 from tests.live.test_rooms import create, join, last, sit
 from wibble.core.race import SETTLE_SECONDS
+from wibble.engines.store import KEEP, MemoryStore, StorageError
+from wibble.engines.store.base import Doc, Due
 
 
 def race_room(live: Live, seconds: int = 60) -> tuple[str, Person, Person, Person]:
@@ -169,3 +173,106 @@ def test_a_race_and_its_room_come_back_after_a_restart(start: Start) -> None:
     assert race["you"] == 0
     game = next(f for f in frames if f["type"] == "game")
     assert game["total"] == race["runners"][0]["score"]
+
+
+def race_over(live: Live, seconds: int = 60) -> None:
+    for _ in range(seconds + 2):
+        tick(live, 1)
+
+
+def test_a_2v2_after_a_race_is_the_room_s_match_on_every_process_and_after_a_restart(start: Start) -> None:
+    live = start()
+    code, ann, _, _ = race_room(live)
+    race_over(live)
+    ann.send(type="set_rules", mode="teams")
+    assert "match" in types(ann.send(type="start_match"))
+    assert live.router.rooms.docs.get(f"room:{code}").room.race_id is None
+    token = last(ann, "room")["token"]
+    again = start(live.store)  # a restart: the room comes back with its 2v2, not its old race
+    back = Person(again.router)
+    back.send(type="join_room", code=code, name="Ann", token=token)
+    room = again.router.rooms.docs.get(f"room:{code}")
+    assert room.race is None
+    assert room.playing
+    assert errors(back.send(type="set_rules", rounds=2)) == ["room/match_running"]
+
+
+def test_a_race_ending_while_someone_joins_deadlocks_nobody(start: Start) -> None:
+    live = start()
+    code, _, _, di = race_room(live)
+    rooms = live.router.rooms
+    room = rooms.docs.get(f"room:{code}")
+    race = room.race
+    live.clock.advance(60 + SETTLE_SECONDS + 0.1)
+    holding, done = threading.Event(), set()
+
+    def joining() -> None:  # as a join does: the room's lock, then the race's
+        with room.lock:
+            holding.set()
+            time.sleep(0.2)  # meanwhile the race's timer ends it, and tells the room
+            rooms.keeper.watch_race(room, di.session)
+        done.add("join")
+
+    def ending() -> None:
+        holding.wait()
+        live.router.timers.run_due()
+        done.add("end")
+
+    threads = [threading.Thread(target=joining, daemon=True), threading.Thread(target=ending, daemon=True)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(5)
+    assert done == {"join", "end"}
+    assert race.race.phase == "over"
+
+
+class RaceSaveFails(MemoryStore):
+    """A race's document cannot be saved, once (its Redis node away for a moment)."""
+
+    fail_once = False
+
+    def commit(self, doc_id: str, expected: int, doc: Doc, move: Doc, now: float, due: Due = KEEP) -> None:
+        if self.fail_once and doc.get("kind") == "race":
+            self.fail_once = False
+            raise StorageError("the race's node is away")
+        super().commit(doc_id, expected, doc, move, now, due)
+
+
+def test_a_bot_whose_race_could_not_be_saved_plays_no_word_twice(start: Start) -> None:
+    store = RaceSaveFails()
+    live = start(store)
+    code, _, _, _ = race_room(live)
+    race = live.router.rooms.docs.get(f"room:{code}").race
+    bot = next(r for r in race.race.runners if r.kind == "bot")
+    store.fail_once = True
+    for _ in range(14):
+        tick(live, 1)
+    stored = next(r for r in (store.load(race.race_id).doc)["runners"] if r["kind"] == "bot")
+    game = live.router.games.docs.get(bot.game_id)
+    assert game is not None
+    assert 1 <= len(game.game.found.in_order) <= stored["words"]
+
+
+def test_a_bot_whose_game_is_gone_sits_the_race_out_without_stalling_the_timers(start: Start) -> None:
+    live = start()
+    code, ann, _, _ = race_room(live)
+    race = live.router.rooms.docs.get(f"room:{code}").race
+    bot = next(r for r in race.race.runners if r.kind == "bot")
+    live.router.games.docs.drop(bot.game_id)
+    live.store.delete(bot.game_id)  # (a store that lost it)
+    live.clock.advance(13)
+    assert live.router.timers.run_due() < 10
+    score_a_word(ann)  # the race goes on
+
+
+def test_a_runner_s_match_command_is_a_typed_refusal(start: Start) -> None:
+    live = start()
+    _, ann, _, _ = race_room(live)
+    for message in (
+        {"type": "hint"},
+        {"type": "pass"},
+        {"type": "shuffle"},
+        {"type": "suggest", "row": 0, "col": 0},
+    ):
+        assert errors(ann.send(**message)) == ["race/not_in_race"], message

@@ -217,6 +217,8 @@ class Race:
             raise GameDataError("field 'phase' is damaged")
         race.phase = phase
         race.results = [_result(entry) for entry in field_of(doc, "results", list)]
+        if not {r.seat for r in race.results} <= {r.seat for r in runners}:
+            raise GameDataError("field 'results' names a seat that does not run")
         race.version = count_of(doc, "version")
         return race
 

@@ -366,9 +366,11 @@ class Room:
         newcomer can take a bot's place."""
         self._host(by)
         self._between(playing)
+        if race and self.rules.mode != RACE:
+            raise RuleError("room/mode_changed", "the room's rules no longer say race; start again")
         if self.teams:
             self.seats = [None if s is None or s.gone else s for s in self.seats]
-            self.match_id = match_id
+            self.match_id, self.race_id = match_id, None
             self.version += 1
             return {i: i for i in self.filled(playing=False)}
         filled = self.filled(playing=False)

@@ -46,6 +46,8 @@ class LiveSettings:
     """How long the daily board's sprint lasts (3 minutes)."""
     daily_per_address: int = 10
     """Scored daily attempts one client address may start a day."""
+    race_minute: int = 60
+    """Seconds a race's minute lasts (a room's 1, 2 or 3-minute race runs that many)."""
 
 
 def wire(
@@ -124,7 +126,14 @@ def wire(
         on_over=room_match_over,
     )
     races = Races(parts, games, max_races=settings.max_games, on_over=race_over)
-    rooms = Rooms(parts, RoomMatches(matches), settings.rooms, round_pause=settings.round_pause, races=races)
+    rooms = Rooms(
+        parts,
+        RoomMatches(matches),
+        settings.rooms,
+        round_pause=settings.round_pause,
+        races=races,
+        race_minute=settings.race_minute,
+    )
     dailies = Dailies(parts, games, settings.daily_seconds, settings.daily_per_address, settings.min_words)
     lookups = Lookups(parts, definitions or Definitions(wordlists))
     return Router(

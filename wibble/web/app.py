@@ -89,6 +89,9 @@ DEFAULTS: dict[str, Any] = {
     # address may start a day (one per player; more from an address shared by a household).
     "DAILY_SECONDS": 180,
     "DAILY_ATTEMPTS_PER_ADDRESS": 10,
+    # Seconds a race's minute lasts: a room's 1, 2 or 3-minute race runs that many of these
+    # (60: as it says; a test, or a host who wants quick races, makes it shorter).
+    "RACE_MINUTE_SECONDS": 60,
     "FAILED_JOINS_PER_MINUTE": 20,  # wrong room codes or seat tokens per address, before joins are refused
     "DEFINITIONS_PER_MINUTE": 120,  # words one address may look up (docs/protocol.md, "Definitions")
     # WordNet's database, for English lists' definitions: None finds it where Debian's wordnet-base
@@ -153,6 +156,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         lease=app.config["DEADLINE_LEASE_SECONDS"],
         daily_seconds=app.config["DAILY_SECONDS"],
         daily_per_address=app.config["DAILY_ATTEMPTS_PER_ADDRESS"],
+        race_minute=app.config["RACE_MINUTE_SECONDS"],
         rooms=RoomLimits(
             app.config["ROOM_GRACE_SECONDS"],
             app.config["ROOM_EMPTY_SECONDS"],
@@ -505,6 +509,7 @@ _POSITIVE_NUMBERS = {
     "ROOMS_PER_MINUTE": float,
     "DAILY_SECONDS": int,
     "DAILY_ATTEMPTS_PER_ADDRESS": int,
+    "RACE_MINUTE_SECONDS": int,
     "FAILED_JOINS_PER_MINUTE": float,
     "DEFINITIONS_PER_MINUTE": float,
     "RATE_LIMIT": float,

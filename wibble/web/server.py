@@ -276,6 +276,8 @@ def run_housekeeping(app: Any, interval: float = HOUSEKEEPING_INTERVAL) -> None:
         try:
             live.games.sweep(force=True)
             live.matches.sweep()
+            if live.rooms.keeper.races is not None:
+                live.rooms.keeper.races.sweep()
             live.rooms.deadlines.sweep(PURGE_BATCH)
             before, purged = time.time() - keep, 0
             while True:

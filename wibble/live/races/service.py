@@ -26,6 +26,11 @@ from .held import LiveRace, RaceKind
 log = logging.getLogger(__name__)
 
 
+FINISHED_KEPT = 600.0
+"""Seconds a race is held in memory after it began, once it is over (housekeeping lets it go then;
+its room keeps what it shows, and the store keeps it all)."""
+
+
 def _room_topic(code: str) -> str:
     return f"room:{code}"  # (as ``rooms.room_id``: a race tells its room, which it does not import)
 
@@ -53,6 +58,7 @@ class Races(Service):
             wall_clock,
             max_races,
             "the server is full of races in play; try again later",
+            FINISHED_KEPT,
             evictable=lambda live: not live.racing,
             on_drop=lambda live: self.timers.cancel((live.race_id, "race")),
             adopt=self._adopt,
@@ -63,6 +69,10 @@ class Races(Service):
 
     def __len__(self) -> int:
         return len(self.docs)
+
+    def sweep(self) -> int:
+        """Let go of races that are over and were begun ``FINISHED_KEPT`` ago; returns how many."""
+        return self.docs.sweep()
 
     # -- a race's life ---------------------------------------------------------------------
 
@@ -166,11 +176,12 @@ class Races(Service):
         message = protocol.race_standing(race_id, seat, game.game)
         self.bus.publish(_room_topic(code), [message], EVERYONE)
 
-    def standings(self, live: LiveRace) -> dict[int, Result]:
-        """Each runner's score and words so far, from their games (in memory here, or as stored)."""
+    def standings(self, live: LiveRace, stored: bool = False) -> dict[int, Result]:
+        """Each runner's score and words so far, from their games (in memory here, or as stored;
+        ``stored``: as stored, whatever copy is held here: the results are what was saved)."""
         out = {}
         for runner in live.race.runners:
-            game = self._game(runner.game_id)
+            game = self._game(runner.game_id, stored)
             if game is not None:
                 out[runner.seat] = Result(runner.seat, game.total, tuple(game.found.in_order))
         return out
@@ -197,43 +208,53 @@ class Races(Service):
             return
         ended = False
         with live.lock:
+            now = self.wall_clock()
             try:
-                now = self.wall_clock()
                 for runner in live.race.bots_due(now):
                     self._bot_word(live, runner, now)
                 if live.racing and now >= live.race.deadline and live.race.due() is not None:
                     ended = self._finish(live, now)
             except StorageError as exc:
                 log.warning("race %s: could not be saved (%s); trying again", live.race_id, exc.reason)
-                self.timers.set(key, self.wall_clock() + RETRY_SECONDS)
+                self.timers.set(key, now + RETRY_SECONDS)
                 return
             except WibbleError as exc:  # another process moved it first: its copy is here now
                 log.warning("race %s: a deadline was overtaken (%s)", live.race_id, exc.code)
             self._schedule(live)
-            if ended:
-                self.on_over(live)
+            due = live.race.due()
+            if due is not None and due <= now:  # (never again at once: a stuck deadline would spin)
+                self.timers.set(key, now + RETRY_SECONDS)
+        if ended:  # (the room's lock is taken before a race's, never under it)
+            self.on_over(live)
 
     def _bot_word(self, live: LiveRace, runner: Runner, now: float) -> None:
         """Bot ``runner`` plays its next word on its own board, chosen at its level (as a match's
         bots choose), then waits its pace."""
-        game = self.games.held(runner.game_id)
-        board = game.game
-        found = [f for f in solve(board.board, board.words) if f.word not in board.found.words]
-        if found:
-            choice = pick_word(bot_dice(live.race.seed, runner), found, runner.level or "easy")
-            self.games.play_path(game, choice.path, f"bot:{runner.seat}")
+        # The race's note that the bot played is committed first: a process whose copy of the race
+        # is behind, or a retry after a failed save, then finds the bot not due, and never plays a
+        # word twice. (A word that then fails to be played is one word fewer, never one more.)
         self.docs.commit(
             live,
             lambda: live.race.bot_played(runner.seat, now),
             lambda _: {"action": "bot", "seat": runner.seat},
         )
+        try:
+            game = self.games.held(runner.game_id)
+        except WibbleError as exc:  # its game is gone (a store reset): the bot sits the race out
+            log.warning("race %s: bot %s has no game (%s)", live.race_id, runner.seat, exc.code)
+            return
+        board = game.game
+        found = [f for f in solve(board.board, board.words) if f.word not in board.found.words]
+        if found:
+            choice = pick_word(bot_dice(live.race.seed, runner), found, runner.level or "easy")
+            self.games.play_path(game, choice.path, f"bot:{runner.seat}")
 
     def _finish(self, live: LiveRace, now: float) -> bool:
         """The clock ran out (and settled): read each runner's result from their game, and end the
         race. Whether this process ended it."""
         if now < live.race.deadline + SETTLE_SECONDS:
             return False
-        results = list(self.standings(live).values())
+        results = list(self.standings(live, stored=True).values())
         self.docs.commit(live, lambda: live.race.finish(results, now), lambda _: {"action": "finish"})
         self._show_over(live)
         return True
@@ -257,8 +278,8 @@ class Races(Service):
 
     # -- memory ------------------------------------------------------------------------------
 
-    def _game(self, game_id: str) -> Game | None:
-        held = self.games.docs.get(game_id)
+    def _game(self, game_id: str, stored: bool = False) -> Game | None:
+        held = None if stored else self.games.docs.get(game_id)
         if held is not None:
             return held.game
         row = self.store.load(game_id)

@@ -21,19 +21,27 @@ from .teams import match_seats
 
 class Play:
     def __init__(
-        self, keeper: Keeper, wordlists: WordLists, round_pause: float, entropy: random.Random
+        self,
+        keeper: Keeper,
+        wordlists: WordLists,
+        round_pause: float,
+        entropy: random.Random,
+        race_minute: int = 60,
     ) -> None:
         self.keeper = keeper
         self.entropy = entropy
+        self.race_minute = race_minute
+        """Seconds a race's minute lasts (the host's setting ``RACE_MINUTE_SECONDS``)."""
         self.wordlists = wordlists
         self.round_pause = round_pause
 
     def start(self, session: Session, live: LiveRoom, seq: int | None) -> None:
         """The host starts the room's next match (``start_match``, or ``rematch`` once one is over),
         or its next race when the room's rules say so."""
-        if live.room.rules.mode == RACE:
-            self.start_race(session, live, seq)
-            return
+        with live.lock:  # (the mode is read under the lock a second tab's set_rules takes too)
+            if live.room.rules.mode == RACE:
+                self.start_race(session, live, seq)
+                return
         keeper = self.keeper
         matches = keeper.matches
         with live.lock:
@@ -98,7 +106,8 @@ class Play:
                     if held is not None
                 ]
                 seed = self.entropy.randrange(protocol.MAX_SEED + 1)
-                return races.create(words, seed, room.rules.race_seconds, room.code, race_id, runners)
+                seconds = max(1, room.rules.race_seconds * self.race_minute // 60)
+                return races.create(words, seed, seconds, room.code, race_id, runners)
 
             new = keeper.commit(live, begin, "start")
             old = live.match

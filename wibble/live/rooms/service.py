@@ -12,7 +12,19 @@ from dataclasses import replace
 from ...core import GameDataError, RuleError, WibbleError
 from ...core.room import Room, Rules, is_code, new_code
 from ...engines.store import AlreadyExists
-from ...protocol import Command, CreateRoom, Follow, JoinRoom, LeaveRoom, Rematch, StartMatch
+from ...protocol import (
+    Cancel,
+    Command,
+    CreateRoom,
+    Enter,
+    Follow,
+    JoinRoom,
+    LeaveRoom,
+    Press,
+    Release,
+    Rematch,
+    StartMatch,
+)
 from ...ratelimit import TokenBucket
 from ..credentials import address_hash, holder_of, new_token
 from ..documents import Documents
@@ -44,13 +56,14 @@ class Rooms:
         round_pause: float = 3.0,
         entropy: random.Random | None = None,
         races: Races | None = None,
+        race_minute: int = 60,
     ) -> None:
         self.keeper = keeper = Keeper(parts, matches, races, limits or RoomLimits(), self._pick_up)
         self.docs: Documents[LiveRoom] = keeper.docs
         self.wordlists = parts.wordlists
         self._entropy = entropy or random.SystemRandom()
         self.seats = Seats(keeper, parts.wordlists)
-        self.play = Play(keeper, parts.wordlists, round_pause, self._entropy)
+        self.play = Play(keeper, parts.wordlists, round_pause, self._entropy, race_minute)
         self.deadlines = Deadlines(keeper, parts.timers)
 
     def _pick_up(self, doc_id: str) -> None:
@@ -95,6 +108,8 @@ class Rooms:
         if seat is None:
             raise RuleError("room/not_seated", "you are watching; take a seat between matches to play")
         if live.race is not None and self.keeper.races is not None:
+            if not isinstance(command, Press | Enter | Cancel | Release):
+                raise RuleError("race/not_in_race", "a race has no turns or powers: drag words on your board")
             # A runner's drag goes to their own game, whose checklist judges it as any game's.
             game = self.keeper.races.move(session, seat, live.race)
             if session.game == game.game_id:
