@@ -431,6 +431,7 @@ export function bindRoomControls(root, actions) {
     else if (field.name === "room-wordlist") actions.setRules({ wordlist: field.value });
     else if (field.name === "room-stand-in") actions.setRules({ standIn: field.value });
     else if (field.name === "room-mode") actions.setRules({ mode: field.value });
+    else if (field.name === "room-race-seconds") actions.setRules({ raceSeconds: field.value });
   });
   // Enter in the rounds field: take the number as it stands (no "change" has fired yet).
   root.querySelector('[data-testid="room-rules-form"]').addEventListener("submit", (event) => {
@@ -444,6 +445,17 @@ export function bindRoomControls(root, actions) {
     button.addEventListener("click", () => actions.leaveRoom());
   }
   root.querySelector('[data-action="room-lobby"]').addEventListener("click", () => actions.showLobby(true));
+  // A race: Watch beside a runner; a word nobody found lights its path; race again; the lobby.
+  root.querySelector('[data-testid="race-standings"]').addEventListener("click", (event) => {
+    const button = event.target.closest("button[data-follow]");
+    if (button) actions.follow(Number(button.dataset.follow));
+  });
+  root.querySelector('[data-testid="race-missed"]').addEventListener("click", (event) => {
+    const button = event.target.closest("button[data-race-missed]");
+    if (button) actions.showRaceMissed(Number(button.dataset.raceMissed));
+  });
+  root.querySelector('[data-action="race-again"]').addEventListener("click", () => actions.raceAgain());
+  root.querySelector('[data-action="race-lobby"]').addEventListener("click", () => actions.showLobby(true));
 }
 
 /**

@@ -242,6 +242,9 @@ const actions = {
   startRoomMatch: () => thenBoard(store.room.startRoomMatch()),
   leaveRoom: () => store.room.leaveRoom(),
   showLobby: (on) => store.room.showLobby(on),
+  follow: (seat) => store.room.follow(seat),
+  showRaceMissed: (index) => store.room.showRaceMissed(index),
+  raceAgain: () => thenBoard(store.room.rematchRoom()),
   copyLink: () => copyLink(),
   selectLink: () => view.room.selectLink(),
   // settings

@@ -121,7 +121,11 @@ export function joinRoom(code, name, token = null) {
 
 export const takeSeat = (seat) => ({ type: "take_seat", seat });
 /** What a room plays (`set_rules {mode}`), in the order the host's chooser lists them. */
-export const ROOM_MODES = Object.freeze(["match", "teams"]);
+export const ROOM_MODES = Object.freeze(["match", "teams", "race"]);
+/** A race's lengths, in seconds (the host's choice). */
+export const RACE_SECONDS = Object.freeze([60, 120, 180]);
+/** Watch a race runner's board as it changes (a spectator, or anyone once the race is over). */
+export const follow = (seat) => ({ type: "follow", seat });
 /** A 2v2's seats: team A in 0 and 2, team B in 1 and 3 (docs/protocol.md, "2v2"). */
 export const TEAM_SEATS = Object.freeze({ a: Object.freeze([0, 2]), b: Object.freeze([1, 3]) });
 export const leaveSeat = () => ({ type: "leave_seat" });
@@ -160,6 +164,7 @@ const KNOWN = new Set([
   "game", "chain", "word", "board", "error", "over", "leaderboard",
   "match", "played", "turn", "gems", "presence", "hint", "suggestion", "match_over", "rematch",
   "room", "spectators", "removed",
+  "race", "race_standing", "race_over", // a room's race (race.js)
   "definition", // a word's meanings, asked for by the page (definitions.js)
   "pong", // the heartbeat's answer: the connection swallows it, the game never sees one
 ]);

@@ -4,7 +4,7 @@
 // keeps the object and calls these as the server's messages arrive. The server decides
 // everything; these only record it, and keep the buttons honest (the server checks again).
 
-import { LEVELS, ROOM_MODES, ROOM_SEATS, SPEEDS, TEAM_SEATS } from "./protocol.js";
+import { LEVELS, RACE_SECONDS, ROOM_MODES, ROOM_SEATS, SPEEDS, TEAM_SEATS } from "./protocol.js";
 
 /** A seat's presence, as its dot shows it. */
 export const Presence = Object.freeze({
@@ -52,7 +52,14 @@ function rulesOf(rules) {
     values: given.values === "classic" ? "classic" : "spellcast",
     // What the room plays next; a mode this page does not know yet reads as a match.
     mode: ROOM_MODES.includes(given.mode) ? given.mode : "match",
+    raceSeconds: RACE_SECONDS.includes(given.race_seconds) ? given.race_seconds : 120,
   };
+}
+
+/** The room's note of its race (when the last thing it started was one). */
+function raceNoteOf(race) {
+  if (race === null || typeof race !== "object" || typeof race.race_id !== "string") return null;
+  return { id: race.race_id, phase: race.phase === "over" ? "over" : "racing", seconds: int(race.seconds, 120) };
 }
 
 /** The room's note of its match: enough to know whether one is being played. */
@@ -71,6 +78,7 @@ export function roomOf(message) {
     spectators: Math.max(0, int(message.spectators)),
     rules: rulesOf(message.rules),
     match: matchNoteOf(message.match),
+    race: raceNoteOf(message.race),
     you: seatIndex(message.you),
     name: typeof message.name === "string" ? message.name : "",
     grace: int(message.grace, 120),
@@ -86,7 +94,12 @@ export const filledSeats = (room) => room.seats.filter((seat) => seat !== null);
 export const hostName = (room) => (room.host === null ? null : room.seats[room.host]?.name ?? null);
 
 /** A match is being played (seats and rules stay as they are until it ends). */
-export const matchRunning = (room) => room.match !== null && room.match.phase !== "over";
+/** A match, or a race, is being played: seats and rules wait for its end. */
+export const matchRunning = (room) =>
+  (room.match !== null && room.match.phase !== "over") || (room.race !== null && room.race.phase !== "over");
+
+/** The room races next (its rules' mode). */
+export const isRace = (room) => room !== null && room.rules.mode === "race";
 
 /** A 2v2 room: four seats, team A in 0 and 2, team B in 1 and 3 (bots fill the empty ones). */
 export const isTeams = (room) => room !== null && room.rules.mode === "teams";

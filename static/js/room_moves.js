@@ -14,10 +14,13 @@
 
 import * as M from "./match.js";
 import * as P from "./protocol.js";
+import * as Race from "./race.js";
 import * as R from "./room.js";
 
 /** Messages only a room sends (`presence` too, when the tab is in one). */
 export const ROOM_MESSAGES = new Set(["room", "spectators", "removed"]);
+/** A room's race's messages (race.js keeps the race). */
+export const RACE_MESSAGES = new Set(["race", "race_standing", "race_over"]);
 
 /** The requests whose name field the server checks: its refusal goes beside the field. */
 const NAMED_REQUESTS = new Set(["create_room", "join_room"]);
@@ -192,6 +195,59 @@ export class RoomMoves {
     store.emit({ type: "match", fresh });
   }
 
+  /** A room's race: its snapshot, a runner's standing as they score, its end. */
+  onRaceMessage(message) {
+    const store = this.store;
+    const state = this.state;
+    if (message.type === "race") {
+      const previous = state.race;
+      const race = Race.raceOf(message, store.now());
+      const fresh = !previous || previous.id !== race.id;
+      if (!fresh) race.following = previous.following; // (a spectator's board stays the one followed)
+      state.race = race;
+      state.mode = "room";
+      if (fresh) {
+        state.lobby = false;
+        state.shownPath = null;
+        // A new race: the last one's board leaves the screen; a runner's own comes next.
+        if (state.game?.race && state.game.race.race_id !== race.id) state.game = null;
+        if (race.phase !== "over") store.setMessage("info", race.you === null ? "race_watching" : "race_on", { seconds: race.seconds });
+      }
+      if (state.room?.race?.id === race.id) state.room.race.phase = race.phase;
+      return store.emit({ type: "race", fresh });
+    }
+    const race = state.race;
+    if (message.type === "race_standing") {
+      if (Race.applyStanding(race, message)) store.emit({ type: "race_standing", seat: message.seat });
+      return undefined;
+    }
+    if (!Race.applyOver(race, message)) return undefined;
+    if (state.room?.race?.id === race.id) state.room.race.phase = "over";
+    state.lobby = false;
+    return store.emit({ type: "race_over" });
+  }
+
+  /** Watch runner `seat`'s board (a spectator; anyone once the race is over). */
+  follow(seat) {
+    const race = this.state.race;
+    if (!race || !race.runners.some((r) => r.seat === seat)) return false;
+    if (race.you !== null && race.phase !== "over" && seat !== race.you) return false; // a runner plays their own
+    if (!this.roomCommand(true, P.follow(seat))) return false;
+    race.following = seat;
+    this.store.emit({ type: "follow", seat });
+    return true;
+  }
+
+  /** Light a word nobody found on the race's starting board (again: put it out). */
+  showRaceMissed(index) {
+    const race = this.state.race;
+    const entry = race?.over?.missed[index];
+    if (!entry) return false;
+    race.shownPath = race.shownPath?.word === entry.word ? null : { word: entry.word, path: entry.path };
+    this.store.emit({ type: "missed" });
+    return true;
+  }
+
   /** After a match message: the room's note of its match follows the match (over, say). */
   followRoomMatch() {
     const { room, match } = this.state;
@@ -356,7 +412,7 @@ export class RoomMoves {
    * `wordlist`, `standIn` (the level of the bot that plays an away seat), `classic` (the list's
    * own letter values rather than Spellcast's), `mode` (what the room plays: P.ROOM_MODES).
    */
-  setRules({ rounds, timed, wordlist, standIn, classic, mode }) {
+  setRules({ rounds, timed, wordlist, standIn, classic, mode, raceSeconds }) {
     const room = this.state.room;
     const rules = {};
     if (rounds !== undefined) {
@@ -377,6 +433,11 @@ export class RoomMoves {
     if (mode !== undefined) {
       if (!P.ROOM_MODES.includes(mode)) return false;
       rules.mode = mode;
+    }
+    if (raceSeconds !== undefined) {
+      const seconds = Number(raceSeconds);
+      if (!P.RACE_SECONDS.includes(seconds)) return false;
+      rules.race_seconds = seconds;
     }
     if (Object.keys(rules).length === 0) return false;
     return this.roomCommand(room && R.canEdit(room), P.setRules(rules));
@@ -415,7 +476,7 @@ export class RoomMoves {
   /** The host, once the match is over: the same seats, a new board. */
   rematchRoom() {
     const { room, match } = this.state;
-    const over = match?.phase === M.MatchPhase.OVER || (room?.match && !R.matchRunning(room));
+    const over = match?.phase === M.MatchPhase.OVER || ((room?.match || room?.race) && !R.matchRunning(room));
     if (!this.roomCommand(room && R.isHost(room) && over, P.rematch())) return false;
     this.store.announce = "new";
     return true;

@@ -19,7 +19,7 @@ import { EMPTY_CHAIN, Moves } from "./chain.js";
 import { dailyMemory, dateOf } from "./daily.js";
 import { MatchMoves } from "./match_moves.js";
 import * as P from "./protocol.js";
-import { joinStateOf, ROOM_MESSAGES, RoomMoves } from "./room_moves.js";
+import { joinStateOf, RACE_MESSAGES, ROOM_MESSAGES, RoomMoves } from "./room_moves.js";
 import { savedRooms } from "./saved.js";
 import { serverSaid } from "./store/change.js";
 import * as dailyPage from "./store/daily.js";
@@ -105,6 +105,7 @@ export class Store {
       // Playing with friends (room.js, `this.room`): the room this tab is in, and how far
       // it got into one (`join.step`: the create form, a name asked for, joining, in, gone).
       room: null,
+      race: null, // the room's race (race.js): its standings, and once over its end
       join: joinStateOf(roomCode, rooms, { gone: roomCode !== null && config.room_gone === true }),
       lobby: false, // after a room's match: the seats and rules shown instead of the end screen
       shownPath: null, // a missed word's path lit on a sprint's final board: {word, path}
@@ -265,6 +266,7 @@ export class Store {
     if (ROOM_MESSAGES.has(message.type) || (message.type === "presence" && this.state.room)) {
       return this.room.onRoomMessage(message);
     }
+    if (RACE_MESSAGES.has(message.type)) return this.room.onRaceMessage(message);
     if (message.type === "game") return this.apply(endless.gameSnapshot(this.tab, message));
     if (message.type === "over") return this.apply(endless.sprintOver(this.tab, message));
     if (message.type === "leaderboard") return this.apply(dailyPage.leaderboard(this.tab, message));

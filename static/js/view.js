@@ -13,6 +13,7 @@ import { GamesPanel } from "./view/games.js";
 import { MatchPanel, matchOnScreen } from "./view/match.js";
 import { MessagesPanel } from "./view/messages.js";
 import { animate, dropIn } from "./view/motion.js";
+import { RacePanel } from "./view/race.js";
 import { RoomPanel } from "./view/room.js";
 import { SprintPanel } from "./view/sprint.js";
 import { DailyPanel } from "./view/daily.js";
@@ -34,11 +35,26 @@ export function screenOf(state) {
 }
 
 function roomScreenOf(state) {
-  const { room, match } = state;
+  const { room, match, race } = state;
   if (!room) return "room-entry";
+  if (room.race && race?.id === room.race.id) {
+    if (race.phase !== "over") return "race";
+    return state.lobby ? "lobby" : "race-over";
+  }
   const ours = match !== null && match.room === room.code && room.match?.id === match.id;
   if (ours && match.phase !== M.MatchPhase.OVER) return "match";
   return ours && !state.lobby ? "over" : "lobby";
+}
+
+/** The screens whose board is played on. */
+const PLAYED_SCREENS = new Set(["endless", "match", "daily", "race"]);
+/** The screens that show a sprint's board (its end too). */
+const SPRINT_SCREENS = new Set(["endless", "daily", "race"]);
+
+/** A race's board that is someone else's: a spectator follows it, and cannot play on it. */
+function followed(state, screen) {
+  const seat = state.game?.race?.seat;
+  return screen === "race" && Number.isInteger(seat) && seat !== state.race?.you;
 }
 
 export class View {
@@ -55,16 +71,17 @@ export class View {
     this.endless = new EndlessPanel(root, config);
     this.match = new MatchPanel(root, { board: this.board, now, config });
     this.room = new RoomPanel(root, config, { announce: (text) => this.messages.announce(text) });
+    this.race = new RacePanel(root, now);
     this.games = new GamesPanel(root);
     this.sprint = new SprintPanel(root, now);
     this.daily = new DailyPanel(root);
     this.board.build(5);
   }
 
-  /** The board is on screen to play on: the endless game, or a match being played. */
+  /** The board is on screen to play on: the endless game, a match being played, or a race. */
   boardShown() {
     const screen = this.body.dataset.screen;
-    return !this.boardWrap.hidden && (screen === "endless" || screen === "match" || screen === "daily");
+    return !this.boardWrap.hidden && PLAYED_SCREENS.has(screen);
   }
 
   /** The board's tab stop takes the focus (after New game, Start match, Rematch). */
@@ -87,8 +104,8 @@ export class View {
 
     const current = currentChain(state);
     // A sprint that is over keeps its final board on screen, to look at, not to play on.
-    const playable = canPlay && !((screen === "endless" || screen === "daily") && state.game?.sprint?.over);
-    this.renderBoard(state, event, { match, current, canPlay: playable, language });
+    const playable = canPlay && !(SPRINT_SCREENS.has(screen) && state.game?.sprint?.over) && !followed(state, screen);
+    this.renderBoard(state, event, { match, current, canPlay: playable, language, screen });
     this.word.render(state, event, { current, match, canPlay: playable, language });
     this.sprint.render(state, event, { screen });
     this.daily.render(state, event, { screen });
@@ -97,18 +114,21 @@ export class View {
     this.messages.render(state, current);
     this.games.render(state, { open: canPlay });
     this.room.render(state, event, { screen });
+    this.race.render(state, event, { screen });
   }
 
   /** Show the parts of the page that belong to the screen, hide the rest. */
   show(screen, state) {
-    setHidden(this.boardWrap, !(screen === "endless" || screen === "match" || screen === "daily"));
-    const panels = [this.word, this.endless, this.match, this.room, this.games, this.sprint, this.daily];
+    // A race's board: the runner's own, or the one a spectator follows (none until they pick one).
+    const raceBoard = screen === "race" && state.game?.race?.race_id === state.race?.id;
+    setHidden(this.boardWrap, !(screen === "endless" || screen === "match" || screen === "daily" || raceBoard));
+    const panels = [this.word, this.endless, this.match, this.room, this.games, this.sprint, this.daily, this.race];
     for (const panel of panels) panel.show(screen, state);
     for (const button of this.modes) setAttr(button, "aria-pressed", String(button.dataset.mode === state.mode));
   }
 
   /** The tiles, and on the board's element what it shows: whose game, the chain's state, who may play. */
-  renderBoard(state, event, { match, current, canPlay, language }) {
+  renderBoard(state, event, { match, current, canPlay, language, screen }) {
     const element = this.board.element;
     this.board.render({
       board: state.board,
@@ -130,7 +150,7 @@ export class View {
     setData(element, "status", statusOf(current));
     setData(element, "owner", isOthers(current, match) ? "other" : "");
     // A room's spectator watches the board (not dimmed), but cannot play on it.
-    const watching = match !== null && match.you === null;
+    const watching = (match !== null && match.you === null) || followed(state, screen);
     setAttr(element, "aria-disabled", String(!canPlay || watching));
     element.classList.toggle("disabled", !canPlay);
     setData(element, "watching", String(watching));

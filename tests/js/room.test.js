@@ -90,7 +90,7 @@ test("a room snapshot its seats and what each may do", async () => {
   assert.deepStrictEqual(result.remove, [true, false, false, false]);
   assert.deepStrictEqual(result.presence, ["online", "bot", null, "away", null, null]);
   assert.deepStrictEqual(result.spectators, 4);
-  assert.deepStrictEqual(result.rules, { "rounds": 5, "turnSeconds": null, "wordlist": "en", "standIn": "easy", "values": "spellcast", "mode": "match" });
+  assert.deepStrictEqual(result.rules, { "rounds": 5, "turnSeconds": null, "wordlist": "en", "standIn": "easy", "values": "spellcast", "mode": "match", "raceSeconds": 120 });
   assert.deepStrictEqual(result.you, [0, null]);
 });
 

@@ -27,6 +27,9 @@ export function gameSnapshot(tab, message) {
   const { state } = tab;
   const ref = { game_id: message.game_id, token: message.token };
   const daily = message.daily ?? null;
+  // A race runner's board (or one followed): shown in its room, never one of "Your games", never
+  // resumed on its own (a reconnect joins the room again, which puts the runner back on it).
+  const race = message.race ?? null;
   const game = {
     id: message.game_id,
     seed: message.seed,
@@ -37,6 +40,7 @@ export function gameSnapshot(tab, message) {
     size: message.size,
     sprint: sprintOf(message, tab.now()), // null: untimed
     daily, // {day, date, scored}: a daily board's game
+    race, // {race_id, seat}: a race runner's game
   };
   const wordsLeft = P.wordsLeftOf(message);
   const chain = snapshot(message);
@@ -49,7 +53,7 @@ export function gameSnapshot(tab, message) {
   else if (fresh && daily) say = said("info", daily.scored ? "daily_scored" : "daily_practice");
   return {
     daily: daily ? { game: { ...ref, date: daily.date } } : undefined, // not one of "Your games"
-    remember: daily ? undefined : {
+    remember: daily || race ? undefined : {
       ...ref,
       wordlist: message.wordlist,
       title: message.wordlist_title,
@@ -57,7 +61,7 @@ export function gameSnapshot(tab, message) {
       words: message.found.length,
     },
     // The first snapshot answers the new_game asked for by the page's URL (or its fallback).
-    tab: { ref, opening: null, start: null, fellBack: false, announce: null },
+    tab: { ref: race ? null : ref, opening: null, start: null, fellBack: false, announce: null },
     giveUp: chain.giveUp,
     state: {
       game,
@@ -65,7 +69,7 @@ export function gameSnapshot(tab, message) {
       doneAsked: null,
       shared: null,
       dailyError: null,
-      mode: daily ? "daily" : "endless",
+      mode: race ? "room" : daily ? "daily" : "endless",
       setup: false,
       match: null,
       board: P.boardOf(message),
@@ -77,7 +81,7 @@ export function gameSnapshot(tab, message) {
     // A daily game that ended while away: its end screen wants the day's leaderboard as it is now.
     send: daily && game.sprint?.over && !fresh ? [P.leaderboard(tab.player())] : undefined,
     say,
-    event: { type: "game", fresh, fromUrl: tab.start !== null, saved: daily ? true : null },
+    event: { type: "game", fresh, fromUrl: tab.start !== null, saved: daily || race ? true : null },
   };
 }
 
@@ -90,11 +94,12 @@ export function sprintOver(tab, message) {
   const daily = game.daily;
   const words = found.length;
   return {
-    remember: daily ? undefined : { ...tab.ref, wordlist: game.wordlist, title: game.title, total: message.total, words },
+    remember: daily || game.race ? undefined : { ...tab.ref, wordlist: game.wordlist, title: game.title, total: message.total, words },
     daily: daily?.scored ? { record: { date: daily.date, day: daily.day, score: message.total, words } } : undefined,
     giveUp: true, // the server dropped whatever chain was being dragged
     state: { confirmed: EMPTY_CHAIN, chain: [], mine: false, spelling: null, refilling: null, doneAsked: null, game, total: message.total, found },
-    say: said("info", message.early === true ? "ended_early" : "time_up", { total: message.total, words }),
+    // A race's end is the race's to say (its end screen, for everyone at once).
+    say: game.race ? said("info", "race_time_up") : said("info", message.early === true ? "ended_early" : "time_up", { total: message.total, words }),
     event: { type: "over" },
   };
 }

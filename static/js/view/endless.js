@@ -27,9 +27,10 @@ export class EndlessPanel {
     this.picker.value = config.default_wordlist;
   }
 
-  show(screen) {
+  show(screen, state) {
     const endless = screen === "endless";
-    const playing = endless || screen === "daily"; // the day's game has a score and words, not a picker
+    // The day's game, and a race's board, have a score and words, not a picker.
+    const playing = endless || screen === "daily" || (screen === "race" && Boolean(state?.game?.race));
     setHidden(this.tally, !playing);
     setHidden(this.controls, !endless);
     setHidden(this.foundPanel, !playing);

@@ -60,6 +60,7 @@ export class RoomPanel {
       wordlist: $("#room-wordlist"),
       standIn: $("#room-stand-in"),
       mode: $("#room-mode"),
+      raceSeconds: $("#room-race-seconds"),
       start: $('[data-action="room-start"]'),
       leaveSeat: $('[data-action="leave-seat"]'),
       results: $('[data-action="room-results"]'),
@@ -81,7 +82,8 @@ export class RoomPanel {
     const el = this.el;
     setHidden(el.entry, screen !== "room-entry");
     setHidden(el.lobby, screen !== "lobby");
-    setHidden(el.bar, !(state.mode === "room" && state.room !== null && (screen === "match" || screen === "over")));
+    const away = screen === "match" || screen === "over" || screen === "race" || screen === "race-over";
+    setHidden(el.bar, !(state.mode === "room" && state.room !== null && away));
   }
 
   /** The link friends open: this page's origin, /r/<code>. */
@@ -181,14 +183,18 @@ export class RoomPanel {
     const check = R.startCheck(room);
     setHidden(el.start, !host);
     el.start.disabled = !check.ok || !open;
+    const race = R.isRace(room);
+    setText(el.start, race ? "Start race" : "Start match");
     let wait;
     if (host) wait = check.ok ? "" : START_BLOCKED[check.why] ?? "";
-    else wait = waitingText(R.hostName(room), "the match");
+    else wait = waitingText(R.hostName(room), race ? "the race" : "the match");
     setText(el.wait, wait);
     setHidden(el.leaveSeat, !R.canLeaveSeat(room));
     el.leaveSeat.disabled = !open;
     const match = state.match;
-    setHidden(el.results, !(match && match.room === room.code && match.phase === M.MatchPhase.OVER));
+    const raced = state.race?.over && room.race?.id === state.race.id;
+    setHidden(el.results, !raced && !(match && match.room === room.code && match.phase === M.MatchPhase.OVER));
+    setText(el.results, raced ? "Last race's results" : "Last match's results");
     // Just made: the room's heading takes the focus (its link is the next thing to use).
     if (event.type === "room" && event.created) el.title.focus();
   }
@@ -247,7 +253,7 @@ export class RoomPanel {
     }
     if (index === room.you) tags.append(make(doc, "span", "you-badge", "you"));
     if (seat.kind === "bot") tags.append(make(doc, "span", "bot-badge", `Bot · ${seat.level}`));
-    if (seat.speed !== 1 && !R.isTeams(room)) tags.append(make(doc, "span", "speed-badge", turnsText(seat.speed)));
+    if (seat.speed !== 1 && !R.isTeams(room) && !R.isRace(room)) tags.append(make(doc, "span", "speed-badge", turnsText(seat.speed)));
     const status = make(doc, "span", "room-seat-status", seat.kind === "bot" ? "" : PRESENCE[presence]);
     item.append(number, dot, name, tags, status);
     if (!editing) return item;
@@ -255,8 +261,8 @@ export class RoomPanel {
     if (seat.kind === "bot") {
       actions.append(this.seatSelect(`Level of ${seat.name}`, LEVEL_LABELS, seat.level, { seatLevel: index }, `level-${index}`));
     }
-    if (!R.isTeams(room)) {
-      // (In a 2v2 every seat plays once a round, so that the teams alternate.)
+    if (!R.isTeams(room) && !R.isRace(room)) {
+      // (In a 2v2 every seat plays once a round, so that the teams alternate; a race has no turns.)
       const speeds = Object.fromEntries([1, 2, 3, 4].map((n) => [String(n), turnsText(n)]));
       actions.append(this.seatSelect(`Turns a round for ${seat.name}`, speeds, String(seat.speed), { seatSpeed: index }, `speed-${index}`));
     }
@@ -308,11 +314,21 @@ export class RoomPanel {
       if (el.wordlist.value !== wordlist) el.wordlist.value = wordlist;
       if (el.standIn.value !== rules.standIn) el.standIn.value = rules.standIn;
       if (el.mode.value !== rules.mode) el.mode.value = rules.mode;
+      const seconds = String(rules.raceSeconds);
+      if (el.raceSeconds.value !== seconds) el.raceSeconds.value = seconds;
+      // A race has a length and a list; a match's rounds, timer, values and stand-in are not its.
+      for (const row of el.rulesForm.querySelectorAll("[data-rule]")) {
+        setHidden(row, (row.dataset.rule === "race") !== (rules.mode === "race"));
+      }
       return;
     }
     const wordlist = rules.wordlist ?? this.defaultWordlist;
     const title = this.wordlists.find((list) => list.name === wordlist)?.title ?? wordlist;
-    const lines = [
+    const race = rules.mode === "race";
+    const lines = race ? [
+      `Play: ${MODE_LABELS.race}, ${plural(rules.raceSeconds / 60, "minute")}`,
+      `Word list: ${title}`,
+    ] : [
       `Play: ${MODE_LABELS[rules.mode] ?? rules.mode}`,
       plural(rules.rounds, "round"),
       rules.turnSeconds === null ? "No turn timer" : `${plural(rules.turnSeconds, "second")} a turn`,

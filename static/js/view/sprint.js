@@ -10,6 +10,13 @@ import { plural, sprintOverText, sprintResultText } from "./wording.js";
 const TICK_MS = 250;
 const LOW_SECONDS = 10;
 
+/** The sprint clock a race's screen shows: its board's (the runner's own, or one followed). */
+function raceClock(screen, state) {
+  if (screen !== "race") return null;
+  const sprint = state.game?.race?.race_id === state.race?.id ? state.game?.sprint : null;
+  return sprint && !sprint.over ? sprint : null;
+}
+
 export class SprintPanel {
   /** @param {Document} root the page; `now` the tab's monotonic clock in ms */
   constructor(root, now) {
@@ -39,10 +46,17 @@ export class SprintPanel {
   show(screen, state) {
     const sprint = screen === "endless" || screen === "daily" ? state.game?.sprint ?? null : null;
     setHidden(this.over, !sprint?.over);
-    if (!sprint || sprint.over) this.stop();
+    if ((!sprint || sprint.over) && !raceClock(screen, state)) this.stop();
   }
 
   render(state, event, { screen }) {
+    // A race's clock is its runners' sprint clock; its end is the race's own screen, and it is
+    // never ended early ("I'm done" is a sprint's alone).
+    const race = raceClock(screen, state);
+    if (race) {
+      this.run(race, { done: false });
+      return;
+    }
     const sprint = screen === "endless" || screen === "daily" ? state.game?.sprint ?? null : null;
     if (sprint && !sprint.over) this.run(sprint);
     this.asked = sprint && !sprint.over && doneAsked(state, this.now()) ? state.doneAsked : null;
@@ -81,8 +95,9 @@ export class SprintPanel {
     return item;
   }
 
-  run(sprint) {
+  run(sprint, { done = true } = {}) {
     this.sprint = sprint;
+    this.offersDone = done;
     this.update();
     if (this.ticking === null) this.ticking = setInterval(() => this.update(), TICK_MS);
   }
@@ -99,7 +114,7 @@ export class SprintPanel {
   /** "I'm done" while a sprint runs; "End now" for a while after one press (then back). */
   updateDone() {
     if (this.asked !== null && !doneAsked({ doneAsked: this.asked }, this.now())) this.asked = null;
-    setHidden(this.done, this.sprint === null);
+    setHidden(this.done, this.sprint === null || this.offersDone === false);
     const text = this.asked === null ? "I'm done" : "End now";
     if (this.done.textContent !== text) this.done.textContent = text;
     this.done.dataset.asked = String(this.asked !== null);

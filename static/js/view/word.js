@@ -32,7 +32,8 @@ export class WordPanel {
   /** Shown with the board: the endless game and a match being played. */
   show(screen, state) {
     const over = state.game?.sprint?.over === true && screen !== "match"; // a sprint's final board is not played on
-    setHidden(this.line, over || !(screen === "endless" || screen === "match" || screen === "daily"));
+    const race = screen === "race" && Boolean(state.game?.race);
+    setHidden(this.line, over || !(screen === "endless" || screen === "match" || screen === "daily" || race));
   }
 
   /** `current` is store/reconcile.js's currentChain; `match` the match on screen, or null. */

@@ -2,6 +2,8 @@
 // key and its facts, `message.say`); this says it in words. No DOM: node --test reads it.
 
 export const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+/** A race's length: in minutes when it is whole minutes (a host may make a race's minute shorter). */
+export const raceLength = (seconds) => (seconds % 60 === 0 ? plural(seconds / 60, "minute") : plural(seconds, "second"));
 export const pts = (n) => `${n} pt${n === 1 ? "" : "s"}`;
 
 export function resultText({ word, result, points, minLength }) {
@@ -67,6 +69,9 @@ export const SAY = {
   watching: () => "You are watching. You can take a seat between matches.",
   room_created: ({ code }) => `Room ${code} is ready. Send your friends its link.`,
   room_watching: () => "You are watching. Take a free seat to play.",
+  race_on: ({ seconds }) => `The race is on: ${raceLength(seconds)} on the same board as everyone. Go!`,
+  race_time_up: () => "Time's up! The race is over.",
+  race_watching: () => "A race is on. Press Watch beside a player to follow their board.",
   room_back: ({ seat }) => `Back in your seat (seat ${seat + 1}).`,
   room_seated: ({ seat }) => `You sat down in seat ${seat + 1}.`,
   room_got_up: () => "You got up; you are watching.",
