@@ -7,6 +7,7 @@ import { memory } from "./support.js";
 const S = await import("../../static/js/store.js");
 const R = await import("../../static/js/race.js");
 const V = await import("../../static/js/view.js");
+const St = await import("../../static/js/store/stats.js");
 
 let clock = 5000;
 const config = { wordlists: [{ name: "en", title: "English" }], default_wordlist: "en" };
@@ -97,4 +98,18 @@ test("the end shows everyone's words, the ones only one found, and lights a word
   assert.equal(store.state.race.shownPath, null);
   store.room.showLobby(true);
   assert.equal(V.screenOf(store.state), "lobby");
+});
+
+test("a race counts in Stats as a game with friends, for the runner, never for someone who followed a board", () => {
+  const runner = make(0);
+  runner.store.onMessage(game(0));
+  runner.store.onMessage({ type: "over", total: 4, found: [{ word: "CAT", points: 4 }], version: 2, missed: [] });
+  const record = St.recordOf(runner.store.state, { type: "over" }, 1);
+  assert.equal(record.mode, "room");
+  assert.deepEqual(record.words, [["CAT", 4]]);
+  const watcher = make(null);
+  watcher.store.room.follow(0);
+  watcher.store.onMessage(game(0));
+  watcher.store.onMessage({ type: "over", total: 4, found: [{ word: "CAT", points: 4 }], version: 2, missed: [] });
+  assert.equal(St.recordOf(watcher.store.state, { type: "over" }, 1), null);
 });

@@ -50,6 +50,8 @@ export function recordOf(state, event, now) {
   const endlessWord = !game.sprint && event.type === "word" && event.result === "scored";
   if (!sprintOver && !endlessWord) return null;
   const record = inList({ id: `g:${game.id}`, mode: "endless", at: now, score: state.total, words: wordsOf(state.found) }, game.wordlist);
+  // A race counts as a game with friends, for the runner only (a board followed is someone else's).
+  if (game.race) return game.race.seat === state.race?.you ? { ...record, mode: "room" } : null;
   if (game.daily) return { ...record, mode: "daily", daily: { date: game.daily.date, day: game.daily.day, scored: game.daily.scored === true } };
   if (game.sprint) return { ...record, mode: "sprint", sprint: game.sprint.seconds };
   return record;
