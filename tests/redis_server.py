@@ -121,6 +121,7 @@ class RedisServer:
         executable: str | None = None,
         fsync: str = "always",
         options: tuple[str, ...] = (),
+        bus: bool = False,
     ) -> None:
         self.executable = executable or find_redis_server()
         self.folder = Path(folder)
@@ -130,13 +131,33 @@ class RedisServer:
         self.options = options
         """More of redis-server's options (a cluster node's, say)."""
         self.port = free_port()
+        self.bus_port = free_port() if bus else None
+        """A cluster node's bus port: by default Redis takes the port + 10,000, which an ephemeral
+        port can push past 65,535 (or onto a port in use), so it is chosen like the port."""
         self.process: subprocess.Popen[bytes] | None = None
+        self.started = False
 
     @property
     def url(self) -> str:
         return f"redis://127.0.0.1:{self.port}/0"
 
     def start(self, timeout: float = 20.0) -> RedisServer:
+        """Start it, and wait until it answers. A free port is only free when it was asked for:
+        something else (another test's connection) may bind it before redis-server does. So at
+        its first start a server refused its ports takes new ones, a few times; started again
+        (after a kill) it keeps its own, which its cluster knows it by."""
+        for attempt in range(5):
+            try:
+                return self._start(timeout)
+            except NoRedis as exc:
+                if self.started or attempt == 4 or "Address already in use" not in str(exc):
+                    raise
+                self.port = free_port()
+                self.bus_port = free_port() if self.bus_port is not None else None
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _start(self, timeout: float) -> RedisServer:
+        bus = () if self.bus_port is None else ("--cluster-port", str(self.bus_port))
         args = [
             self.executable,
             "--port", str(self.port),
@@ -149,6 +170,7 @@ class RedisServer:
             "--loglevel", "warning",
             "--logfile", str(self.folder / "redis.log"),
             *self.options,
+            *bus,
         ]  # fmt: skip
         self.process = subprocess.Popen(args, stdin=subprocess.DEVNULL)
         deadline = time.monotonic() + timeout
@@ -159,6 +181,7 @@ class RedisServer:
             if time.monotonic() > deadline:
                 raise NoRedis(f"redis-server did not answer on port {self.port} within {timeout} s")
             time.sleep(0.02)  # polling a condition (the server answers), not a fixed wait
+        self.started = True
         return self
 
     def _answers(self) -> bool:
@@ -225,10 +248,7 @@ class RedisCluster:
         )  # fmt: skip
         self.nodes = []
         for n in range(masters * (1 + replicas)):
-            # The cluster bus port is set too: by default it is the port + 10,000, which an
-            # ephemeral port can take past 65,535 (or onto a port in use).
-            bus = ("--cluster-port", str(free_port()))
-            node = RedisServer(self.folder / f"node{n}", aof=aof, fsync="everysec", options=options + bus)
+            node = RedisServer(self.folder / f"node{n}", aof=aof, fsync="everysec", options=options, bus=True)
             self.nodes.append(node)
 
     @property
