@@ -12,6 +12,9 @@ import pytest
 
 from tests.support import Client, LiveServer
 
+# Alone: it measures the server's CPU use, so nothing else runs beside it (make test).
+pytestmark = pytest.mark.alone
+
 QUICK_BOTS = {"WIBBLE_BOT_THINK_SECONDS": "0", "WIBBLE_BOT_STEP_SECONDS": "0.01"}
 HARSH = {"type": "new_match", "rounds": 20, "turn_seconds": 5, "bots": [{"level": "hard", "speed": 4}] * 5}
 

@@ -37,6 +37,9 @@ from tests.wire import (
     state,
 )
 
+# Alone: it times rate limits and floods, so nothing else runs beside it (make test).
+pytestmark = pytest.mark.alone
+
 MESSAGE_TOO_BIG = 1009
 POLICY_VIOLATION = 1008
 

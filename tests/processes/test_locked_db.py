@@ -16,8 +16,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.processes.test_restart import Player, new_game
 from tests.support import Client, LiveServer, shipped_list
+
+# Alone: it times stalls behind a locked database, so nothing else runs beside it (make test).
+pytestmark = pytest.mark.alone
 
 StartServer = Callable[..., LiveServer]
 

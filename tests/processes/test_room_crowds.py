@@ -8,10 +8,15 @@ import json
 import statistics
 import time
 
+import pytest
+
 from tests.processes.test_rooms import Clients, Seat, create, join
 from tests.processes.test_rooms import server as server  # the fixture: a server with quick bots
 from tests.support import Client, LiveServer
 from tests.wire import until
+
+# Alone: it times how long joins take, so nothing else runs beside it (make test).
+pytestmark = pytest.mark.alone
 
 BURST = 70
 """Frames each tab sends at once: within the burst a connection may send (80), so that every one
