@@ -20,6 +20,7 @@ from ..definitions import Definitions
 from ..engines import Engines, MemoryEngines
 from ..engines.store import Store, default_data_dir, open_store
 from ..live import BotPace, Limits, LiveSettings, RoomLimits, Router, wire
+from ..live.race_replay import RaceReplays, finished_race, race_record
 from ..live.records import MatchReplays, match_record, record_of, replay_frames
 from ..live.rooms import room_id
 from ..wordlists import DEFAULT_DIR, WordLists
@@ -296,27 +297,32 @@ def _add_pages(app: Flask, wordlists: WordLists, live: Router) -> None:
 
 
 def _add_records(app: Flask, wordlists: WordLists, live: Router) -> None:
-    """A game's or match's record, its replay, and the replay page."""
+    """A game's, match's or race's record, its replay, and the replay page."""
     store = live.store
     match_replays = MatchReplays(wordlists)
+    race_replays = RaceReplays(wordlists)
 
     @app.get("/games/<game_id>/record")
     def record(game_id: str) -> tuple[Any, int] | Any:
-        """Everything needed to replay a game, never its token: an id lets anyone watch, not play."""
+        """Everything needed to replay a game, never its token: an id lets anyone watch, not play.
+        A race's (its runners' game records) only once it is over, as its replay."""
         try:
-            record = match_record(store, game_id)
-            return jsonify(record if record is not None else record_of(store, game_id).to_doc())
+            return jsonify(_record(store, game_id))
         except WibbleError as exc:
             return _error_response(exc)
 
     @app.get("/games/<game_id>/replay")
     def replay_data(game_id: str) -> tuple[Any, int] | Any:
         """The record played back on this server: the board before every move, for the replay page.
-        A match's replay is played from its public record alone, so only once it is over."""
+        A match's replay is played from its public record alone, so only once it is over; a race's
+        from its runners' records, once it is over too."""
         try:
             record = match_record(store, game_id)
             if record is not None:
                 return Response(match_replays.json(game_id, record), mimetype="application/json")
+            race = finished_race(store, game_id)
+            if race is not None:
+                return Response(race_replays.json(store, race), mimetype="application/json")
             return jsonify(replay_frames(record_of(store, game_id), wordlists))
         except KeyError:
             return _error_response(WibbleError("game/unavailable", "this game's word list is gone"))
@@ -336,6 +342,15 @@ def _add_records(app: Flask, wordlists: WordLists, live: Router) -> None:
         template = "match_replay.html" if row is not None and row.kind == "match" else "replay.html"
         page: str = render_template(template, config={"game_id": game_id})
         return page
+
+
+def _record(store: Store, game_id: str) -> dict[str, Any]:
+    """The record of the match, race or game ``game_id`` names (a race's only once it is over)."""
+    record = match_record(store, game_id)
+    if record is not None:
+        return record
+    race = finished_race(store, game_id)
+    return race_record(store, race) if race is not None else record_of(store, game_id).to_doc()
 
 
 def room_may_exist(live: Router, code: str, address: str) -> bool:
