@@ -20,6 +20,7 @@ from tests.web.conftest import AppFactory
 from wibble import protocol
 from wibble.core import Pos, Record, differences, replay
 from wibble.core.match import MatchRecord, match_differences, replay_match
+from wibble.core.race import Race, Runner
 from wibble.live import records
 
 LIST = "en-easy"
@@ -132,6 +133,25 @@ def test_a_replay_shows_the_board_before_each_move_and_the_move(client: FlaskCli
     assert [frame["move"]["word"] for frame in replayed["frames"]] == [frame["word"] for frame in judged]
     assert [frame["move"]["points"] for frame in replayed["frames"]] == [frame["points"] for frame in judged]
     assert replayed["final"] == {"board": protocol.board(player.game), "total": player.game.total}
+
+
+def test_a_race_s_replay_page_is_the_race_s_and_its_replay_waits_for_the_end(
+    app: Flask, client: FlaskClient
+) -> None:
+    """A race's id opens the race's replay page; while the race runs, its replay and record are
+    a typed refusal the page reads out (tests/live/test_race_replay.py plays one to its end)."""
+    race = Race("race-1", "ABCDE", 7, LIST, 60, 1000.0, [Runner(0, "Ann", "human", None, "game-1")])
+    app.extensions["wibble.store"].create(race.race_id, "race", race.to_doc(), 1000.0)
+
+    page = client.get(f"/replay/{race.race_id}").get_data(as_text=True)
+
+    assert "race_replay.js" in page
+    assert "match_replay.js" not in page
+    for endpoint in ("replay", "record"):
+        response = client.get(f"/games/{race.race_id}/{endpoint}")
+        assert response.status_code == 409
+        assert response.get_json()["code"] == "record/in_progress"
+        assert "ABCDE" not in response.get_data(as_text=True)  # (nor its room's code)
 
 
 def test_a_replay_link_that_names_no_game_gets_a_page_of_its_own(client: FlaskClient) -> None:

@@ -331,7 +331,8 @@ def _add_records(app: Flask, wordlists: WordLists, live: Router) -> None:
 
     @app.get("/replay/<game_id>")
     def replay_page(game_id: str) -> str | tuple[str, int]:
-        """A game's replay page, or a match's: one address for both, as "Your games" links them."""
+        """A game's replay page, a match's or a race's: one address for all, as "Your games" and the
+        end screens link them."""
         try:
             row = store.load(game_id)
         except WibbleError:  # a damaged row, a store that failed: the page asks, and says why
@@ -339,7 +340,8 @@ def _add_records(app: Flask, wordlists: WordLists, live: Router) -> None:
         else:
             if row is None:  # no such game: a page that says so, with nothing to play on it
                 return render_template("replay_missing.html"), 404
-        template = "match_replay.html" if row is not None and row.kind == "match" else "replay.html"
+        kind = None if row is None else row.kind
+        template = {"match": "match_replay.html", "race": "race_replay.html"}.get(kind or "", "replay.html")
         page: str = render_template(template, config={"game_id": game_id})
         return page
 
