@@ -2,7 +2,8 @@
 hosts on one process; Bo runs and Cy watches on the other, beside a bot. Everyone plays the same
 board at once; standings reach every screen as words score, the watcher follows Ann's board, Bo
 reloads mid-race and is back on his board with the clock unchanged, and the race ends with
-everyone's words side by side and the best words nobody found; axe audits each new screen.
+everyone's words side by side and the best words nobody found, whose replay the watcher steps
+through from the end screen's link; axe audits each new screen.
 
 A race's minute lasts 15 s here (``WIBBLE_RACE_MINUTE_SECONDS``), so a 1-minute race is short."""
 
@@ -14,6 +15,7 @@ from collections.abc import Callable, Iterator
 import pytest
 from playwright.sync_api import Browser, BrowserContext, expect
 
+from tests.e2e.conftest import watch_console
 from tests.e2e.test_accessibility import AXE, Audit
 from tests.e2e.test_rooms import ROOM_SERVER, RoomPage
 from tests.support import LiveServer
@@ -125,6 +127,32 @@ def test_a_race_of_three_with_a_watcher_plays_to_its_end_across_two_processes(
     lit = watcher.page.get_by_test_id("race-start-board").locator('[data-lit="true"]')
     assert lit.count() >= 3
     audit(ann.page, "race over")
+
+    # The race's replay, from the watcher's end screen (in a tab of its own): every word, in the
+    # order it was found, on its runner's board; at the end the standings the end screen ranked.
+    words = results.locator(".race-column-words button").count()
+    winner = results.locator(".race-column-name").first.inner_text()
+    href = watcher.page.get_by_test_id("race-replay-link").get_attribute("href")
+    assert href is not None
+    replay = watcher.context.new_page()
+    replay_errors = watch_console(replay)
+    replay.goto(second.url + href)
+    expect(replay.locator("body")).to_have_attribute("data-ready", "true")
+    steps = replay.get_by_test_id("replay-steps").locator("[data-step]")
+    expect(steps).to_have_count(words)
+    expect(replay.get_by_test_id("replay-step")).to_have_text(f"Word 1 of {words}")
+    expect(replay.get_by_test_id("replay-board").locator(".tile.selected").first).to_be_visible()
+    audit(replay, "race replay")
+    replay.keyboard.press("ArrowRight")
+    expect(replay.get_by_test_id("replay-step")).to_have_text(f"Word 2 of {words}")
+    replay.get_by_test_id("replay-last").click()
+    expect(replay.get_by_test_id("replay-end")).to_be_visible()
+    expect(replay.get_by_test_id("replay-standings").locator(".rank-name").first).to_have_text(
+        winner.split(" (")[0]
+    )
+    audit(replay, "race replay (end)")
+    replay.close()
+    assert replay_errors == [], "the replay page logged errors"
     assert audit.report() == "", f"axe-core found:\n{audit.report()}"
 
     # Race again: the same seats, a new board.

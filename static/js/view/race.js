@@ -1,7 +1,8 @@
 // A room's race: the standings beside the board while it runs (each player's score, word count
 // and last word; a spectator's Watch button follows a board), then the end screen, everyone's
 // words side by side (the ones only that player found marked), and the best words nobody found,
-// each lighting its path on the board everyone started on. Owns those elements only.
+// each lighting its path on the board everyone started on, and a link to the race's replay.
+// Owns those elements only.
 
 import { secondsLeft, standings } from "../race.js";
 import { clockText } from "../sprint.js";
@@ -28,6 +29,7 @@ export class RacePanel {
     this.board = $('[data-testid="race-start-board"]');
     this.again = $('[data-action="race-again"]');
     this.wait = $('[data-testid="race-again-wait"]');
+    this.replay = $('[data-testid="race-replay-link"]');
     this.race = null;
     this.ticking = null;
     this.shownFor = null; // the race whose end is drawn
@@ -113,6 +115,7 @@ export class RacePanel {
       this.missed.replaceChildren(...over.missed.map((entry, index) => this.missedItem(entry, index)));
       rove(this.missed);
       this.drawBoard(over.board);
+      this.replay.href = `/replay/${encodeURIComponent(race.id)}`; // its words, step by step
       if (event.type === "race_over") this.title.focus({ preventScroll: true });
     }
     const lit = race.shownPath;
