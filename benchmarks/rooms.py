@@ -1,4 +1,5 @@
-"""Rooms: one full room's drag reaching every connection, and 250 rooms of four at human pace.
+"""Rooms: one full room's drag reaching every connection, a race's standings reaching every
+screen, and 250 rooms of four at human pace.
 
 Each run starts a real ``wibble serve`` (as ``benchmarks.load`` does) and, in the same
 run, plays the same clients at the same pace against floors: ``sock-relay``, the relay on
@@ -21,6 +22,21 @@ closes a connection silent for 30 s; the relays answer ``pong``, the echo echoes
   time from sending it to each of the 106 connections reading its ``chain`` message is
   one sample (the sender's own connection included). Reported: p50/p99/max over all
   samples, and over steps the time until the last of the 106 had it.
+- ``race`` (issue 32: a race of 8 with 100 spectators, standings reaching every screen with
+  p99 <= 50 ms). One room in mode race: the host creates it (``race_seconds`` 60, or longer
+  if the run needs it), the runners take seats, the spectators join, the host sends
+  ``start_match`` and every runner plays its own board from its ``game``: words the solver
+  finds there (not played yet), dragged tile by tile (press, enter) and released, a random
+  ``RACE_PACE`` before each. For each word that scores, the time from sending its
+  ``release`` to each connection of the room (the runner's own included) reading its
+  ``race_standing`` (found by seat and word count) is one sample. A room seats
+  ``MAX_SEATS`` (6), so 8 people cannot run: ``--runners`` (default 6) run faster by
+  ``runners / --as-runners`` (default 8), so that the room's standings come as often as 8
+  runners' would, and the spectators fill the room to as many connections as 8 runners and
+  100 spectators make (102 by default). Against the flask-sock relay each drag step is a
+  ``ping`` (answered to its sender only, as a race's ``chain`` goes to its runner only) and
+  a word a frame shaped like ``race_standing`` that the relay sends to all; the runner
+  refills its own board in the client.
 - ``rooms`` (250 concurrent rooms of 4, people at human pace: p99 <= 15 ms, 0 errors).
   250 rooms of four seated people, created, joined and started at ``--ramp``
   connections a second. In each, the seat whose turn it is plays as load.py's paced
@@ -49,6 +65,7 @@ every server uses DIR as it is: a later one takes on the rooms an earlier one le
 
     .venv/bin/python -m benchmarks.rooms fanout [--seats 6] [--spectators 100] [--seconds 45]
     .venv/bin/python -m benchmarks.rooms rooms [--rooms 250] [--seats 4] [--seconds 30]
+    .venv/bin/python -m benchmarks.rooms race --seconds 30 --rounds 3   # [--runners 6] [--as-runners 8]
     .venv/bin/python -m benchmarks.rooms rooms --store          # the server saves to SQLite
     .venv/bin/python -m benchmarks.rooms rooms --floors relay   # floors (default: sock-relay relay echo)
     .venv/bin/python -m benchmarks.rooms rooms --store --floors sock-relay --rounds 3   # in turns
@@ -81,8 +98,9 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
@@ -98,6 +116,7 @@ from benchmarks.load import (
     REAL_WORDS,
     RESOLVE_BELOW,
     ROOT,
+    SETTLE,
     TIMEOUT,
     Option,
     Result,
@@ -122,10 +141,14 @@ from benchmarks.load import (
 )
 from wibble.core import Board, LetterSampler, Pos, WordList, solve
 from wibble.core.letters import Letter
+from wibble.core.match import MAX_SEATS
+from wibble.core.room import RACE_SECONDS
 from wibble.wordlists import load
 
 DRAG_PACE = (0.2, 0.4)  # fanout: seconds before each step of a drag
 FANOUT_WORD = 0.4  # fanout: share of drags that are a word released (the rest are cancelled)
+RACE_PACE = (0.15, 0.3)  # race: seconds before each tile of a runner's word, and before its release
+RACE_AS = 8  # race: the issue's runners (a room seats MAX_SEATS: fewer run faster, by as much)
 PASSES = 0.05  # rooms: share of turns passed
 ROUNDS = 20  # each match's rounds: longer than any run
 ROUND_PAUSE = 3.0  # the server's ROUND_PAUSE_SECONDS: the floors pause as long between rounds
@@ -345,7 +368,7 @@ class Step:
     """fanout: one drag step as sent, and when each connection read its ``chain``."""
 
     sent: float
-    key: tuple[int, tuple[tuple[int, int], ...]]  # the seat and the chain it shows
+    key: tuple[int, Any]  # fanout: the seat and the chain it shows; race: the seat and its words scored
     times: list[float] = field(default_factory=list)
 
 
@@ -357,7 +380,8 @@ class Table:
     people: list[Person] = field(default_factory=list)  # the seated, in seat order
     watchers: list[Person] = field(default_factory=list)
     code: str = ""
-    steps: list[Step] | None = None  # fanout: every drag step, in the order sent
+    steps: list[Step] | None = None  # fanout: every drag step, in the order sent; race: every release
+    by_key: dict[tuple[int, Any], Step] | None = None  # race: each release's step by (seat, words)
     turn_no: int = 0  # floors: the turn the release frames announce
 
     @property
@@ -499,7 +523,7 @@ class Person:
         return future
 
     async def ask(
-        self, message: Message, accept: Accept, kind: str = "", key: tuple[int, tuple[Any, ...]] | None = None
+        self, message: Message, accept: Accept, kind: str = "", key: tuple[int, Any] | None = None
     ) -> Message:
         """Send ``message``, wait for the reply ``accept`` picks (or an error), and time it as ``kind``.
 
@@ -509,7 +533,10 @@ class Person:
         frame = encode(message)
         sent = time.perf_counter()
         if key is not None and self.table.steps is not None:
-            self.table.steps.append(Step(sent, key))
+            step = Step(sent, key)
+            self.table.steps.append(step)
+            if self.table.by_key is not None:
+                self.table.by_key[key] = step
         await self.ws.send(frame)
         self.sent_at = sent
         try:
@@ -683,8 +710,10 @@ def is_room(seat: int | None) -> Accept:
     return lambda m: m.get("type") == "room" and m.get("you") == seat
 
 
-async def open_room(table: Table) -> None:
-    """Create the room, seat its people, let its spectators in, and start its match (or the floor's)."""
+async def open_room(table: Table, rules: Message | None = None) -> None:
+    """Create the room, seat its people, let its spectators in, and start its match (or the floor's);
+    ``rules``: the room's (default: untimed turns, ``ROUNDS`` rounds); a race's seats wait for their
+    ``game``, its spectators for the ``race``."""
     run = table.people[0].run
     if run.floor:
         for person in table.everyone:
@@ -699,7 +728,8 @@ async def open_room(table: Table) -> None:
         return
     host, *others = table.people
     await host.connect()
-    rules = {"rounds": ROUNDS, "turn_seconds": None}
+    racing = rules is not None and rules.get("mode") == "race"
+    rules = rules or {"rounds": ROUNDS, "turn_seconds": None}
     room = await host.ask({"type": "create_room", "name": host.name, "rules": rules}, is_room(0))
     table.code = room["code"]
     for person in others + table.watchers:
@@ -707,12 +737,14 @@ async def open_room(table: Table) -> None:
         await person.ask({"type": "join_room", "code": table.code, "name": person.name}, is_room(None))
         if person.seat is not None:
             await person.ask({"type": "take_seat", "seat": person.seat}, is_room(person.seat))
-    snapshots = [p.expect(lambda m: m.get("type") == "match") for p in others + table.watchers]
-    await host.ask({"type": "start_match"}, lambda m: m.get("type") == "match")
+    seated, watching = ("game", "race") if racing else ("match", "match")
+    snapshots = [p.expect(lambda m: m.get("type") == seated) for p in others]
+    snapshots += [p.expect(lambda m: m.get("type") == watching) for p in table.watchers]
+    await host.ask({"type": "start_match"}, lambda m: m.get("type") == seated)
     async with asyncio.timeout(TIMEOUT):
         for _, snapshot in await asyncio.gather(*snapshots):
-            if snapshot.get("type") != "match":
-                raise Wrong(f"{snapshot.get('type')} instead of match: {snapshot.get('code')}")
+            if snapshot.get("type") == "error":
+                raise Wrong(f"error instead of {seated} or {watching}: {snapshot.get('code')}")
     for person in others + table.watchers:
         person.waiting = None
 
@@ -847,6 +879,184 @@ def report_fanout(results: list[FanResult]) -> None:
             print(f"{r.name} errors: " + ", ".join(f"{kind} x{n}" for kind, n in r.errors.most_common(6)))
 
 
+# -- race: one room's race, 108 screens --------------------------------------------------------
+
+
+class Runner(Person):
+    """race: a seat running on its own board (or a spectator: it only reads the standings).
+
+    Against a floor a drag step is a ``ping`` (answered to its sender only, as a race's ``chain``
+    goes to its runner only), and a word released is a frame shaped like ``race_standing`` that
+    the relay sends to the whole room; the runner refills its own board in the client."""
+
+    def __init__(self, run: Run, table: Table, seat: int | None, index: int) -> None:
+        super().__init__(run, table, seat, index)
+        self.found: set[str] = set()  # words this runner played, scored or not
+        self.words = 0  # words scored: a race_standing's ``words``
+        self.score = 0
+
+    def handle(self, arrived: float, message: Message) -> None:
+        kind = message.get("type")
+        if kind == "race_standing":
+            self.standing_read(arrived, message)
+        elif kind == "game":
+            self.grid = [[self.run.faces[tile["letter"]] for tile in row] for row in message["board"]]
+            self.options = None
+        elif kind in ("word", "board") and "changed" in message:  # a word scored carries its refill
+            self.apply(message["changed"])
+        waiting = self.waiting
+        if waiting is not None and not waiting[1].done() and (kind == "error" or waiting[0](message)):
+            waiting[1].set_result((arrived, message))
+        elif kind == "error":
+            self.run.tally.error(self.index, f"error {message.get('code')} (unasked)")
+
+    def standing_read(self, arrived: float, message: Message) -> None:
+        by_key = self.table.by_key
+        assert by_key is not None
+        step = by_key.get((message["seat"], message["words"]))
+        if step is None:
+            self.run.tally.error(self.index, "a standing for no word sent")
+            return
+        step.times.append(arrived - step.sent)
+
+    async def race(self) -> None:
+        """Play words on this runner's board until the run stops; every failure is one error."""
+        tally = self.run.tally
+        try:
+            while time.perf_counter() < tally.stop:
+                await self.run_word(self.pick())
+        except Wrong as exc:
+            tally.error(self.index, f"wrong reply: {exc}")
+        except TimeoutError:
+            tally.error(self.index, "timeout (> 5 s)")
+        except ConnectionClosed:
+            pass  # the reader counted it
+        except Exception as exc:
+            tally.error(self.index, f"client: {type(exc).__name__}: {exc}")
+
+    def pick(self) -> tuple[str, list[Pos]]:
+        """A word the solver finds on the board as it stands, not played yet (or a random path)."""
+        size = len(self.grid)
+        options = self.options
+        if options is not None:
+            options = [o for o in options if o[0] not in self.found]
+        if options is None or len(options) < RESOLVE_BELOW:
+            found = solve(Board(self.grid), self.run.words)
+            options = [option(f, size) for f in found if len(f.path) <= LONGEST and f.word not in self.found]
+        self.options = options
+        if not options:
+            return "", random_path(self.rng, size)
+        word, _, path = self.rng.choice(options)
+        return word, [Pos(*divmod(i, size)) for i in path]
+
+    async def run_word(self, chosen: tuple[str, list[Pos]]) -> None:
+        """Drag the word tile by tile at the run's pace and release it; a word that scores is a step."""
+        word, path = chosen
+        floor = self.run.floor
+        for i, pos in enumerate(path):
+            await asyncio.sleep(self.rng.uniform(*self.run.pace))
+            if time.perf_counter() >= self.run.tally.stop:
+                return
+            if floor:
+                await self.ask(PING, lambda m: m.get("type") == "pong", "drag")
+            else:
+                drag = {"type": "enter" if i else "press", "row": pos.row, "col": pos.col}
+                await self.ask(drag, lambda m: m.get("type") == "chain", "drag")
+        await asyncio.sleep(self.rng.uniform(*self.run.pace))
+        if time.perf_counter() >= self.run.tally.stop:
+            return
+        self.found.add(word)
+        seat, next_words = self.seat, self.words + 1
+        assert seat is not None
+        key = (seat, next_words)
+        if floor:
+            self.frames += 1
+            mine = self.frames
+            last = "".join(self.grid[p.row][p.col].face for p in path)
+            points = sum(self.grid[p.row][p.col].score for p in path)
+            standing = {
+                "type": "race_standing",
+                "race_id": "R",
+                "seat": seat,
+                "score": self.score + points,
+                "words": next_words,
+                "last": last,
+                "n": mine,
+            }
+            accept: Accept = lambda m: m.get("n") == mine and m.get("seat") == seat  # noqa: E731
+            await self.ask(standing, accept, "release", key)
+            scored = True  # the relay told everyone, word or not
+            self.score += points
+            self.apply(
+                [{"row": p.row, "col": p.col, "letter": self.run.sampler.draw(self.rng).face} for p in path]
+            )
+        else:
+            reply = await self.ask({"type": "release"}, lambda m: m.get("type") == "word", "release", key)
+            scored = reply.get("result") == "scored"
+        if scored:
+            self.words = next_words
+            if self.run.tally.start <= time.perf_counter() < self.run.tally.stop:
+                self.run.tally.words += 1
+        else:  # nobody hears of a word that did not score: no step
+            assert self.table.by_key is not None
+            assert self.table.steps is not None
+            step = self.table.by_key.pop(key)
+            self.table.steps.remove(step)
+
+
+def race_table(run: Run, runners: int, spectators: int) -> Table:
+    table = Table(0, steps=[], by_key={})
+    table.people = [Runner(run, table, seat, seat) for seat in range(runners)]
+    table.watchers = [Runner(run, table, None, runners + i) for i in range(spectators)]
+    return table
+
+
+async def race_run(
+    target: Target, words: WordList, runners: int, spectators: int, seconds: float, pace: tuple[float, float]
+) -> FanResult:
+    run = new_run(target, words, True)
+    run.pace = pace
+    tally = run.tally
+    table = race_table(run, runners, spectators)
+    race_seconds = next((s for s in RACE_SECONDS if s >= WARM_UP + SETTLE + seconds + 5), max(RACE_SECONDS))
+    try:
+        await open_room(table, {"mode": "race", "race_seconds": race_seconds})
+    except (OSError, TimeoutError, ConnectionClosed, Wrong) as exc:
+        await close([table], [])
+        raise RuntimeError(f"{target.name}: could not set the race up: {type(exc).__name__}: {exc}") from None
+    tally.stop = float("inf")
+    movers = [asyncio.create_task(person.race()) for person in table.people if isinstance(person, Runner)]
+    await asyncio.sleep(WARM_UP)
+    await frozen()
+    client0, server0, machine0 = client_cpu_seconds(), cpu_seconds(target.pid), machine_cpu_seconds()
+    wall = time.time()
+    tally.start = time.perf_counter()
+    tally.stop = tally.start + seconds
+    await asyncio.sleep(seconds)
+    client1, server1, machine1 = client_cpu_seconds(), cpu_seconds(target.pid), machine_cpu_seconds()
+    rss = rss_mb(target.pid)
+    await asyncio.sleep(1.0)  # the last words' stragglers
+    await close([table], movers)
+    assert table.by_key is not None
+    measured = [step for step in table.by_key.values() if tally.start <= step.sent < tally.stop]
+    everyone = len(table.everyone)
+    for step in measured:
+        if len(step.times) < everyone:
+            tally.errors["a standing some connection never read"] += everyone - len(step.times)
+    return FanResult(
+        target.name,
+        len(measured),
+        [t for step in measured for t in step.times],
+        [max(step.times) for step in measured if len(step.times) == everyone],
+        tally.errors,
+        rss,
+        (server1 - server0) / seconds,
+        (client1 - client0) / seconds,
+        max(0.0, machine1 - machine0 - (server1 - server0) - (client1 - client0)) / seconds,
+        (wall, wall + seconds),
+    )
+
+
 # -- rooms: many rooms of four -----------------------------------------------------------------
 
 
@@ -924,9 +1134,27 @@ def report_rooms(results: list[tuple[Result, RoomTally]], seconds: float) -> Non
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("mode", choices=("fanout", "rooms", "relay"))
+    parser.add_argument("mode", choices=("fanout", "rooms", "race", "relay"))
     parser.add_argument("--seats", type=int, default=None, help="seats a room (default 6 fanout, 4 rooms)")
-    parser.add_argument("--spectators", type=int, default=100, help="fanout: connections that watch")
+    parser.add_argument(
+        "--spectators",
+        type=int,
+        default=None,
+        help="fanout, race: connections that watch (default 100; race: 100 + --as-runners - --runners)",
+    )
+    parser.add_argument(
+        "--runners",
+        type=int,
+        default=MAX_SEATS,
+        help=f"race: people seated (default {MAX_SEATS}, a room's seats)",
+    )
+    parser.add_argument(
+        "--as-runners",
+        type=int,
+        default=RACE_AS,
+        help=f"race: the race measured is as busy as one of this many (default {RACE_AS}): each runner's"
+        " pace is scaled by runners / as-runners, and the spectators fill the room to as many connections",
+    )
     parser.add_argument("--rooms", type=int, default=250, help="rooms: rooms played at once")
     parser.add_argument("--seconds", type=float, default=None, help="measured (default 45 fanout, 30 rooms)")
     parser.add_argument("--ramp", type=float, default=250.0, help="rooms: new connections a second")
@@ -939,14 +1167,14 @@ def main() -> None:
         nargs="*",
         default=None,
         choices=tuple(FLOORS),
-        help="floors to run (default: sock-relay relay for fanout, sock-relay relay echo for rooms)",
+        help="floors to run (default: sock-relay relay for fanout, sock-relay for race, all three for rooms)",
     )
     parser.add_argument("--gc-log", action="store_true", help="report the server's garbage collections")
     parser.add_argument(
         "--rounds",
         type=int,
         default=1,
-        help="rooms: measure every server this many times, taking turns, each round's table and then"
+        help="rooms, race: measure every server this many times, taking turns, each round's table and then"
         " every round's p99 against each relay floor (the machine's speed drifts between minutes)",
     )
     parser.add_argument(
@@ -966,18 +1194,17 @@ def main() -> None:
         except KeyboardInterrupt:
             pass
         return
-    floors = (
-        args.floors
-        if args.floors is not None
-        else (["sock-relay", "relay"] if args.mode == "fanout" else list(FLOORS))
-    )
-    if args.mode == "fanout" and "echo" in floors:
-        parser.error("fanout: an echo floor sends nothing to the other connections; use --floors relay")
+    defaults = {"fanout": ["sock-relay", "relay"], "race": ["sock-relay"]}
+    floors = args.floors if args.floors is not None else defaults.get(args.mode, list(FLOORS))
+    if args.mode in ("fanout", "race") and "echo" in floors:
+        parser.error(f"{args.mode}: an echo floor sends nothing to the other connections; use --floors relay")
+    if args.mode == "race" and not 1 <= args.runners <= MAX_SEATS:
+        parser.error(f"--runners: a room seats 1 to {MAX_SEATS}")
     unknown = {name for names in args.patch for name in names.split(",")} - set(PATCHES)
     if unknown:
         parser.error(f"--patch: no patch named {', '.join(sorted(unknown))} (there are {', '.join(PATCHES)})")
     if args.mode == "fanout" and args.rounds != 1:
-        parser.error("--rounds: rooms mode only")
+        parser.error("--rounds: rooms and race modes only")
     data_dir = tempfile.mkdtemp(prefix="wibble-rooms-") if args.store else args.data_dir
     try:
         measure_all(args, data_dir, floors)
@@ -986,24 +1213,49 @@ def main() -> None:
             shutil.rmtree(data_dir, ignore_errors=True)
 
 
-def measure_all(args: argparse.Namespace, data_dir: str, floors: list[str]) -> None:
-    fanout = args.mode == "fanout"
-    seats = args.seats or (6 if fanout else 4)
-    seconds = args.seconds or (45.0 if fanout else 30.0)
-    words = load(ROOT / "words" / "en.txt")
-    gc.freeze()  # the word list's objects never need collecting
-    load1, load5, _ = os.getloadavg()
-    store = f"store in {data_dir}" if data_dir else "store: memory only"
-    if fanout:
+def describe(args: argparse.Namespace, seats: int, seconds: float) -> tuple[int, tuple[float, float], str]:
+    """The run's spectators, a race's pace, and the title of its tables."""
+    racing = args.mode == "race"
+    spectators = args.spectators
+    if spectators is None:
+        spectators = 100 + max(0, args.as_runners - args.runners) if racing else 100
+    scale = args.runners / args.as_runners
+    pace = (RACE_PACE[0] * scale, RACE_PACE[1] * scale)
+    if args.mode == "fanout":
         title = (
-            f"fanout: 1 room, {seats} seats + {args.spectators} spectators ({seats + args.spectators} "
+            f"fanout: 1 room, {seats} seats + {spectators} spectators ({seats + spectators} "
             f"connections), a step every {DRAG_PACE[0]}-{DRAG_PACE[1]} s, {seconds:.0f} s measured"
+        )
+    elif racing:
+        title = (
+            f"race: 1 room, {args.runners} runners + {spectators} spectators ({args.runners + spectators} "
+            f"connections), a step every {pace[0]:.3f}-{pace[1]:.3f} s (as busy as {args.as_runners} runners "
+            f"at {RACE_PACE[0]}-{RACE_PACE[1]} s), {seconds:.0f} s measured; steps: words scored"
         )
     else:
         title = (
             f"rooms: {args.rooms} rooms of {seats} seated ({args.rooms * seats} connections), "
             f"{PACE[0]}-{PACE[1]} s before each event, {seconds:.0f} s measured"
         )
+    return spectators, pace, title
+
+
+def fan_ratios(results: list[FanResult], ratios: dict[str, list[float]]) -> None:
+    """Adds one round's p99 of Wibble (the first row) over each relay floor's to ``ratios``."""
+    wibble = percentile(results[0].samples, 0.99)
+    for floor in (r for r in results if "relay" in r.name and "floor" in r.name):
+        ratios.setdefault(floor.name, []).append(wibble / percentile(floor.samples, 0.99))
+
+
+def measure_all(args: argparse.Namespace, data_dir: str, floors: list[str]) -> None:
+    fanout, racing = args.mode == "fanout", args.mode == "race"
+    seats = args.seats or (6 if fanout else 4)
+    seconds = args.seconds or (45.0 if fanout else 30.0)
+    spectators, pace, title = describe(args, seats, seconds)
+    words = load(ROOT / "words" / "en.txt")
+    gc.freeze()  # the word list's objects never need collecting
+    load1, load5, _ = os.getloadavg()
+    store = f"store in {data_dir}" if data_dir else "store: memory only"
     print(f"{title}; {store}; load average {load1:.2f} / {load5:.2f} (1 / 5 min)", flush=True)
     # --store: every start in a new empty folder. Sharing one, a server started more than the
     # rooms' grace period after an earlier one stopped took on the rooms it left, and stand-ins
@@ -1012,8 +1264,16 @@ def measure_all(args: argparse.Namespace, data_dir: str, floors: list[str]) -> N
     servers = [wibble_server(folder, [], args.gc_log)]
     servers += [wibble_server(folder, names.split(","), args.gc_log) for names in args.patch]
     servers += [Server(FLOORS[floor]) for floor in floors]
+    fan_run: Callable[[Target], Coroutine[Any, Any, FanResult]] = (
+        partial(
+            race_run, words=words, runners=args.runners, spectators=spectators, seconds=seconds, pace=pace
+        )
+        if racing
+        else partial(fanout_run, words=words, seats=seats, spectators=spectators, seconds=seconds)
+    )
     rounds = args.rounds
     p99_ratios: dict[str, list[float]] = {}  # each relay floor's name: Wibble's p99 over its, by round
+    p99s: list[float] = []  # fanout, race: Wibble's p99 (ms) by round
     for n in range(1, rounds + 1):
         if rounds > 1:
             print(f"round {n} of {rounds}", flush=True)
@@ -1023,8 +1283,8 @@ def measure_all(args: argparse.Namespace, data_dir: str, floors: list[str]) -> N
         for server in servers:
             target = server.start()
             try:
-                if fanout:
-                    fan = asyncio.run(fanout_run(target, words, seats, args.spectators, seconds))
+                if fanout or racing:
+                    fan = asyncio.run(fan_run(target))
                     fan_results.append(fan)
                     window = fan.window
                 else:
@@ -1036,14 +1296,24 @@ def measure_all(args: argparse.Namespace, data_dir: str, floors: list[str]) -> N
                 target.stop()
             if server.gc_log:
                 logs.append((target.name, server.gc_log, window))
-        if fanout:
+        if fanout or racing:
             report_fanout(fan_results)
+            p99s.append(percentile(fan_results[0].samples, 0.99))
+            fan_ratios(fan_results, p99_ratios)
         else:
             report_rooms(room_results, seconds)
             for relay in (r for r, _ in room_results if "relay" in r.name and "floor" in r.name):
                 p99_ratios.setdefault(relay.name, []).append(room_results[0][0].p99_ms / relay.p99_ms)
         for name, path, window in logs:
             report_gc(name, path, window)
+    report_rounds(p99s, p99_ratios)
+
+
+def report_rounds(p99s: list[float], p99_ratios: dict[str, list[float]]) -> None:
+    """Wibble's p99 in each round (fanout, race), and over each relay floor's."""
+    if len(p99s) > 1:
+        each = ", ".join(f"{x:.2f}" for x in p99s)
+        print(f"wibble p99 by round: {each} ms; median {statistics.median(p99s):.2f} ms")
     for name, ratios in p99_ratios.items():
         if len(ratios) > 1:
             each = ", ".join(f"{x:.2f}x" for x in ratios)
