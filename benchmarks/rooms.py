@@ -800,6 +800,22 @@ class FanResult:
     client_cpu: float
     other_cpu: float
     window: tuple[float, float]  # the measured window, wall-clock (for the server's GC log)
+    stalls: list[tuple[float, float]] | None = None  # race: the client's loop stalls (when, seconds)
+    slow: list[tuple[float, float]] = field(default_factory=list)  # race: steps past STALL (sent, last)
+
+
+STALL = 0.02  # race: a client loop late by more than this is a stall, a standing slower than it is slow
+
+
+async def watch_loop(stalls: list[tuple[float, float]]) -> None:
+    """race: every time this client's own loop wakes more than ``STALL`` late (the client starved of
+    CPU, or busy): a slow standing then measured the client, not the server."""
+    while True:
+        asked = time.perf_counter()
+        await asyncio.sleep(0.005)
+        late = time.perf_counter() - asked - 0.005
+        if late > STALL:
+            stalls.append((asked, late))
 
 
 async def fanout_run(
@@ -877,6 +893,24 @@ def report_fanout(results: list[FanResult]) -> None:
     for r in results:
         if r.errors:
             print(f"{r.name} errors: " + ", ".join(f"{kind} x{n}" for kind, n in r.errors.most_common(6)))
+    for r in results:
+        if r.stalls is not None:
+            print(f"{r.name}: {stall_line(r)}")
+
+
+def stall_line(r: FanResult) -> str:
+    """How often the client's loop stalled in the window, and how many slow standings came meanwhile."""
+    longest = max((late for _, late in r.stalls or []), default=0.0)
+    meanwhile = sum(
+        1
+        for sent, last in r.slow
+        if any(at <= sent + last and sent <= at + 0.005 + late for at, late in r.stalls or [])
+    )
+    return (
+        f"the client's loop stalled {len(r.stalls or [])} times over {STALL * 1e3:.0f} ms (longest"
+        f" {longest * 1e3:.0f} ms); {len(r.slow)} standings took over {STALL * 1e3:.0f} ms to reach the"
+        f" last connection, {meanwhile} of them while it stalled"
+    )
 
 
 # -- race: one room's race, 108 screens --------------------------------------------------------
@@ -1028,6 +1062,8 @@ async def race_run(
     movers = [asyncio.create_task(person.race()) for person in table.people if isinstance(person, Runner)]
     await asyncio.sleep(WARM_UP)
     await frozen()
+    stalls: list[tuple[float, float]] = []
+    movers.append(asyncio.create_task(watch_loop(stalls)))
     client0, server0, machine0 = client_cpu_seconds(), cpu_seconds(target.pid), machine_cpu_seconds()
     wall = time.time()
     tally.start = time.perf_counter()
@@ -1054,6 +1090,8 @@ async def race_run(
         (client1 - client0) / seconds,
         max(0.0, machine1 - machine0 - (server1 - server0) - (client1 - client0)) / seconds,
         (wall, wall + seconds),
+        [(at, late) for at, late in stalls if tally.start <= at < tally.stop],
+        [(step.sent, max(step.times)) for step in measured if step.times and max(step.times) > STALL],
     )
 
 
