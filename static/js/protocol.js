@@ -81,7 +81,8 @@ export const suggest = (row = null, col = null) => (row === null ? { type: "sugg
 
 // -- rooms (docs/protocol.md, "Rooms: playing with friends") --
 
-export const ROOM_SEATS = 6; // a room's table: always six seats, free or taken
+export const ROOM_SEATS = 8; // a room's table: eight seats, free or taken (a race runs all eight)
+export const MATCH_SEATS = 6; // of which a match plays in the first six
 export const NAME_MAX = 20; // a display name, once trimmed
 export const SPEEDS = Object.freeze([1, 2, 3, 4]); // turns a seat plays a round (a handicap)
 /** The letters of a room code: no 0/O, 1/I/L look-alikes. */

@@ -4,7 +4,7 @@
 // keeps the object and calls these as the server's messages arrive. The server decides
 // everything; these only record it, and keep the buttons honest (the server checks again).
 
-import { LEVELS, RACE_SECONDS, ROOM_MODES, ROOM_SEATS, SPEEDS, TEAM_SEATS } from "./protocol.js";
+import { LEVELS, MATCH_SEATS, RACE_SECONDS, ROOM_MODES, ROOM_SEATS, SPEEDS, TEAM_SEATS } from "./protocol.js";
 
 /** A seat's presence, as its dot shows it. */
 export const Presence = Object.freeze({
@@ -103,8 +103,9 @@ export const isRace = (room) => room !== null && room.rules.mode === "race";
 
 /** A 2v2 room: four seats, team A in 0 and 2, team B in 1 and 3 (bots fill the empty ones). */
 export const isTeams = (room) => room !== null && room.rules.mode === "teams";
-/** The seats the lobby shows: a 2v2's four, else all six. */
-export const seatsShown = (room) => (isTeams(room) ? room.seats.slice(0, 4) : room.seats);
+/** The seats the lobby shows: a 2v2's four, a match's six, a race's eight. */
+export const seatsShown = (room) =>
+  isTeams(room) ? room.seats.slice(0, 4) : isRace(room) ? room.seats : room.seats.slice(0, MATCH_SEATS);
 /** A 2v2 seat's team (0: A, 1: B), or null. */
 export const teamOfSeat = (room, index) =>
   !isTeams(room) ? null : TEAM_SEATS.a.includes(index) ? 0 : TEAM_SEATS.b.includes(index) ? 1 : null;

@@ -68,6 +68,6 @@ def test_a_2v2_starts_with_nobody_moving_and_one_person_is_enough() -> None:
     room.leave_seat(3, playing=True)  # gone during the last match: free now
     moved = room.start(2, False, "m1")
     assert moved == {2: 2}
-    assert [s and s.name for s in room.seats] == [None, None, "Ann", None, None, None]
+    assert [s and s.name for s in room.seats] == [None, None, "Ann", None, None, None, None, None]
     assert room.host == 2
     assert room.match_id == "m1"

@@ -82,13 +82,13 @@ test("a room snapshot its seats and what each may do", async () => {
       spectators: room.spectators, rules: room.rules, you: [room.you, watcher.you],
     };
   });
-  assert.deepStrictEqual(result.seats, [[0, "Ann", "human", null, 1], [1, "Ada", "bot", "hard", 2], null, [3, "<img src=x onerror=1>", "human", null, 1], null, null]);
+  assert.deepStrictEqual(result.seats, [[0, "Ann", "human", null, 1], [1, "Ada", "bot", "hard", 2], null, [3, "<img src=x onerror=1>", "human", null, 1], null, null, null, null]);
   assert.deepStrictEqual(result.host, [true, false, "Ann"]);
   assert.deepStrictEqual(result.start, [{ "ok": true, "why": null }, { "ok": false, "why": "too_few" }, { "ok": false, "why": "not_host" }, { "ok": false, "why": "running" }]);
   assert.deepStrictEqual(result.take, [true, false, false, false]);
   assert.deepStrictEqual(result.leave, [true, false, false]);
   assert.deepStrictEqual(result.remove, [true, false, false, false]);
-  assert.deepStrictEqual(result.presence, ["online", "bot", null, "away", null, null]);
+  assert.deepStrictEqual(result.presence, ["online", "bot", null, "away", null, null, null, null]);
   assert.deepStrictEqual(result.spectators, 4);
   assert.deepStrictEqual(result.rules, { "rounds": 5, "turnSeconds": null, "wordlist": "en", "standIn": "easy", "values": "spellcast", "mode": "match", "raceSeconds": 120 });
   assert.deepStrictEqual(result.you, [0, null]);

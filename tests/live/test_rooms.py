@@ -124,7 +124,7 @@ def test_a_new_room_has_a_short_code_without_look_alikes_and_its_creator_as_host
     assert room["host"] == 0
     assert len(room["token"]) >= 22
     assert room["seats"][0]["name"] == "Ann"
-    assert room["seats"][1:] == [None] * 5
+    assert room["seats"][1:] == [None] * 7
     assert room["match"] is None
     assert room["spectators"] == 0
     assert room["rules"]["wordlist"] == LIST
@@ -188,8 +188,25 @@ def test_a_full_room_refuses_a_seventh_seat(start: Start) -> None:
         sit(join(live, room["code"], f"P{seat}"), seat)
     late = join(live, room["code"], "Late")
     assert errors(late.send(type="take_seat", seat=2)) == ["room/seat_taken"]
-    assert late.frames[0]["seats"].count(None) == 0
+    assert late.frames[0]["seats"][:6].count(None) == 0
+    # Seats 7 and 8 are a race's: a match's room is full at six.
+    assert errors(late.send(type="take_seat", seat=6)) == ["room/race_seat"]
     assert last(late, "room")["you"] is None
+
+
+def test_a_race_seats_eight_and_a_match_takes_six_once_seats_7_and_8_are_empty(start: Start) -> None:
+    live = start()
+    ann, room = create(live, mode="race")
+    code = room["code"]
+    people = [join(live, code, f"P{seat}") for seat in range(1, 8)]
+    for seat, who in enumerate(people, start=1):
+        sit(who, seat)
+    assert errors(ann.send(type="set_rules", mode="match")) == ["room/too_many_for_match"]
+    assert last(ann, "room")["rules"]["mode"] == "race"
+    frames = ann.send(type="start_match")
+    race = next(f for f in frames if f["type"] == "race")
+    assert len(race["runners"]) == 8
+    assert errors(join(live, code, "Nine").send(type="take_seat", seat=5)) == ["room/match_running"]
 
 
 def test_a_room_refuses_when_the_server_is_full_and_closes_none_to_make_space(start: Start) -> None:
@@ -248,6 +265,8 @@ def test_a_match_needs_two_seats_and_people_move_up_into_free_ones(start: Start)
         "Ann",
         snapshot["seats"][1]["name"],
         "Bo",
+        None,
+        None,
         None,
         None,
         None,

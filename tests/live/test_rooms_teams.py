@@ -36,7 +36,7 @@ def test_empty_seats_fill_with_bots_and_the_teams_alternate(start: Start) -> Non
     assert [s["name"] for s in match["seats"]] == ["Ann", "Bo", "Cy", "Ada"]
     assert match["seats"][3]["kind"] == "bot"
     room = last(ann, "room")
-    assert [s and s["name"] for s in room["seats"]] == ["Ann", "Bo", "Cy", "Ada", None, None]
+    assert [s and s["name"] for s in room["seats"]] == ["Ann", "Bo", "Cy", "Ada", None, None, None, None]
     assert live.router.rooms.docs.get(f"room:{code}").room.seats[3] is None  # the bot is the match's
 
 

@@ -261,7 +261,7 @@ REFUSALS: list[tuple[str, str | bytes, str, str | None, str | None]] = [
     ("turn-too-short", frame(type="new_match", turn_seconds=4), BAD, "turn_seconds", "new_match"),
     ("turn-too-long", frame(type="set_rules", turn_seconds=601), BAD, "turn_seconds", "set_rules"),
     ("match-speed-5", frame(type="new_match", speed=5), BAD, "speed", "new_match"),
-    ("seat-6", frame(type="take_seat", seat=6), BAD, "seat", "take_seat"),
+    ("seat-8", frame(type="take_seat", seat=8), BAD, "seat", "take_seat"),
     ("seat-negative", frame(type="remove", seat=-1), BAD, "seat", "remove"),
     ("seat-missing", frame(type="take_seat"), MISSING, "seat", "take_seat"),
     ("seat-text", frame(type="set_seat", seat="1", bot="easy"), BAD, "seat", "set_seat"),

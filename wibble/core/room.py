@@ -44,6 +44,9 @@ MATCH, TEAMS, RACE = "match", "teams", "race"
 MODES = (MATCH, TEAMS, RACE)
 """What a room plays: Spellcast's turn-based match, the same in two teams of two (2v2), or a race
 (everyone plays the same sprint at once, each on their own copy of one seeded board)."""
+ROOM_SEATS = 8
+"""A room's seats: a race runs up to eight; a match plays in the first ``MAX_SEATS`` (6), a 2v2 in
+the first four."""
 RACE_SECONDS = (60, 120, 180)
 """How long a race lasts: 1, 2 or 3 minutes, the host's choice."""
 TEAMS_SEATS = len(VERSUS)
@@ -143,7 +146,7 @@ class Room:
     def __init__(self, code: str, rules: Rules | None = None) -> None:
         self.code = code
         self.rules = rules or Rules()
-        self.seats: list[RoomSeat | None] = [None] * MAX_SEATS
+        self.seats: list[RoomSeat | None] = [None] * ROOM_SEATS
         self.host: int | None = None
         self.removed: list[str] = []
         self.barred: list[str] = []
@@ -260,14 +263,14 @@ class Room:
         if team is not None and not self.teams:
             raise RuleError("room/not_teams", "this room plays no 2v2: choose a seat, not a team")
         if seat is None:
-            seats = TEAM_SEATS[team] if team is not None else range(TEAMS_SEATS if self.teams else MAX_SEATS)
+            seats = TEAM_SEATS[team] if team is not None else range(self.seats_in_play)
             free = [i for i in seats if self.holder(i, playing) is None]
             if not free and team is not None:
                 raise RuleError("room/team_full", f"team {team.upper()} has both its seats taken")
             if not free:
                 raise RuleError("room/full", "every seat is taken; you can watch")
             seat = free[0]
-        self._in_teams(seat)
+        self._in_play(seat)
         if self.holder(seat, playing) is not None:
             raise RuleError("room/seat_taken", "someone is in that seat")
         self.seats[seat] = RoomSeat(name, "human", token=token, joined=self.joins, where=where)
@@ -326,11 +329,15 @@ class Room:
         self._host(by)
         self._between(playing)
         if rules.mode == TEAMS and not self.teams:
-            if any(self.holder(i, playing) is not None for i in range(TEAMS_SEATS, MAX_SEATS)):
+            if any(self.holder(i, playing) is not None for i in range(TEAMS_SEATS, ROOM_SEATS)):
                 raise RuleError(
-                    "room/too_many_for_teams", "a 2v2 seats four: seats 5 and 6 must be empty first"
+                    "room/too_many_for_teams", "a 2v2 seats four: seats 5 to 8 must be empty first"
                 )
             self.seats = [None if s is None else replace(s, speed=1) for s in self.seats]
+        if rules.mode == MATCH and any(
+            self.holder(i, playing) is not None for i in range(MAX_SEATS, ROOM_SEATS)
+        ):
+            raise RuleError("room/too_many_for_match", "a match seats six: seats 7 and 8 must be empty first")
         self.rules = rules
         self.version += 1
 
@@ -338,7 +345,7 @@ class Room:
         """The host puts a bot in a free seat or changes its level, or gives a seat a speed."""
         self._host(by)
         self._between(playing)
-        self._in_teams(seat)
+        self._in_play(seat)
         if self.teams and speed not in (None, 1):
             raise RuleError("room/teams_speed", "in a 2v2 every seat plays once a round (speed 1)")
         held = self.holder(seat, playing)
@@ -376,9 +383,11 @@ class Room:
         filled = self.filled(playing=False)
         if len(filled) < 2:
             raise RuleError("room/too_few", "a match needs at least two seats filled (people or bots)")
+        if not race and len(filled) > MAX_SEATS:  # (set_rules keeps seats 7 and 8 empty for a match)
+            raise RuleError("room/too_many_for_match", "a match seats six: seats 7 and 8 must be empty first")
         moved = {old: new for new, old in enumerate(filled)}
         seats = [self.seats[old] for old in filled]
-        self.seats = seats + [None] * (MAX_SEATS - len(seats))
+        self.seats = seats + [None] * (ROOM_SEATS - len(seats))
         self.host = None if self.host is None else moved.get(self.host)
         self.match_id, self.race_id = (None, match_id) if race else (match_id, None)
         self.version += 1
@@ -432,9 +441,16 @@ class Room:
         if by is None or by != self.host:
             raise RuleError("room/not_host", "only the room's host can do that")
 
-    def _in_teams(self, seat: int) -> None:
+    @property
+    def seats_in_play(self) -> int:
+        """How many of the seats the room's mode plays: four in a 2v2, six in a match, eight in a race."""
+        return {TEAMS: TEAMS_SEATS, RACE: ROOM_SEATS}.get(self.rules.mode, MAX_SEATS)
+
+    def _in_play(self, seat: int) -> None:
         if self.teams and seat >= TEAMS_SEATS:
             raise RuleError("room/team_full", "a 2v2 has four seats (two a team): seats 1-4")
+        if seat >= self.seats_in_play:
+            raise RuleError("room/race_seat", "seats 7 and 8 are for races: a match seats six")
 
     def _between(self, playing: bool) -> None:
         if playing:
@@ -466,11 +482,13 @@ class Room:
             raise GameDataError("not a room of a known format")
         room = cls(field_of(doc, "code", str), _rules(field_of(doc, "rules", Mapping)))
         entries = field_of(doc, "seats", list)
-        if len(entries) != MAX_SEATS:
+        if len(entries) == MAX_SEATS:  # (saved when a room had six seats, before races)
+            entries = [*entries, *[None] * (ROOM_SEATS - MAX_SEATS)]
+        if len(entries) != ROOM_SEATS:
             raise GameDataError("field 'seats' is damaged")
         room.seats = [None if entry is None else _seat(entry) for entry in entries]
         host = doc.get("host")
-        if host is not None and not (type(host) is int and 0 <= host < MAX_SEATS and room.seats[host]):
+        if host is not None and not (type(host) is int and 0 <= host < ROOM_SEATS and room.seats[host]):
             raise GameDataError("field 'host' is damaged")
         room.host = host
         removed = field_of(doc, "removed", list)

@@ -169,7 +169,7 @@ class Suggest(Request):
 
 # -- rooms -----------------------------------------------------------------------------
 
-MAX_ROOM_SEATS = 6
+MAX_ROOM_SEATS = 8
 MAX_DISPLAY_NAME = 20
 
 
