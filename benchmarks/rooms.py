@@ -29,14 +29,13 @@ closes a connection silent for 30 s; the relays answer ``pong``, the echo echoes
   finds there (not played yet), dragged tile by tile (press, enter) and released, a random
   ``RACE_PACE`` before each. For each word that scores, the time from sending its
   ``release`` to each connection of the room (the runner's own included) reading its
-  ``race_standing`` (found by seat and word count) is one sample. A room seats
-  ``MAX_SEATS`` (6), so 8 people cannot run: ``--runners`` (default 6) run faster by
-  ``runners / --as-runners`` (default 8), so that the room's standings come as often as 8
-  runners' would, and the spectators fill the room to as many connections as 8 runners and
-  100 spectators make (102 by default). Against the flask-sock relay each drag step is a
-  ``ping`` (answered to its sender only, as a race's ``chain`` goes to its runner only) and
-  a word a frame shaped like ``race_standing`` that the relay sends to all; the runner
-  refills its own board in the client.
+  ``race_standing`` (found by seat and word count) is one sample. 8 people run (a room seats
+  eight for a race); ``--runners`` fewer run faster by ``runners / --as-runners`` (default
+  8), so that the room's standings come as often as 8 runners' would, and the spectators fill
+  the room to as many connections as 8 runners and 100 spectators make. Against the flask-sock
+  relay each drag step is a ``ping`` (answered to its sender only, as a race's ``chain`` goes
+  to its runner only) and a word a frame shaped like ``race_standing`` that the relay sends
+  to all; the runner refills its own board in the client.
 - ``rooms`` (250 concurrent rooms of 4, people at human pace: p99 <= 15 ms, 0 errors).
   250 rooms of four seated people, created, joined and started at ``--ramp``
   connections a second. In each, the seat whose turn it is plays as load.py's paced
@@ -65,7 +64,7 @@ every server uses DIR as it is: a later one takes on the rooms an earlier one le
 
     .venv/bin/python -m benchmarks.rooms fanout [--seats 6] [--spectators 100] [--seconds 45]
     .venv/bin/python -m benchmarks.rooms rooms [--rooms 250] [--seats 4] [--seconds 30]
-    .venv/bin/python -m benchmarks.rooms race --seconds 30 --rounds 3   # [--runners 6] [--as-runners 8]
+    .venv/bin/python -m benchmarks.rooms race --seconds 30 --rounds 3   # [--runners 8] [--spectators 100]
     .venv/bin/python -m benchmarks.rooms rooms --store          # the server saves to SQLite
     .venv/bin/python -m benchmarks.rooms rooms --floors relay   # floors (default: sock-relay relay echo)
     .venv/bin/python -m benchmarks.rooms rooms --store --floors sock-relay --rounds 3   # in turns
@@ -141,14 +140,13 @@ from benchmarks.load import (
 )
 from wibble.core import Board, LetterSampler, Pos, WordList, solve
 from wibble.core.letters import Letter
-from wibble.core.match import MAX_SEATS
-from wibble.core.room import RACE_SECONDS
+from wibble.core.room import RACE_SECONDS, ROOM_SEATS
 from wibble.wordlists import load
 
 DRAG_PACE = (0.2, 0.4)  # fanout: seconds before each step of a drag
 FANOUT_WORD = 0.4  # fanout: share of drags that are a word released (the rest are cancelled)
 RACE_PACE = (0.15, 0.3)  # race: seconds before each tile of a runner's word, and before its release
-RACE_AS = 8  # race: the issue's runners (a room seats MAX_SEATS: fewer run faster, by as much)
+RACE_AS = 8  # race: the issue's runners (fewer run faster, by as much)
 PASSES = 0.05  # rooms: share of turns passed
 ROUNDS = 20  # each match's rounds: longer than any run
 ROUND_PAUSE = 3.0  # the server's ROUND_PAUSE_SECONDS: the floors pause as long between rounds
@@ -1183,8 +1181,8 @@ def main() -> None:
     parser.add_argument(
         "--runners",
         type=int,
-        default=MAX_SEATS,
-        help=f"race: people seated (default {MAX_SEATS}, a room's seats)",
+        default=RACE_AS,
+        help=f"race: people seated (default {RACE_AS}; a room seats {ROOM_SEATS})",
     )
     parser.add_argument(
         "--as-runners",
@@ -1236,8 +1234,8 @@ def main() -> None:
     floors = args.floors if args.floors is not None else defaults.get(args.mode, list(FLOORS))
     if args.mode in ("fanout", "race") and "echo" in floors:
         parser.error(f"{args.mode}: an echo floor sends nothing to the other connections; use --floors relay")
-    if args.mode == "race" and not 1 <= args.runners <= MAX_SEATS:
-        parser.error(f"--runners: a room seats 1 to {MAX_SEATS}")
+    if args.mode == "race" and not 1 <= args.runners <= ROOM_SEATS:
+        parser.error(f"--runners: a room seats 1 to {ROOM_SEATS}")
     unknown = {name for names in args.patch for name in names.split(",")} - set(PATCHES)
     if unknown:
         parser.error(f"--patch: no patch named {', '.join(sorted(unknown))} (there are {', '.join(PATCHES)})")

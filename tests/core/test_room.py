@@ -291,3 +291,12 @@ def test_applying_a_change_counts_one_version_a_step_and_nothing_for_no_change()
     assert room.apply(settled(room, set(), anyone=False))  # Ann and Bo held, the room empty
     assert room.version == version + 3
     assert Room.from_doc(json.loads(json.dumps(room.to_doc()))).to_doc() == room.to_doc()
+
+
+def test_a_room_saved_with_six_seats_has_eight_and_plays_as_before() -> None:
+    doc = room_with("Ann", "Bo").to_doc()
+    doc["seats"] = doc["seats"][:6]  # as a room was saved before races seated eight
+    room = Room.from_doc(doc)
+    assert len(room.seats) == 8
+    assert [s and s.name for s in room.seats[:2]] == ["Ann", "Bo"]
+    refused("room/race_seat", lambda: room.take_seat(6, "Cy", "c" * 64, playing=False))
