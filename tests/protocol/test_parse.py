@@ -270,7 +270,7 @@ REFUSALS: list[tuple[str, str | bytes, str, str | None, str | None]] = [
     # -- a teammate's suggestion: a tile, or none at all
     ("suggest-row-only", frame(type="suggest", row=1), MISSING, "col", "suggest"),
     ("suggest-col-text", frame(type="suggest", row=1, col="2"), BAD, "col", "suggest"),
-    ("suggest-to-6", frame(type="suggest", row=1, col=2, to=6), BAD, "to", "suggest"),
+    ("suggest-to-8", frame(type="suggest", row=1, col=2, to=8), BAD, "to", "suggest"),
     # -- choices from a list
     ("values-unknown", frame(type="new_match", values="scrabble"), BAD, "values", "new_match"),
     ("room-values-unknown", frame(type="set_rules", values="classic "), BAD, "values", "set_rules"),
