@@ -185,11 +185,19 @@ class RedisServer:
         return self
 
     def _answers(self) -> bool:
+        """Whether this server answers on its port: this one, by its process id (a redis-server
+        another test started may hold the port this one was refused)."""
+        assert self.process is not None
         try:
             with socket.create_connection(("127.0.0.1", self.port), timeout=0.5) as conn:
-                conn.sendall(b"PING\r\n")
-                return conn.recv(16).startswith(b"+PONG")
-        except OSError:
+                conn.sendall(b"INFO server\r\n")
+                reply = conn.makefile("rb")
+                head = reply.readline()
+                if not head.startswith(b"$"):
+                    return False
+                info = reply.read(int(head[1:]))
+                return f"process_id:{self.process.pid}\r\n".encode() in info
+        except (OSError, ValueError):
             return False
 
     def signal(self, signum: int) -> None:

@@ -72,6 +72,7 @@ function renderEnd(data) {
       );
       const list = make("ul", "race-column-words");
       list.setAttribute("aria-label", `${name}'s words`);
+      list.dataset.rove = ""; // one tab stop, walked with the arrows (definition.js)
       for (const { word, points, at } of found) {
         const item = make("li");
         const shown = wordButton(document, word, "race-word", `${word} +${points}`);

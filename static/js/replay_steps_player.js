@@ -46,6 +46,8 @@ export class Stepper {
     play.addEventListener("click", () => this.togglePlay());
     doc.addEventListener("keydown", (event) => {
       if (event.altKey || event.ctrlKey || event.metaKey) return;
+      // (in a list of words the arrows walk the words: definition.js's)
+      if (event.defaultPrevented || event.target?.closest?.("[data-rove]")) return;
       if (event.key === "ArrowRight") this.go(this.step + 1);
       else if (event.key === "ArrowLeft") this.go(this.step - 1);
       else return;

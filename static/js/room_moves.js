@@ -469,7 +469,7 @@ export class RoomMoves {
   startRoomMatch() {
     const room = this.state.room;
     if (!this.roomCommand(room && R.canStart(room), P.startRoomMatch())) return false;
-    this.store.announce = "new";
+    if (!R.isRace(room)) this.store.announce = "new"; // (a race says itself, "The race is on")
     return true;
   }
 
@@ -478,7 +478,7 @@ export class RoomMoves {
     const { room, match } = this.state;
     const over = match?.phase === M.MatchPhase.OVER || ((room?.match || room?.race) && !R.matchRunning(room));
     if (!this.roomCommand(room && R.isHost(room) && over, P.rematch())) return false;
-    this.store.announce = "new";
+    if (!R.isRace(room)) this.store.announce = "new";
     return true;
   }
 

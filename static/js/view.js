@@ -7,6 +7,7 @@
 
 import * as M from "./match.js";
 import { currentChain, isRefilling, phaseOf } from "./store.js";
+import { watchingRace } from "./store/endless.js";
 import { BoardPanel } from "./view/board.js";
 import { EndlessPanel } from "./view/endless.js";
 import { GamesPanel } from "./view/games.js";
@@ -52,10 +53,7 @@ const PLAYED_SCREENS = new Set(["endless", "match", "daily", "race"]);
 const SPRINT_SCREENS = new Set(["endless", "daily", "race"]);
 
 /** A race's board that is someone else's: a spectator follows it, and cannot play on it. */
-function followed(state, screen) {
-  const seat = state.game?.race?.seat;
-  return screen === "race" && Number.isInteger(seat) && seat !== state.race?.you;
-}
+const followed = (state, screen) => screen === "race" && watchingRace(state);
 
 export class View {
   constructor(root, config, { now = () => performance.now() } = {}) {
@@ -81,7 +79,8 @@ export class View {
   /** The board is on screen to play on: the endless game, a match being played, or a race. */
   boardShown() {
     const screen = this.body.dataset.screen;
-    return !this.boardWrap.hidden && PLAYED_SCREENS.has(screen);
+    // (a race's board a watcher follows is shown, not played: its keys are not the board's)
+    return !this.boardWrap.hidden && PLAYED_SCREENS.has(screen) && this.body.dataset.watching !== "true";
   }
 
   /** The board's tab stop takes the focus (after New game, Start match, Rematch). */
@@ -99,6 +98,7 @@ export class View {
     const language = shown ? shown.language || "en" : null;
     setData(this.body, "mode", state.mode);
     setData(this.body, "screen", screen);
+    setData(this.body, "watching", String(followed(state, screen)));
     setData(this.body, "phase", phaseOf(state));
     this.show(screen, state);
 

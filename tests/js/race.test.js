@@ -7,7 +7,7 @@ import { memory } from "./support.js";
 const S = await import("../../static/js/store.js");
 const R = await import("../../static/js/race.js");
 const V = await import("../../static/js/view.js");
-const St = await import("../../static/js/store/stats.js");
+const Stats = await import("../../static/js/stats.js");
 
 let clock = 5000;
 const config = { wordlists: [{ name: "en", title: "English" }], default_wordlist: "en" };
@@ -101,15 +101,37 @@ test("the end shows everyone's words, the ones only one found, and lights a word
 });
 
 test("a race counts in Stats as a game with friends, for the runner, never for someone who followed a board", () => {
+  const over = { type: "over", total: 4, found: [{ word: "CAT", points: 4 }], version: 2, missed: [] };
   const runner = make(0);
+  const stats = Stats.statsMemory(memory(), { now: () => 1e12 });
+  runner.store.subscribe((state, event) => stats.onEvent(state, event));
   runner.store.onMessage(game(0));
-  runner.store.onMessage({ type: "over", total: 4, found: [{ word: "CAT", points: 4 }], version: 2, missed: [] });
-  const record = St.recordOf(runner.store.state, { type: "over" }, 1);
-  assert.equal(record.mode, "room");
-  assert.deepEqual(record.words, [["CAT", 4]]);
+  runner.store.onMessage(over);
+  const kept = stats.games();
+  assert.equal(kept.length, 1); // kept, as a file of them would be read back
+  assert.equal(kept[0].mode, "room");
+  assert.deepEqual(kept[0].words, [["CAT", 4]]);
   const watcher = make(null);
+  const theirs = Stats.statsMemory(memory(), { now: () => 1e12 });
+  watcher.store.subscribe((state, event) => theirs.onEvent(state, event));
   watcher.store.room.follow(0);
   watcher.store.onMessage(game(0));
-  watcher.store.onMessage({ type: "over", total: 4, found: [{ word: "CAT", points: 4 }], version: 2, missed: [] });
-  assert.equal(St.recordOf(watcher.store.state, { type: "over" }, 1), null);
+  watcher.store.onMessage(over);
+  assert.deepEqual(theirs.games(), []);
+});
+
+test("a watcher's followed board takes no press, tap or typed letter; a runner's takes none once over", () => {
+  const { store, sent } = make(null);
+  store.room.follow(0);
+  store.onMessage(game(0));
+  const before = sent.length;
+  assert.equal(store.press(0, 0), false);
+  assert.equal(store.activate(0, 0, false), false);
+  store.typeLetter("c");
+  assert.equal(sent.length, before);
+  assert.equal(store.state.spelling, null);
+  const runner = make(0);
+  runner.store.onMessage(game(0));
+  runner.store.onMessage({ type: "over", total: 0, found: [], version: 1, missed: [] });
+  assert.equal(runner.store.press(0, 0), false); // the clock ran out: the race's end is on its way
 });

@@ -11,11 +11,15 @@ import threading
 import time
 from typing import Any
 
+import pytest
+
 from tests.live.players import Live, Message, Person, Start, errors, tick, types
 from tests.live.test_rooms import create, join, last, sit
+from wibble.core import RuleError
 from wibble.core.race import SETTLE_SECONDS
 from wibble.engines.store import KEEP, MemoryStore, StorageError
 from wibble.engines.store.base import Doc, Due
+from wibble.live.records import record_of
 
 
 def race_room(live: Live, seconds: int = 60) -> tuple[str, Person, Person, Person]:
@@ -276,3 +280,15 @@ def test_a_runner_s_match_command_is_a_typed_refusal(start: Start) -> None:
         {"type": "suggest", "row": 0, "col": 0},
     ):
         assert errors(ann.send(**message)) == ["race/not_in_race"], message
+
+
+def test_a_runner_s_game_record_waits_for_the_race_s_end(start: Start) -> None:
+    live = start()
+    _, ann, _, _ = race_room(live)
+    score_a_word(ann)
+    game_id = last(ann, "game")["game_id"]
+    with pytest.raises(RuleError) as refused:  # (a watcher learns the id by following)
+        record_of(live.store, game_id)
+    assert refused.value.code == "record/in_progress"
+    race_over(live)
+    assert record_of(live.store, game_id).game_id == game_id

@@ -53,6 +53,9 @@ from tests.support import Client, LiveServer
 
 Message = dict[str, Any]
 
+# Alone: it shifts messages by milliseconds, and times each answer (WAIT), so nothing runs beside it.
+pytestmark = pytest.mark.alone
+
 SHIFTS = [(2.5 + i * 7 % 30 * 0.2) / 1000 for i in range(30)]
 """Seconds between the host's first ``set_seat`` and the friend's ``join_room``, one room each:
 2.5 ms to 8.3 ms in steps of 0.2 ms, in a scattered order. (With the proxy in its way, A rings

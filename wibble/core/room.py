@@ -1,4 +1,5 @@
-"""A room: six seats, a host, the rules of its next match, and which match it is playing.
+"""A room: eight seats, a host, what it plays next (a match, a 2v2, a race) and its rules, and
+which match or race it is playing.
 
 A room is a plain document, as a game or a match is: the live layer loads it from
 the store, calls one of these commands, and commits the new document with a
@@ -325,7 +326,8 @@ class Room:
 
     def set_rules(self, by: int | None, rules: Rules, playing: bool) -> None:
         """The host sets the next match's rules. A room turns to 2v2 only with nobody in seats
-        4-5, and its seats' speeds go back to 1 (a 2v2's turns alternate, one a seat a round)."""
+        4-7, and its seats' speeds go back to 1 (a 2v2's turns alternate, one a seat a round); to a
+        match only with nobody in seats 6-7 (a race's)."""
         self._host(by)
         self._between(playing)
         if rules.mode == TEAMS and not self.teams:

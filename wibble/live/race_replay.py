@@ -11,14 +11,13 @@ race's results is refused (``game/unavailable``, ``record/mismatch``), never sho
 from __future__ import annotations
 
 import json
-from collections import OrderedDict
 from typing import Any
 
 from ..core import GameDataError, Record, RecordError, RuleError
 from ..core.race import OVER, Race, Runner
 from ..engines.store import Store
 from ..wordlists import WordLists
-from .records import record_of, replay_frames
+from .records import Kept, record_of, replay_frames
 
 RACE_RECORD_FORMAT = 1
 
@@ -130,21 +129,14 @@ class RaceReplays:
 
     def __init__(self, wordlists: WordLists, kept: int = 16) -> None:
         self.wordlists = wordlists
-        self.kept = kept
-        self._json: OrderedDict[tuple[str, int], str] = OrderedDict()
+        self._kept = Kept(kept)
 
     def json(self, store: Store, race: Race) -> str:
         """``race_replay`` as JSON text; raises as it does (and keeps nothing then)."""
-        key = (race.race_id, race.version)
-        text = self._json.get(key)
-        if text is None:
-            text = json.dumps(race_replay(store, race, self.wordlists), separators=(",", ":"))
-            self._json[key] = text
-            while len(self._json) > self.kept:
-                self._json.popitem(last=False)
-        else:
-            self._json.move_to_end(key)
-        return text
+        return self._kept.get(
+            (race.race_id, race.version),
+            lambda: json.dumps(race_replay(store, race, self.wordlists), separators=(",", ":")),
+        )
 
 
 def _runner(runner: Runner) -> dict[str, Any]:

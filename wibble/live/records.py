@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import threading
 from collections import OrderedDict
+from collections.abc import Callable, Hashable
 from typing import Any
 
 from .. import protocol
@@ -59,10 +61,19 @@ def record_of(store: Store, game_id: str) -> Record:
         raise RuleError("game/not_found", "no such game")
     if row.kind == "match":
         raise RuleError("record/match", "this is a match, not a game: match_record and match_replay read it")
+    race = row.doc.get("race")
+    if isinstance(race, dict) and not _race_over(store, race.get("race_id")):
+        # A runner's words and board are theirs until the race ends (a watcher learns the id).
+        raise RuleError("record/in_progress", "this game is run in a race that is still on; wait for its end")
     try:
         return Record.of(game_id, row.doc, store.moves(game_id))
     except (GameDataError, RecordError):
         raise RuleError("game/unavailable", "this game's record is damaged") from None
+
+
+def _race_over(store: Store, race_id: Any) -> bool:
+    row = store.load(race_id) if isinstance(race_id, str) else None
+    return row is not None and row.kind == "race" and row.doc.get("phase") == "over"
 
 
 def replay_frames(record: Record, wordlists: WordLists) -> dict[str, Any]:
@@ -168,27 +179,44 @@ def match_replay(doc: dict[str, Any], wordlists: WordLists) -> dict[str, Any]:
     }
 
 
+class Kept:
+    """The latest ``kept`` JSON texts by key: a finished match's or race's replay never changes,
+    and replaying one is the costly part. Requests come on many threads: the cache has a lock,
+    and a replay is made outside it (two requests for one new replay may both make it)."""
+
+    def __init__(self, kept: int = 16) -> None:
+        self.kept = kept
+        self._texts: OrderedDict[Hashable, str] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: Hashable, make: Callable[[], str]) -> str:
+        with self._lock:
+            text = self._texts.get(key)
+            if text is not None:
+                self._texts.move_to_end(key)
+                return text
+        text = make()  # (raises as the replay does, and keeps nothing then)
+        with self._lock:
+            self._texts[key] = text
+            while len(self._texts) > self.kept:
+                self._texts.popitem(last=False)
+        return text
+
+
 class MatchReplays:
-    """Finished matches' replays kept ready, as JSON text, the latest ``kept``: a match that is
-    over never changes, and replaying a long one (20 rounds of 6 seats) takes a quarter of a
-    second on the one loop every player shares. The record is still read for every request
-    (a match deleted since is gone); only its replay is kept, under the record's final version."""
+    """Finished matches' replays kept ready, as JSON text, the latest ``kept``: replaying a long
+    one (20 rounds of 6 seats) takes a quarter of a second on the one loop every player shares.
+    The record is still read for every request (a match deleted since is gone); only its replay
+    is kept, under the record's final version."""
 
     def __init__(self, wordlists: WordLists, kept: int = 16) -> None:
         self.wordlists = wordlists
-        self.kept = kept
-        self._json: OrderedDict[tuple[str, Any], str] = OrderedDict()
+        self._kept = Kept(kept)
 
     def json(self, match_id: str, record: dict[str, Any]) -> str:
         """``match_replay(record)`` as JSON text; raises as it does (and keeps nothing then)."""
         final = record.get("final")
         key = (match_id, final.get("version") if isinstance(final, dict) else None)
-        text = self._json.get(key)
-        if text is None:
-            text = json.dumps(match_replay(record, self.wordlists), separators=(",", ":"))
-            self._json[key] = text
-            while len(self._json) > self.kept:
-                self._json.popitem(last=False)
-        else:
-            self._json.move_to_end(key)
-        return text
+        return self._kept.get(
+            key, lambda: json.dumps(match_replay(record, self.wordlists), separators=(",", ":"))
+        )

@@ -6,7 +6,7 @@ import { stepChain } from "../chain.js";
 import * as M from "../match.js";
 import * as P from "../protocol.js";
 import { clearsMiss, hint } from "./change.js";
-import { isOver } from "./endless.js";
+import { isOver, watchingRace } from "./endless.js";
 import { dangling, isRefilling } from "./reconcile.js";
 
 /** Not a match, or this seat's turn; else the match part says why not (match_moves.js's myTurn). */
@@ -25,7 +25,7 @@ export const othersChain = (state) => hint(state.match ? "other_seat_chain" : "o
  */
 export function press(tab, row, col) {
   const state = tab.state;
-  if (!tab.canPlay || isOver(state) || !state.board[row]?.[col]) return null;
+  if (!tab.canPlay || isOver(state) || watchingRace(state) || !state.board[row]?.[col]) return null;
   if (state.swap) return { match: ["pickSwapTile", row, col], ok: false };
   if (isRefilling(state, row, col)) return null;
   const turn = turnRefused(state);
@@ -74,7 +74,7 @@ export function undo(tab) {
  */
 export function activate(tab, row, col, submitOnLast) {
   const state = tab.state;
-  if (!tab.canPlay) return null;
+  if (!tab.canPlay || watchingRace(state)) return null;
   if (state.swap) return { match: ["pickSwapTile", row, col] };
   if (isRefilling(state, row, col)) return null;
   const chain = state.chain;

@@ -8,7 +8,7 @@ import * as P from "../protocol.js";
 import { findPaths, fold } from "../spell.js";
 import { clearsMiss, said } from "./change.js";
 import { cancel, othersChain, turnRefused, undo } from "./drag.js";
-import { isOver } from "./endless.js";
+import { isOver, watchingRace } from "./endless.js";
 import { dangling, isRefilling } from "./reconcile.js";
 
 const lettersOf = (board, path) => fold(path.map(([r, c]) => board[r]?.[c]?.letter ?? "").join(""));
@@ -28,7 +28,7 @@ export function checked(state) {
 /** Letters may be typed now (null): a chain of ours, or none, on our turn; else why not. */
 function typingRefused(tab) {
   const state = tab.state;
-  if (!tab.canPlay || isOver(state)) return { ok: false };
+  if (!tab.canPlay || isOver(state) || watchingRace(state)) return { ok: false };
   const turn = turnRefused(state);
   if (turn) return turn;
   if (!state.mine && dangling(tab)) return othersChain(state);

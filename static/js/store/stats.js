@@ -50,11 +50,24 @@ export function recordOf(state, event, now) {
   const endlessWord = !game.sprint && event.type === "word" && event.result === "scored";
   if (!sprintOver && !endlessWord) return null;
   const record = inList({ id: `g:${game.id}`, mode: "endless", at: now, score: state.total, words: wordsOf(state.found) }, game.wordlist);
-  // A race counts as a game with friends, for the runner only (a board followed is someone else's).
-  if (game.race) return game.race.seat === state.race?.you ? { ...record, mode: "room" } : null;
+  // A race counts as a game with friends, for the runner only (a board followed is someone else's),
+  // under the race's id, with the bots that ran beside them.
+  if (game.race) return raceRecord(state, record);
   if (game.daily) return { ...record, mode: "daily", daily: { date: game.daily.date, day: game.daily.day, scored: game.daily.scored === true } };
   if (game.sprint) return { ...record, mode: "sprint", sprint: game.sprint.seconds };
   return record;
+}
+
+function raceRecord(state, record) {
+  const { race } = state;
+  const you = state.game.race.seat;
+  if (!race || race.id !== state.game.race.race_id || you !== race.you) return null;
+  const scoreOf = (seat) => race.runners.find((runner) => runner.seat === seat)?.score ?? 0;
+  const score = Math.max(record.score, scoreOf(you));
+  const bots = race.runners
+    .filter((runner) => runner.kind === "bot" && LEVELS.includes(runner.level))
+    .map((runner) => ({ level: runner.level, beaten: score > runner.score }));
+  return { ...record, id: `m:${race.id}`, mode: "room", bots };
 }
 
 function matchRecord(match, now) {

@@ -73,6 +73,8 @@ export class RacePanel {
     if (key === this.standingsKey) return;
     this.standingsKey = key;
     const host = room?.host ?? null;
+    // A rebuild must not take the focus from a Watch button (its seat's goes back to it).
+    const focused = this.list.contains(this.document.activeElement) ? this.document.activeElement.dataset.follow : undefined;
     this.list.replaceChildren(
       ...lines.map((runner, place) => {
         const item = make(this.document, "li", "race-line");
@@ -97,6 +99,7 @@ export class RacePanel {
         return item;
       }),
     );
+    if (focused !== undefined) this.list.querySelector(`[data-follow="${focused}"]`)?.focus();
   }
 
   renderOver(race, room, event) {
@@ -140,6 +143,7 @@ export class RacePanel {
     );
     const list = make(this.document, "ul", "race-column-words");
     list.setAttribute("aria-label", `${result.name}'s words`);
+    list.dataset.rove = ""; // one tab stop, walked with the arrows (definition.js)
     for (const { word, points } of result.words) {
       const only = result.only.has(word);
       const item = make(this.document, "li", only ? "race-only" : "");
