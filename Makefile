@@ -38,13 +38,14 @@ play: $(VENV)/.installed-play $(VENV)/.definitions
 
 # The fast tier and the second tier's in-process tests (the live layer and the engines on a real
 # Redis) on every core; then the browser tests two at a time (they mostly wait on a page and its
-# server); then the tests of real server processes two at a time; then, one at a time, the tests
-# marked alone in their module, which time real servers (a pause, a lease, a cut-off, CPU use).
+# server); then the tests of real server processes two at a time (most of their time is spent
+# waiting on real timers of seconds); then, one at a time, the modules marked alone, which time
+# what a busy neighbour would move: milliseconds, CPU use, a rate.
 test: lint js node_modules/.installed $(VENV)/.definitions
 	$(BIN)/python -m tests.browser
 	$(BIN)/python -m tests.redis_server
 	$(BIN)/python -m pytest -m "not processes or in_process" -n auto --dist worksteal
-	$(BIN)/python -m pytest -m "browser and not alone" -n 2
+	$(BIN)/python -m pytest -m "browser and not alone" -n 2 --dist worksteal
 	$(BIN)/python -m pytest -m "processes and not in_process and not browser and not alone" -n 2
 	$(BIN)/python -m pytest -m "processes and not in_process and alone"
 

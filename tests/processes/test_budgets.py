@@ -7,13 +7,9 @@ import time
 from collections.abc import Callable
 from urllib.parse import urlsplit
 
-import pytest
 from websocket import ABNF
 
 from tests.support import Client, LiveServer
-
-# Alone: it times how soon a slow handshake is cut off, so nothing else runs beside it (make test).
-pytestmark = pytest.mark.alone
 
 StartServer = Callable[..., LiveServer]
 

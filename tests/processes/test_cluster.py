@@ -14,9 +14,6 @@ from tests.processes.test_rooms import Clients, Message, Seat, a_path, play
 from tests.redis_server import RedisCluster
 from tests.support import LiveServer
 
-# Alone: it times a failover (moves refused a few seconds, then accepted): nothing runs beside it.
-pytestmark = pytest.mark.alone
-
 
 @pytest.fixture
 def on_cluster(cluster_url: str) -> Iterator[tuple[LiveServer, LiveServer]]:

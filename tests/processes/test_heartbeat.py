@@ -13,9 +13,6 @@ from websocket import ABNF, WebSocketTimeoutException
 
 from tests.support import Client, LiveServer
 
-# Alone: it times silences and pings, so nothing else runs beside it (make test).
-pytestmark = pytest.mark.alone
-
 POLICY_VIOLATION = 1008
 SILENCE = 2.0  # WIBBLE_SILENCE_TIMEOUT for the quick server
 # The close comes SILENCE seconds after the server's last read; this much later still passes

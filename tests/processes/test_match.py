@@ -12,9 +12,6 @@ import pytest
 from tests.support import Client, LiveServer, find_paths, letters_of, shipped_list
 from tests.wire import expect_error, until
 
-# Alone: it times a turn that passes by itself (4.5-8 s), so nothing else runs beside it (make test).
-pytestmark = pytest.mark.alone
-
 # Bots that think for no time and drag a tile every 10 ms: a test watches a whole turn in a blink.
 QUICK_BOTS = {"WIBBLE_BOT_THINK_SECONDS": "0", "WIBBLE_BOT_STEP_SECONDS": "0.01"}
 # Bots that think for a minute: the turn stays the bot's while a test pokes at it.

@@ -23,9 +23,6 @@ from tests.deployment import Deployment
 from tests.support import Client, LiveServer
 from tests.wire import new_game
 
-# Alone: it times requests through nginx past a paused process, so nothing else runs beside it (make test).
-pytestmark = pytest.mark.alone
-
 # How Deployment starts its processes (a restarted one must be started the same way).
 BEHIND = {"WIBBLE_TRUSTED_PROXIES": "127.0.0.1"}
 # The slowest a request through nginx may be while one process is paused: nginx gives a process up

@@ -44,9 +44,6 @@ import pytest
 
 from tests.support import Client, LiveServer
 
-# Alone: it times a paused process's wake-up, so nothing else runs beside it (make test).
-pytestmark = pytest.mark.alone
-
 Message = dict[str, Any]
 
 SETTINGS = {

@@ -25,9 +25,6 @@ from tests.processes.test_rooms import QUICK_BOTS, Clients, Seat, a_path, create
 from tests.redis_server import RedisServer
 from tests.support import ROOT, Client, LiveServer
 
-# Alone: it times leases, pauses and takeovers between processes, so nothing else runs beside it (make test).
-pytestmark = pytest.mark.alone
-
 Message = dict[str, Any]
 
 

@@ -14,9 +14,6 @@ from tests.redis_server import RedisServer
 from tests.support import Client, LiveServer
 from tests.wire import a_word, apply_changes, expect_error, new_game, play, resume_of
 
-# Alone: it times what a Redis restart costs, so nothing else runs beside it (make test).
-pytestmark = pytest.mark.alone
-
 
 @pytest.fixture
 def forgetful_redis(tmp_path: Path) -> Iterator[RedisServer]:

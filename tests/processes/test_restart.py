@@ -28,9 +28,6 @@ from tests.support import (
 )
 from wibble.core import Trie
 
-# Alone: it times how soon a locked database is refused, so nothing else runs beside it (make test).
-pytestmark = pytest.mark.alone
-
 StartServer = Callable[..., LiveServer]
 
 COMMITTED = ("board", "found", "total", "version", "words_left", "seed", "wordlist")

@@ -14,9 +14,6 @@ import pytest
 
 from tests.support import Client, LiveServer
 
-# Alone: it times how soon slow requests are cut off, so nothing else runs beside it (make test).
-pytestmark = pytest.mark.alone
-
 # The audit's request: a body announced as 100 MB, then trickled a byte at a time.
 HUGE = 100_000_000
 

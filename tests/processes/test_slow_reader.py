@@ -7,13 +7,9 @@ import socket
 import time
 from collections.abc import Callable
 
-import pytest
 from websocket import create_connection
 
 from tests.support import Client, LiveServer
-
-# Alone: it times how soon a slow reader is cut off, so nothing else runs beside it (make test).
-pytestmark = pytest.mark.alone
 
 StartServer = Callable[..., LiveServer]
 

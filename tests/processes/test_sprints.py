@@ -7,12 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from tests.support import Client, LiveServer
-
-# Alone: it times a sprint's end to the second, so nothing else runs beside it (make test).
-pytestmark = pytest.mark.alone
 
 StartServer = Callable[..., LiveServer]
 SPRINT = 6  # seconds: the daily sprint on these servers
