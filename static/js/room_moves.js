@@ -176,6 +176,7 @@ export class RoomMoves {
     const previous = state.match;
     const match = M.matchOf(message, store.now());
     state.match = match;
+    if (state.game?.race) state.game = null; // (the room's last race's board is gone from the screen)
     state.mode = "room";
     state.setup = false;
     state.board = P.boardOf(message);

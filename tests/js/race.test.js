@@ -135,3 +135,22 @@ test("a watcher's followed board takes no press, tap or typed letter; a runner's
   runner.store.onMessage({ type: "over", total: 0, found: [], version: 1, missed: [] });
   assert.equal(runner.store.press(0, 0), false); // the clock ran out: the race's end is on its way
 });
+
+test("after a race, the room's next match plays: the race's board, over, is gone", () => {
+  const { store, sent } = make(0);
+  store.onMessage(game(0));
+  store.onMessage({ type: "over", total: 0, found: [], version: 1, missed: [] });
+  store.onMessage(overMessage);
+  store.onMessage(room(0, null));
+  store.onMessage({
+    type: "match", match_id: "m1", room: "ABCDEF", you: 0, seats: [seat("Ann"), seat("Bo")].map((s, i) => ({ ...s, index: i })),
+    turn: 0, round: 1, rounds: 1, phase: "playing", board: game(0).board, size: 3, specials: [], gems: [], chain: [],
+    word: "", points: 0, status: "none", wordlist: "en", language: "en", min_length: 3, letters: {}, version: 1,
+    deadline: null, plays: [], history: [], settings: {}, words_left: 9, turn_no: 1,
+  });
+  assert.equal(store.state.game, null);
+  assert.equal(V.screenOf(store.state), "match");
+  const before = sent.length;
+  assert.equal(store.press(0, 0), true);
+  assert.equal(sent.length, before + 1);
+});

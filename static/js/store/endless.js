@@ -17,14 +17,14 @@ const ANNOUNCED = { fallback: "list_fallback", lost: "game_lost", open: "game_ba
 /** A sprint that is over: nothing more can be played on its board. */
 export function isOver(state) {
   const mode = state.mode;
-  const raceBoard = mode === "room" && Boolean(state.game?.race); // (a race's board, in its room)
+  const raceBoard = mode === "room" && !state.match && Boolean(state.game?.race); // (a race's, in its room)
   return (mode === "endless" || mode === "daily" || raceBoard) && state.game?.sprint?.over === true;
 }
 
 /** A race's board on screen that is someone else's: a watcher follows it, and never plays on it. */
 export function watchingRace(state) {
   const seat = state.game?.race?.seat;
-  return state.mode === "room" && Number.isInteger(seat) && seat !== state.race?.you;
+  return state.mode === "room" && !state.match && Number.isInteger(seat) && seat !== state.race?.you;
 }
 
 const foundOf = (message) => message.found.map(({ word, points }) => ({ word, points }));
