@@ -4,7 +4,7 @@
 // match's record with its own rules; writes only this page's DOM. Its words are replay_steps.js's.
 
 import { startDefinitions } from "./definitions_page.js";
-import { Stepper } from "./replay_steps_player.js";
+import { Stepper, loadReplay } from "./replay_steps_player.js";
 import { BoardPanel } from "./view/board.js";
 import { wordButton } from "./view/definition.js";
 import { LEVEL_LABELS, breakdownText, plural, teamText } from "./view/wording.js";
@@ -186,23 +186,13 @@ function showSteps(data) {
 }
 
 async function start() {
-  const id = encodeURIComponent(config.game_id);
-  $("replay-record").href = `/games/${id}/record`;
-  let response;
-  try {
-    response = await fetch(`/games/${id}/replay`);
-  } catch {
-    $("replay-title").textContent = "The server cannot be reached.";
-    document.body.dataset.ready = "error";
-    return;
-  }
-  const body = await response.json().catch(() => null);
-  if (!response.ok || !body || !Array.isArray(body.steps)) {
-    // A match still being played: its replay waits for the end (the record keeps its seed secret).
-    $("replay-title").textContent = body?.message ?? "This match cannot be replayed.";
-    document.body.dataset.ready = "error";
-    return;
-  }
+  const body = await loadReplay(document, config.game_id, {
+    title: $("replay-title"),
+    record: $("replay-record"),
+    cannot: "This match cannot be replayed.",
+    complete: (reply) => Array.isArray(reply.steps),
+  });
+  if (body === null) return;
   state.data = body;
   startDefinitions(document, { wordlist: () => body.wordlist, titleOf: () => body.wordlist_title });
   const names = body.seats.map((_, seat) => seatName(body, seat)).join(", ");

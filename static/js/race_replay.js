@@ -6,7 +6,7 @@
 // words are race_replay_steps.js's.
 
 import { startDefinitions } from "./definitions_page.js";
-import { Stepper } from "./replay_steps_player.js";
+import { Stepper, loadReplay } from "./replay_steps_player.js";
 import { BoardPanel } from "./view/board.js";
 import { rove, wordButton } from "./view/definition.js";
 import { plural, raceLength } from "./view/wording.js";
@@ -148,23 +148,13 @@ function showSteps(data) {
 }
 
 async function start() {
-  const id = encodeURIComponent(config.game_id);
-  $("replay-record").href = `/games/${id}/record`;
-  let response;
-  try {
-    response = await fetch(`/games/${id}/replay`);
-  } catch {
-    $("replay-title").textContent = "The server cannot be reached.";
-    document.body.dataset.ready = "error";
-    return;
-  }
-  const body = await response.json().catch(() => null);
-  if (!response.ok || !body || !Array.isArray(body.steps)) {
-    // A race still being run: its replay waits for the end (the runners' words stay theirs till then).
-    $("replay-title").textContent = body?.message ?? "This race cannot be replayed.";
-    document.body.dataset.ready = "error";
-    return;
-  }
+  const body = await loadReplay(document, config.game_id, {
+    title: $("replay-title"),
+    record: $("replay-record"),
+    cannot: "This race cannot be replayed.",
+    complete: (reply) => Array.isArray(reply.steps),
+  });
+  if (body === null) return;
   state.data = body;
   startDefinitions(document, { wordlist: () => body.wordlist, titleOf: () => body.wordlist_title });
   const names = body.runners.map(({ seat }) => runnerName(body, seat)).join(", ");

@@ -1,7 +1,7 @@
 // The replay page: a saved game played back move by move, from the server's replay of its record.
 // Reads /games/<id>/replay (the board before every move, and the move); writes only this page's DOM.
 
-import { Stepper } from "./replay_steps_player.js";
+import { Stepper, loadReplay } from "./replay_steps_player.js";
 import { startDefinitions } from "./definitions_page.js";
 import { BoardPanel } from "./view/board.js";
 import { wordButton } from "./view/definition.js";
@@ -78,21 +78,13 @@ function showMoves(frames) {
 }
 
 async function start() {
-  const id = encodeURIComponent(config.game_id);
-  $("replay-record").href = `/games/${id}/record`;
-  let response;
-  try {
-    response = await fetch(`/games/${id}/replay`);
-  } catch {
-    $("replay-title").textContent = "The server cannot be reached.";
-    return;
-  }
-  const body = await response.json().catch(() => null);
-  if (!response.ok || !body || !Array.isArray(body.frames)) {
-    $("replay-title").textContent = body?.message ?? "This game cannot be replayed.";
-    document.body.dataset.ready = "error";
-    return;
-  }
+  const body = await loadReplay(document, config.game_id, {
+    title: $("replay-title"),
+    record: $("replay-record"),
+    cannot: "This game cannot be replayed.",
+    complete: (reply) => Array.isArray(reply.frames),
+  });
+  if (body === null) return;
   state.data = body;
   startDefinitions(document, { wordlist: () => body.wordlist, titleOf: () => body.wordlist_title });
   $("replay-title").textContent = `${body.wordlist_title} · seed ${body.seed}`;

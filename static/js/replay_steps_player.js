@@ -57,3 +57,29 @@ export class Stepper {
     });
   }
 }
+
+/**
+ * The replay of the game, match or race `id`, from the server (/games/<id>/replay), with its record
+ * linked; null when there is none, once `title` says why (the server's own words, or `cannot`).
+ * `complete(body)` says whether a reply holds what the page draws.
+ */
+export async function loadReplay(doc, id, { title, record, cannot, complete }) {
+  const path = `/games/${encodeURIComponent(id)}`;
+  record.href = `${path}/record`;
+  let response;
+  try {
+    response = await fetch(`${path}/replay`);
+  } catch {
+    title.textContent = "The server cannot be reached.";
+    doc.body.dataset.ready = "error";
+    return null;
+  }
+  const body = await response.json().catch(() => null);
+  if (!response.ok || !body || !complete(body)) {
+    // (a match or a race still being played: its replay waits for the end)
+    title.textContent = body?.message ?? cannot;
+    doc.body.dataset.ready = "error";
+    return null;
+  }
+  return body;
+}

@@ -6,7 +6,8 @@
 
 import { secondsLeft, standings } from "../race.js";
 import { clockText } from "../sprint.js";
-import { definable, rove, wordButton } from "./definition.js";
+import { missedItem } from "./sprint.js";
+import { rove, wordButton } from "./definition.js";
 import { make, setHidden, setText } from "./dom.js";
 import { plural } from "./wording.js";
 
@@ -115,7 +116,7 @@ export class RacePanel {
       setText(this.title, !best ? "The race is over" : tie ? "A tie at the top!" : `${best.seat === race.you ? "You win" : `${best.name} wins`} the race!`);
       this.results.replaceChildren(...over.results.map((result) => this.column(result, race)));
       for (const list of this.results.querySelectorAll("ul")) rove(list);
-      this.missed.replaceChildren(...over.missed.map((entry, index) => this.missedItem(entry, index)));
+      this.missed.replaceChildren(...over.missed.map((entry, index) => missedItem(this.document, entry, { raceMissed: index })));
       rove(this.missed);
       this.drawBoard(over.board);
       this.replay.href = `/replay/${encodeURIComponent(race.id)}`; // its words, step by step
@@ -160,19 +161,6 @@ export class RacePanel {
     return column;
   }
 
-  missedItem({ word, points, path }, index) {
-    const item = make(this.document, "li");
-    const button = make(this.document, "button", "button small missed-word");
-    button.type = "button";
-    button.dataset.raceMissed = String(index);
-    button.dataset.word = word;
-    definable(button, word); // lighting its path shows what it means too
-    button.setAttribute("aria-pressed", "false");
-    button.setAttribute("aria-label", `${word}, ${plural(points, "point")}, ${plural(path.length, "tile")}: light its path`);
-    button.append(make(this.document, "span", "missed-text", word), make(this.document, "span", "found-points", `+${points}`));
-    item.append(button);
-    return item;
-  }
 
   /** The board everyone started on, small: its tiles lit for the word chosen. */
   drawBoard(rows) {

@@ -17,6 +17,23 @@ function raceClock(screen, state) {
   return sprint && !sprint.over ? sprint : null;
 }
 
+/**
+ * A best word missed, as an item of its list: a button that lights its path (and shows its
+ * definition), its word and points; `data` goes on the button (which list, which word).
+ */
+export function missedItem(document, { word, points, path }, data) {
+  const item = make(document, "li");
+  const button = make(document, "button", "button small missed-word");
+  button.type = "button";
+  Object.assign(button.dataset, data, { word });
+  definable(button, word); // lighting its path shows what it means too
+  button.setAttribute("aria-pressed", "false");
+  button.setAttribute("aria-label", `${word}, ${plural(points, "point")}, ${plural(path.length, "tile")}: light its path`);
+  button.append(make(document, "span", "missed-text", word), make(document, "span", "found-points", `+${points}`));
+  item.append(button);
+  return item;
+}
+
 export class SprintPanel {
   /** @param {Document} root the page; `now` the tab's monotonic clock in ms */
   constructor(root, now) {
@@ -81,18 +98,8 @@ export class SprintPanel {
     }
   }
 
-  missedItem({ word, points, path }, index) {
-    const item = make(this.document, "li");
-    const button = make(this.document, "button", "button small missed-word");
-    button.type = "button";
-    button.dataset.missed = String(index);
-    button.dataset.word = word;
-    definable(button, word); // lighting its path shows what it means too
-    button.setAttribute("aria-pressed", "false");
-    button.setAttribute("aria-label", `${word}, ${plural(points, "point")}, ${plural(path.length, "tile")}: light its path`);
-    button.append(make(this.document, "span", "missed-text", word), make(this.document, "span", "found-points", `+${points}`));
-    item.append(button);
-    return item;
+  missedItem(entry, index) {
+    return missedItem(this.document, entry, { missed: index });
   }
 
   run(sprint, { done = true } = {}) {
