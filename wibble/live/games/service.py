@@ -120,14 +120,7 @@ class Games(Service):
         if seed is None:
             seed = self._entropy.randrange(protocol.MAX_SEED + 1)
         deadline = None if sprint is None else self.wall_clock() + sprint
-        game = Game(
-            words,
-            Draws(seed),
-            HashParams.draw(self._entropy),
-            min_words=self.min_words,
-            sprint=sprint,
-            deadline=deadline,
-        )
+        game = self._new_game(words, seed, sprint, deadline)
         game_id, token = new_token(12), new_token(24)
         live = self.docs.create(LiveGame(game_id, token_hash(token), game, self.clock(), daily=daily))
         self._schedule(live)
@@ -138,7 +131,14 @@ class Games(Service):
     ) -> LiveGame:
         """A race runner's sprint game, saved: the race's board (``seed``), on the race's clock.
         Its own token is thrown away: the runner plays it through their room seat."""
-        game = Game(
+        game = self._new_game(words, seed, sprint, deadline)
+        live = LiveGame(new_token(12), token_hash(new_token(24)), game, self.clock(), race=race)
+        self.docs.save_new(live)
+        return live
+
+    def _new_game(self, words: WordList, seed: int, sprint: int | None, deadline: float | None) -> Game:
+        """A new game of ``seed`` (its hash bases from the OS: they keep found words apart, unguessed)."""
+        return Game(
             words,
             Draws(seed),
             HashParams.draw(self._entropy),
@@ -146,9 +146,6 @@ class Games(Service):
             sprint=sprint,
             deadline=deadline,
         )
-        live = LiveGame(new_token(12), token_hash(new_token(24)), game, self.clock(), race=race)
-        self.docs.save_new(live)
-        return live
 
     def held(self, game_id: str) -> LiveGame:
         """The game ``game_id``, kept in memory here (loaded from the store if it is not yet);
@@ -241,9 +238,7 @@ class Games(Service):
                 raise TypeError(command)
             live.last_active = self.clock()
             self._publish(live, events, session.id, command.seq)
-            if live.race is not None and any(
-                isinstance(e, WordJudged) and e.result is Result.SCORED for e in events
-            ):
+            if live.race is not None and _scored(events):
                 self.on_scored(live)
 
     def play_path(self, live: LiveGame, path: tuple[Pos, ...], actor: str) -> bool:
@@ -265,7 +260,7 @@ class Games(Service):
                 return False
             events = self._commit_release(live, actor)
             self._publish(live, events)
-            scored = any(isinstance(e, WordJudged) and e.result is Result.SCORED for e in events)
+            scored = _scored(events)
             if scored:
                 self.on_scored(live)
             return scored
@@ -425,3 +420,8 @@ class Games(Service):
             ) from None
         self.sweep()
         return self.docs.keep(live)
+
+
+def _scored(events: list[Event]) -> bool:
+    """Whether a release's events hold a word that scored."""
+    return any(isinstance(e, WordJudged) and e.result is Result.SCORED for e in events)

@@ -18,6 +18,7 @@ from ...engines.bus import EVERYONE, Audience, only
 from ...engines.store import StorageError
 from ..documents import Documents
 from ..games import Games, LiveGame
+from ..games.held import load as load_game
 from ..parts import Parts, Service
 from ..sessions import Session
 from ..timers import RETRY_SECONDS
@@ -286,10 +287,9 @@ class Races(Service):
         if row is None or row.kind != "game":
             return None
         try:
-            name = row.doc.get("wordlist")
-            return Game.from_doc(row.doc, self.wordlists.get(name if isinstance(name, str) else ""))
-        except (GameDataError, KeyError) as exc:
-            log.warning("race game %s cannot be read: %s", game_id, exc)
+            return load_game(game_id, row, self.wordlists, self.wall_clock()).game  # (as Games loads one)
+        except GameDataError as exc:
+            log.warning("race game %s cannot be read: %s", game_id, exc.message)
             return None
 
     def _load(self, race_id: str) -> LiveRace:
