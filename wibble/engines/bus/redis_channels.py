@@ -4,10 +4,16 @@ On one Redis a process subscribes to its channels on one connection. In a cluste
 pub/sub would carry every message to every node (a cluster broadcasts PUBLISH), so the bus
 uses sharded pub/sub there: ``SPUBLISH`` reaches only the shard that serves the channel's
 slot (the same slot as the topic's history: one hash tag), and a process ``SSUBSCRIBE``s on
-that shard's master (redis-py's ``ClusterPubSub``, one connection per master). Each master's
+that shard's master, on a pub/sub connection of its own to each master (a plain ``PubSub`` of
+the cluster client's connection to that node, ``get_redis_connection``). Each master's
 connection is read by a reader of its own, so a quiet shard never holds up a busy one;
 readers hand what they hear to one queue, which the bus's listener reads as it reads the
 single connection of a plain Redis.
+
+Not redis-py's ``ClusterPubSub``: since redis-py 8 a bounded read of it holds a lock that its
+``ssubscribe`` waits for, and under gevent a reader that polls again at once never lets it go,
+so the first new game's subscription waited for ever (a plain ``PubSub``, as on one Redis,
+takes no lock to read).
 
 A subscription set that is no longer whole raises ``Lost`` from ``next`` (or the error that
 broke a connection): the bus then opens a fresh set on a fresh client (``RedisBus._resubscribe``)
@@ -70,10 +76,9 @@ class ShardChannels:
 
     def __init__(self, client: Any, channels: Iterable[str]) -> None:
         self._client = client
-        self._pubsub = client.pubsub()
         self._heard: queue.Queue[dict[str, Any] | BaseException] = queue.Queue()
-        self._readers: set[str] = set()
-        """The masters this set has a reader on (by name)."""
+        self._pubsubs: dict[str, Any] = {}
+        """Each master's pub/sub connection here, by the master's name; each has a reader."""
         self._leaving: Counter[str] = Counter()
         """Channels unsubscribed here whose confirmation is still to come."""
         self._closed = False
@@ -89,7 +94,14 @@ class ShardChannels:
     def subscribe(self, channel: str, raising: bool = False) -> None:
         try:
             node = self._client.get_node_from_key(channel)
-            self._pubsub.ssubscribe(channel)
+            pubsub = self._pubsubs.get(node.name)
+            if pubsub is None:
+                pubsub = self._client.get_redis_connection(node).pubsub()
+                self._pubsubs[node.name] = pubsub
+                threading.Thread(
+                    target=self._read, args=(pubsub,), name="wibble-bus-shard", daemon=True
+                ).start()
+            pubsub.ssubscribe(channel)
         except Exception as exc:
             if raising:
                 raise
@@ -97,22 +109,21 @@ class ShardChannels:
             self._heard.put(Lost(f"could not subscribe to {channel} ({exc})"))
             return
         self._where[channel] = node.name
-        if node.name not in self._readers:
-            self._readers.add(node.name)
-            reader = threading.Thread(target=self._read, args=(node,), name="wibble-bus-shard", daemon=True)
-            reader.start()
 
     def unsubscribe(self, channel: str) -> None:
-        self._where.pop(channel, None)
+        where = self._where.pop(channel, None)
+        pubsub = self._pubsubs.get(where) if where is not None else None
+        if pubsub is None:
+            return  # never subscribed here (its subscription failed, and the listener heard so)
         self._leaving[channel] += 1
-        self._pubsub.sunsubscribe(channel)
+        pubsub.sunsubscribe(channel)
 
-    def _read(self, node: Any) -> None:
+    def _read(self, pubsub: Any) -> None:
         """Hand on everything heard from one master, until the set is closed or the connection fails."""
         while not self._closed:
             began = time.monotonic()
             try:
-                message = self._pubsub.get_sharded_message(timeout=1.0, target_node=node)
+                message = pubsub.get_sharded_message(timeout=1.0)
             except Exception as exc:
                 if not self._closed:
                     self._heard.put(exc)
@@ -158,7 +169,8 @@ class ShardChannels:
 
     def close(self) -> None:
         self._closed = True
-        try:
-            self._pubsub.reset()
-        except Exception:  # (a connection already lost)
-            pass
+        for pubsub in list(self._pubsubs.values()):
+            try:
+                pubsub.reset()
+            except Exception:  # (a connection already lost)
+                pass
