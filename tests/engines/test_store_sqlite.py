@@ -110,7 +110,32 @@ def test_a_database_from_the_first_schema_is_upgraded_on_open_and_its_games_stil
     assert Game.from_doc(row.doc, AB).to_doc() == doc
     with closing(sqlite3.connect(db_path)) as db:
         indexes = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
-    assert "documents_by_updated" in indexes
+    assert "documents_by_hour" in indexes
+    assert "documents_by_updated" not in indexes
+
+
+def test_documents_saved_before_schema_5_are_still_deleted_once_untouched_for_long_enough(
+    db_path: Path,
+) -> None:
+    """The retention sweep looks documents up by their hour (schema 5): the migration gives every
+    stored one its hour, so a game untouched since before the upgrade still goes, and only it."""
+    doc = new_game().to_doc()
+    with sqlite3.connect(db_path) as old:
+        old.executescript("".join(MIGRATIONS[:4]))
+        old.execute("PRAGMA user_version = 4")
+        for doc_id, updated in (("stale", T0), ("recent", T0 + 7200)):
+            old.execute(
+                "INSERT INTO documents (id, kind, version, doc, created, updated)"
+                " VALUES (?, 'game', 0, ?, ?, ?)",
+                (doc_id, json.dumps(doc), T0, updated),
+            )
+    old.close()
+
+    store = SqliteStore(db_path)
+    assert store.purge(T0 + 3600, limit=10) == 1
+    assert store.load("stale") is None
+    assert store.load("recent") is not None
+    store.close()
 
 
 def test_matches_and_rooms_of_schema_2_keep_their_kind_documents_and_records(db_path: Path) -> None:
