@@ -61,6 +61,18 @@ def test_the_same_words_as_the_python_walk(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", LISTS)
+def test_the_count_leaves_out_the_words_already_found_as_the_python_walk_does(name: str) -> None:
+    # "Words left" after every refill: the board's words less the ones the player found.
+    words = shipped_list(name)
+    rng = random.Random(11)
+    for board in boards(words, 100, seed=5):
+        on_board = python_words(board, words)
+        found = set(rng.sample(sorted(on_board), len(on_board) // 3)) | {"zzzz", "niño", "qat"}
+        assert search.count(board, words, found) == len(on_board - found)
+        assert search.count(board, words, frozenset()) == len(on_board)
+
+
+@pytest.mark.parametrize("name", LISTS)
 def test_the_same_first_paths_in_the_same_order(name: str) -> None:
     # The first path found is the one a hint lights and a bot drags: it must not change.
     words = shipped_list(name)
@@ -189,6 +201,10 @@ def test_bad_arguments_are_refused_not_crashed() -> None:
     with pytest.raises(OverflowError):
         walk.groups(compiled, ["a"] * 25, 5, 2, [], [1] * 25, [2**70] * 25)
     assert walk.words(compiled, ["?"] * 25, 5, 2) == set()  # letters the list lacks: no words
+    with pytest.raises(TypeError, match="strings"):
+        walk.count(compiled, ["a"] * 25, 5, 2, {"ab", 3})
+    with pytest.raises(TypeError):
+        walk.count(compiled, ["a"] * 25, 5, 2, 7)
 
 
 def test_a_sequence_that_shrinks_as_it_is_read_is_read_from_a_copy() -> None:

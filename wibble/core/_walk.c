@@ -20,6 +20,8 @@
  * first path (tile indices, in search order) of each word, or of each word and set
  * of special tiles crossed, keyed as search.python_paths keys them, and ``groups``
  * those same paths grouped by what scoring sees of them (search.python_groups).
+ * ``count`` is ``len(words(...) - excluding)`` without building a string per word: the
+ * game's count after every refill, whose hundreds of new strings were most of its time.
  */
 
 #define PY_SSIZE_T_CLEAN
@@ -314,7 +316,7 @@ typedef struct {
     size_t size;
 } Groups;
 
-enum { WORDS, PATHS, GROUPS };
+enum { WORDS, PATHS, GROUPS, COUNT };
 
 static void groups_free(Groups *g) {
     PyMem_Free(g->group);
@@ -376,6 +378,22 @@ static int sorts_before(const char *a, Py_ssize_t a_size, const char *b, Py_ssiz
     return c < 0 || (c == 0 && a_size < b_size);
 }
 
+/* ``count``'s words to leave out, by their UTF-8 bytes: open addressing over a power-of-two
+   table of (hash, bytes); the bytes belong to the strings of ``held``, kept alive meanwhile. */
+typedef struct {
+    PyObject *held;
+    uint64_t *hash; /* 0 marks an empty slot (a hash of 0 is stored as 1) */
+    const char **text;
+    Py_ssize_t *size;
+    size_t slots;
+} Excluded;
+
+static uint64_t hash_bytes(const char *text, Py_ssize_t size) { /* FNV-1a; never 0 */
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (Py_ssize_t i = 0; i < size; i++) h = (h ^ (unsigned char)text[i]) * 0x100000001b3ull;
+    return h ? h : 1;
+}
+
 typedef struct {
     const Compiled *trie;
     int tiles, shortest;
@@ -389,7 +407,9 @@ typedef struct {
     Py_ssize_t length[MAX_TILES + 1];   /* text's length after each depth */
     int path[MAX_TILES];
     KeySet found;
-    int mode;                           /* WORDS, PATHS or GROUPS */
+    int mode;                           /* WORDS, PATHS, GROUPS or COUNT */
+    Py_ssize_t counted;                 /* COUNT: the distinct words found, less the excluded */
+    Excluded excluded;
     PyObject *out;                      /* WORDS: a set of words; PATHS: a dict of first paths */
     /* GROUPS: each path's totals from these, and per distinct totals its least word. */
     int64_t points[MAX_TILES], factor[MAX_TILES];
@@ -398,6 +418,55 @@ typedef struct {
 } Search;
 
 /* A path ``paths`` would keep, into its group. */
+static void excluded_free(Excluded *x) {
+    Py_CLEAR(x->held);
+    PyMem_Free(x->hash);
+    PyMem_Free(x->text);
+    PyMem_Free(x->size);
+}
+
+/* Reads ``words`` (any iterable of str) into ``x``. */
+static int excluded_read(Excluded *x, PyObject *words) {
+    x->held = PySequence_Tuple(words); /* a copy: what is read cannot change under the walk */
+    if (x->held == NULL) return -1;
+    Py_ssize_t count = PyTuple_GET_SIZE(x->held);
+    x->slots = 16;
+    while (x->slots < 2 * (size_t)count) x->slots *= 2;
+    x->hash = PyMem_Calloc(x->slots, sizeof(uint64_t));
+    x->text = PyMem_Calloc(x->slots, sizeof(char *));
+    x->size = PyMem_Calloc(x->slots, sizeof(Py_ssize_t));
+    if (x->hash == NULL || x->text == NULL || x->size == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t n = 0; n < count; n++) {
+        PyObject *word = PyTuple_GET_ITEM(x->held, n);
+        if (!PyUnicode_Check(word)) {
+            PyErr_SetString(PyExc_TypeError, "excluding must hold strings");
+            return -1;
+        }
+        Py_ssize_t size;
+        const char *text = PyUnicode_AsUTF8AndSize(word, &size);
+        if (text == NULL) return -1;
+        uint64_t h = hash_bytes(text, size);
+        size_t j = (size_t)(h * 0x9E3779B97F4A7C15ull >> 20) & (x->slots - 1);
+        while (x->hash[j]) j = (j + 1) & (x->slots - 1); /* (a word given twice is stored twice: harmless) */
+        x->hash[j] = h;
+        x->text[j] = text;
+        x->size[j] = size;
+    }
+    return 0;
+}
+
+static int excluded_has(const Excluded *x, const char *text, Py_ssize_t size) {
+    uint64_t h = hash_bytes(text, size);
+    size_t j = (size_t)(h * 0x9E3779B97F4A7C15ull >> 20) & (x->slots - 1);
+    for (; x->hash[j]; j = (j + 1) & (x->slots - 1)) {
+        if (x->hash[j] == h && x->size[j] == size && memcmp(x->text[j], text, (size_t)size) == 0) return 1;
+    }
+    return 0;
+}
+
 static int group(Search *s, int depth) {
     const Py_ssize_t place = s->keys++;
     int64_t letters = 0, factor = 1;
@@ -462,6 +531,10 @@ static int record(Search *s, int depth, uint64_t rank, uint64_t special) {
         return added;
     }
     if (s->mode == GROUPS) return group(s, depth);
+    if (s->mode == COUNT) {
+        s->counted += !excluded_has(&s->excluded, s->text, s->length[depth + 1]);
+        return 0;
+    }
     PyObject *word = PyUnicode_DecodeUTF8(s->text, s->length[depth + 1], "strict");
     if (word == NULL) return -1;
     if (s->mode == WORDS) {
@@ -639,10 +712,14 @@ static PyObject *search(PyObject *args, int mode) {
     PyObject *symbols, *special = NULL, *points = NULL, *factors = NULL;
     Py_ssize_t size;
     int shortest;
+    PyObject *excluding = NULL;
     if (mode == GROUPS) {
         if (!PyArg_ParseTuple(
                 args, "O!OniOOO", &CompiledType, &trie, &symbols, &size, &shortest, &special, &points, &factors
             ))
+            return NULL;
+    } else if (mode == COUNT) {
+        if (!PyArg_ParseTuple(args, "O!OniO", &CompiledType, &trie, &symbols, &size, &shortest, &excluding))
             return NULL;
     } else if (!PyArg_ParseTuple(args, "O!Oni|O", &CompiledType, &trie, &symbols, &size, &shortest, &special)) {
         return NULL;
@@ -657,6 +734,8 @@ static PyObject *search(PyObject *args, int mode) {
             read_numbers(factors, s->factor, s->tiles, "factors") < 0)
             goto done;
         s->groups.word_cap = s->word_cap;
+    } else if (mode == COUNT) {
+        if (excluded_read(&s->excluded, excluding) < 0) goto done;
     } else {
         s->out = mode == PATHS ? PyDict_New() : PySet_New(NULL);
         if (s->out == NULL) goto done;
@@ -669,10 +748,15 @@ static PyObject *search(PyObject *args, int mode) {
         spell(s, 0, i);
         if (walk(s, i, step, 0, 0, step->before, s->bit[i]) < 0) goto done;
     }
-    out = mode == GROUPS ? groups_list(s) : s->out;
-    s->out = NULL;
+    if (mode == COUNT) {
+        out = PyLong_FromSsize_t(s->counted);
+    } else {
+        out = mode == GROUPS ? groups_list(s) : s->out;
+        s->out = NULL;
+    }
 done:
     Py_XDECREF(s->out);
+    excluded_free(&s->excluded);
     groups_free(&s->groups);
     PyMem_Free(s->found.slots);
     PyMem_Free(s->text);
@@ -695,6 +779,11 @@ static PyObject *walk_groups(PyObject *module, PyObject *args) {
     return search(args, GROUPS);
 }
 
+static PyObject *walk_count(PyObject *module, PyObject *args) {
+    (void)module;
+    return search(args, COUNT);
+}
+
 static PyMethodDef methods[] = {
     {"compile", walk_compile, METH_O, "compile(root) -> Compiled: a trie's nodes copied into flat arrays."},
     {"words", walk_words, METH_VARARGS,
@@ -705,6 +794,8 @@ static PyMethodDef methods[] = {
     {"groups", walk_groups, METH_VARARGS,
      "groups(compiled, symbols, size, shortest, special, points, factors) -> list: the paths "
      "paths() keeps, grouped by totals: (letters, factor, tiles, least word, its place, its path)."},
+    {"count", walk_count, METH_VARARGS,
+     "count(compiled, symbols, size, shortest, excluding) -> int: len(words(...) - set(excluding))."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from functools import cache
 from typing import Any
 
@@ -70,6 +71,18 @@ def words(board: Board, wordlist: WordList) -> set[str]:
         found: set[str] = _walk.words(trie, symbols, board.size, shortest)
         return found
     return set(python_paths(symbols, board.size, wordlist.trie.root, shortest))
+
+
+def count(board: Board, wordlist: WordList, excluding: AbstractSet[str] = frozenset()) -> int:
+    """How many words ``board`` allows that are not in ``excluding``: ``len(words(...) - excluding)``,
+    compiled without a string for each word."""
+    symbols, shortest = _symbols(board), wordlist.min_length - 1
+    trie = _compiled_for(board, wordlist)
+    if trie is not None:
+        counted: int = _walk.count(trie, symbols, board.size, shortest, excluding)
+        return counted
+    found = set(python_paths(symbols, board.size, wordlist.trie.root, shortest))
+    return len(found) - len(found.intersection(excluding)) if excluding else len(found)
 
 
 def paths(board: Board, wordlist: WordList, special: Sequence[int] = ()) -> dict[Any, list[int]]:
