@@ -193,6 +193,18 @@ _sqlite.SqliteStore.checkpoint = lambda self: None
 """,
     # A diagnostic, not a fix: the turn's best word (searched at every release and pass, for
     # the end screen) is not computed at all. The most that moving it off the loop could gain.
+    # The garbage collector's young threshold (``wibble.web.server.YOUNG_COLLECTION``, shipped
+    # 10,000): fewer objects a young collection, more collections; with ``--gc-log``, what each costs.
+    "young-2500": """
+from wibble.web import server as _server
+
+_server.YOUNG_COLLECTION = 2500
+""",
+    "young-700": """
+from wibble.web import server as _server
+
+_server.YOUNG_COLLECTION = 700
+""",
     "no-best": """
 from wibble.core.match import state
 

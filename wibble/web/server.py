@@ -24,7 +24,7 @@ from .app import is_trusted
 # whole life, though a websocket reads it only for its handshake; requests are small.
 READ_BUFFER = 1024
 
-YOUNG_COLLECTION = 10_000
+YOUNG_COLLECTION = 2500
 
 HOUSEKEEPING_INTERVAL = 60.0  # seconds between sweeps of idle games and purges of old ones
 PICK_UP_INTERVAL = 2.0  # seconds between looks for deadlines nobody handled
@@ -253,7 +253,10 @@ def make_server(app: Any, host: str, port: int, access_log: TextIO | None = None
     Young collections run every ``YOUNG_COLLECTION`` allocations instead of Python's
     700: each one promotes whatever happens to be in flight (a message, an event),
     and the promoted objects are what eventually trigger the full collections that
-    cost 30-80 ms at a thousand players (benchmarks.load).
+    cost 30-80 ms at a thousand players (benchmarks.load). Not many more, though: every
+    tenth young collection is a middle one, which scans all that the ten promoted, so
+    at 10,000 it paused every game for 30-50 ms in 250 rooms of four, at 2,500 for 8-10
+    (docs/benchmarks-log.md, 2026-12-07).
     """
     gc.collect()
     gc.freeze()
