@@ -42,12 +42,12 @@ from pathlib import Path
 from wibble.core import Board, Draws, LetterSampler, Pos, WordList, solve
 from wibble.core.match import LEVELS, Match, Seat, Settings, Specials, choose
 from wibble.core.match.tiles import NEW_BOARD, Build, check_quality, new_board, run
+from wibble.web.server import YOUNG_COLLECTION  # as make_server sets it
 from wibble.wordlists import load
 
 ROOT = Path(__file__).resolve().parent.parent
 NOW = 1_000.0  # the clock a match starts at: any number will do, a match only stores it
 MIN_BOARD_WORDS = 30  # the server's default (wibble.web.app, MIN_BOARD_WORDS)
-YOUNG_COLLECTION = 10_000  # as wibble.web.server.make_server sets it
 SETTINGS = Settings(word_mult_from=1, start_gems=10)  # both multipliers on every board; gems for hints
 POINTS_BOARDS = 200
 
