@@ -13,7 +13,10 @@ single connection of a plain Redis.
 Not redis-py's ``ClusterPubSub``: since redis-py 8 a bounded read of it holds a lock that its
 ``ssubscribe`` waits for, and under gevent a reader that polls again at once never lets it go,
 so the first new game's subscription waited for ever (a plain ``PubSub``, as on one Redis,
-takes no lock to read).
+takes no lock to read). A plain ``PubSub`` that reconnected by itself would subscribe again to
+all its channels in one ``SSUBSCRIBE``, which a cluster refuses when they span slots; the bus's
+listener gets a client that never retries, so a lost connection reaches the bus, which opens a
+fresh set instead.
 
 A subscription set that is no longer whole raises ``Lost`` from ``next`` (or the error that
 broke a connection): the bus then opens a fresh set on a fresh client (``RedisBus._resubscribe``)
@@ -33,6 +36,10 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 log = logging.getLogger(__name__)
+
+
+CONFIRM_SECONDS = 1.0
+"""How long a cluster subscription waits for its master to confirm it, at most."""
 
 
 class Lost(Exception):
@@ -84,6 +91,8 @@ class ShardChannels:
         self._closed = False
         self._where: dict[str, str] = {}
         """Each channel subscribed here: the master it was subscribed on (by name)."""
+        self._confirming: dict[str, threading.Event] = {}
+        """Channels whose subscription their master has yet to confirm."""
         try:
             for channel in channels:
                 self.subscribe(channel, raising=True)
@@ -92,6 +101,8 @@ class ShardChannels:
             raise
 
     def subscribe(self, channel: str, raising: bool = False) -> None:
+        # Called under the bus's lock (RedisBus._lock), as is unsubscribe: the masters' pub/subs
+        # and the maps below are changed by one caller at a time.
         try:
             node = self._client.get_node_from_key(channel)
             pubsub = self._pubsubs.get(node.name)
@@ -101,14 +112,22 @@ class ShardChannels:
                 threading.Thread(
                     target=self._read, args=(pubsub,), name="wibble-bus-shard", daemon=True
                 ).start()
+            confirmed = self._confirming[channel] = threading.Event()
             pubsub.ssubscribe(channel)
         except Exception as exc:
+            self._confirming.pop(channel, None)
             if raising:
                 raise
             # Nobody reads a master's connection that was never made: the listener must hear it.
             self._heard.put(Lost(f"could not subscribe to {channel} ({exc})"))
             return
         self._where[channel] = node.name
+        # Until its master has read the SSUBSCRIBE, a publish there is not heard here, nor counted
+        # as heard (which is how a publisher tells a topic only it listens to): the first
+        # subscription on a master also opens the connection, so that takes a while. A late
+        # confirmation is no failure: the subscription stands once the master reads it.
+        confirmed.wait(CONFIRM_SECONDS)
+        self._confirming.pop(channel, None)
 
     def unsubscribe(self, channel: str) -> None:
         where = self._where.pop(channel, None)
@@ -128,7 +147,11 @@ class ShardChannels:
                 if not self._closed:
                     self._heard.put(exc)
                 return
-            if message is not None:
+            if message is not None and message.get("type") == "ssubscribe":
+                confirmed = self._confirming.get(message.get("channel"))
+                if confirmed is not None:
+                    confirmed.set()
+            elif message is not None:
                 self._heard.put(message)
             elif time.monotonic() - began < 0.1:
                 time.sleep(0.1)  # no connection to this master now (nothing left on it): no spinning
