@@ -191,20 +191,21 @@ from wibble.engines.store import sqlite as _sqlite
 _sqlite.SqliteStore.defer_checkpoints = lambda self: self._db.execute("PRAGMA wal_autocheckpoint = 0")
 _sqlite.SqliteStore.checkpoint = lambda self: None
 """,
-    # A diagnostic, not a fix: the turn's best word (searched at every release and pass, for
-    # the end screen) is not computed at all. The most that moving it off the loop could gain.
     # The garbage collector's young threshold (``wibble.web.server.YOUNG_COLLECTION``, shipped
-    # 10,000): fewer objects a young collection, more collections; with ``--gc-log``, what each costs.
-    "young-2500": """
+    # 2,500 since 2026-12-07, 10,000 before): fewer objects a young collection, more collections;
+    # with ``--gc-log``, what each costs.
+    "young-10000": """
 from wibble.web import server as _server
 
-_server.YOUNG_COLLECTION = 2500
+_server.YOUNG_COLLECTION = 10_000
 """,
     "young-700": """
 from wibble.web import server as _server
 
 _server.YOUNG_COLLECTION = 700
 """,
+    # A diagnostic, not a fix: the turn's best word (searched at every release and pass, for
+    # the end screen) is not computed at all. The most that moving it off the loop could gain.
     "no-best": """
 from wibble.core.match import state
 

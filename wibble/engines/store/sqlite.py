@@ -151,7 +151,10 @@ BACKSTOP_PAGES = 10_000
 WAL_KEEP_BYTES = 16 * 2**20
 # The retention sweep finds old documents by the hour they were last written or opened in
 # (``hour``, indexed), then by the exact time (``updated``, not indexed). The hour each
-# document was last written with is remembered, for up to HOURS_KEPT documents.
+# document was last written with is remembered, for up to HOURS_KEPT documents. One server
+# writes a file (another process's writes, ``wibble copy`` say, are rare): a second writer whose
+# clock ran ahead could leave a row's hour ahead of its time, which only delays its deletion,
+# by as much as the clocks differ, never deletes anything early.
 HOUR = 3600
 HOURS_KEPT = 100_000
 
