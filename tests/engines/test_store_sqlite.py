@@ -132,10 +132,30 @@ def test_documents_saved_before_schema_5_are_still_deleted_once_untouched_for_lo
     old.close()
 
     store = SqliteStore(db_path)
+    assert hours(db_path) == {"stale": int(T0 // 3600), "recent": int((T0 + 7200) // 3600)}
     assert store.purge(T0 + 3600, limit=10) == 1
     assert store.load("stale") is None
     assert store.load("recent") is not None
     store.close()
+
+
+def test_a_commit_in_a_new_hour_moves_the_documents_hour_so_the_sweep_keeps_it(db_path: Path) -> None:
+    store = SqliteStore(db_path)
+    game = new_game()
+    store.create("g", "game", game.to_doc(), T0)
+    steps = play(game, 2)
+    store.commit("g", steps[0].expected, steps[0].doc, steps[0].move, T0 + 10)  # the same hour
+    assert hours(db_path) == {"g": int(T0 // 3600)}
+    store.commit("g", steps[1].expected, steps[1].doc, steps[1].move, T0 + 2 * 3600)
+    assert hours(db_path) == {"g": int((T0 + 2 * 3600) // 3600)}
+    assert store.purge(T0 + 3600, limit=10) == 0  # played since: kept
+    store.close()
+
+
+def hours(db_path: Path) -> dict[str, int]:
+    """Each stored document's ``hour``, read straight from the file."""
+    with closing(sqlite3.connect(db_path)) as db:
+        return dict(db.execute("SELECT id, hour FROM documents").fetchall())
 
 
 def test_matches_and_rooms_of_schema_2_keep_their_kind_documents_and_records(db_path: Path) -> None:
