@@ -162,6 +162,52 @@ def test_what_msgspec_cannot_write_still_crosses_to_another_process(url: str) ->
         b.stop()
 
 
+def _spin(stop: Any) -> None:
+    while not stop.is_set():
+        sum(range(10_000))
+
+
+def test_a_stopped_bus_leaves_no_subscription_behind_on_a_busy_machine(url: str) -> None:
+    """Once ``stop`` returns, Redis counts none of the bus's subscriptions: not one left open by a
+    reader still reading as its connection was closed. (Before 2026-12-07, with other processes
+    keeping both cores busy, most stops left one behind, on one Redis and on a cluster alike,
+    open until the garbage collector found it; a publisher then counted a listener that was
+    gone, and never took a topic for its own.)"""
+    import multiprocessing
+
+    admin = connect(url)
+    channel = "wibble:bus:{t}"
+    node = admin.get_redis_connection(admin.get_node_from_key(channel)) if in_cluster(admin) else admin
+
+    def subscribed() -> int:
+        counts = node.pubsub_shardnumsub(channel) if in_cluster(admin) else node.pubsub_numsub(channel)
+        return int(counts[0][1])
+
+    stop = multiprocessing.Event()
+    spinners = [multiprocessing.Process(target=_spin, args=(stop,), daemon=True) for _ in range(3)]
+    for spinner in spinners:
+        spinner.start()
+    left: list[int] = []
+    try:
+        for n in range(30):
+            bus, other = buses(url)
+            try:
+                bus.subscribe("t", listener([]))
+                until(lambda: subscribed() == 1)
+            finally:
+                bus.stop()
+                other.stop()
+            if subscribed():
+                left.append(n)
+                until(lambda: subscribed() == 0)  # (each round starts clean, to count the next one)
+    finally:
+        stop.set()
+        for spinner in spinners:
+            spinner.join(5)
+        admin.close()
+    assert left == [], f"subscriptions left behind after stop in rounds {left}"
+
+
 def test_on_a_cluster_a_master_that_hangs_is_noticed_and_the_bus_hears_its_replica(
     redis_cluster: Any, tmp_path: Any
 ) -> None:

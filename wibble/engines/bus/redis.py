@@ -50,6 +50,8 @@ OWNERS_CHECKED_EVERY = 2.0
 master it is subscribed on (``ShardChannels.check``)."""
 RECONNECT_PAUSE = 0.5
 """Seconds between attempts to subscribe again while Redis is away."""
+LISTEN_SECONDS = 1.0
+"""The longest the listener waits for a message before it looks whether it was stopped."""
 ALONE_KEPT = 100_000
 """Topics remembered as heard by this process alone, at most."""
 ALONE_SECONDS = 5.0
@@ -331,11 +333,26 @@ class RedisBus:
             self._thread.start()
 
     def stop(self) -> None:
-        self._stopped = True
-        try:
-            self._subs.close()
-        except Exception:
-            pass
+        """Stop listening; once this returns Redis holds none of this process's subscriptions.
+
+        The listener is woken and let finish its read before its connection is closed: closed
+        under a read still going on, a connection could come back subscribed and stay open (seen
+        on a busy machine), and other processes would count a listener that is gone."""
+        with self._lock:  # a resubscription under way has finished, or will not begin
+            self._stopped = True
+            subs = self._subs
+        thread = self._thread
+        if thread is not None and thread is not threading.current_thread() and thread.is_alive():
+            try:
+                subs.wake()
+            except Exception:  # (a connection already lost: the listener is done with it)
+                pass
+            thread.join(LISTEN_SECONDS + 0.5)
+        with self._lock:
+            try:
+                self._subs.close()
+            except Exception:
+                pass
 
     def _listen(self) -> None:
         while not self._stopped:
@@ -345,7 +362,7 @@ class RedisBus:
                 if self._sharded and time.monotonic() - self._checked_at > OWNERS_CHECKED_EVERY:
                     self._checked_at = time.monotonic()
                     self._subs.check(self._owner_of, self._ask)
-                message = self._subs.next(timeout=min(1.0, self.listed_for / 3))
+                message = self._subs.next(timeout=min(LISTEN_SECONDS, self.listed_for / 3))
             except Exception as exc:
                 if self._stopped:
                     return
@@ -433,6 +450,8 @@ class RedisBus:
                 return
             try:
                 with self._lock:
+                    if self._stopped:
+                        return
                     self._subs.close()
                     if self._sharded:  # a fresh client: it asks the cluster where each slot is now
                         old, self.listener = self.listener, self._open_listener()

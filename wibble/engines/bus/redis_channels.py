@@ -40,6 +40,8 @@ log = logging.getLogger(__name__)
 
 CONFIRM_SECONDS = 1.0
 """How long a cluster subscription waits for its master to confirm it, at most."""
+READ_SECONDS = 1.0
+"""How long a master's reader waits for a message before it looks whether its set is closed."""
 
 
 class Lost(Exception):
@@ -65,6 +67,10 @@ class PlainChannels:
     def unsubscribe(self, channel: str) -> None:
         self._pubsub.unsubscribe(channel)
 
+    def wake(self) -> None:
+        """A ``next`` under way returns now (every subscription ends: the bus is stopping)."""
+        self._pubsub.unsubscribe()
+
     def next(self, timeout: float) -> tuple[str, str] | None:
         """The next message (its channel and data), or None after ``timeout`` seconds."""
         message = self._pubsub.get_message(timeout=timeout)
@@ -86,6 +92,7 @@ class ShardChannels:
         self._heard: queue.Queue[dict[str, Any] | BaseException] = queue.Queue()
         self._pubsubs: dict[str, Any] = {}
         """Each master's pub/sub connection here, by the master's name; each has a reader."""
+        self._readers: dict[str, threading.Thread] = {}
         self._leaving: Counter[str] = Counter()
         """Channels unsubscribed here whose confirmation is still to come."""
         self._closed = False
@@ -109,9 +116,11 @@ class ShardChannels:
             if pubsub is None:
                 pubsub = self._client.get_redis_connection(node).pubsub()
                 self._pubsubs[node.name] = pubsub
-                threading.Thread(
+                reader = threading.Thread(
                     target=self._read, args=(pubsub,), name="wibble-bus-shard", daemon=True
-                ).start()
+                )
+                self._readers[node.name] = reader
+                reader.start()
             confirmed = self._confirming[channel] = threading.Event()
             pubsub.ssubscribe(channel)
         except Exception as exc:
@@ -142,7 +151,7 @@ class ShardChannels:
         while not self._closed:
             began = time.monotonic()
             try:
-                message = pubsub.get_sharded_message(timeout=1.0)
+                message = pubsub.get_sharded_message(timeout=READ_SECONDS)
             except Exception as exc:
                 if not self._closed:
                     self._heard.put(exc)
@@ -155,6 +164,10 @@ class ShardChannels:
                 self._heard.put(message)
             elif time.monotonic() - began < 0.1:
                 time.sleep(0.1)  # no connection to this master now (nothing left on it): no spinning
+
+    def wake(self) -> None:
+        """A ``next`` under way returns now."""
+        self._heard.put({})
 
     def next(self, timeout: float) -> tuple[str, str] | None:
         try:
@@ -191,8 +204,22 @@ class ShardChannels:
                 raise Lost(f"{channel} is served by another master now")
 
     def close(self) -> None:
+        """Every subscription here ends, and its connection is closed, before this returns.
+
+        Each connection is closed once its reader has stopped reading it: a ``PubSub`` closed under
+        a reader that is still reading could be reconnected, subscribed again, by that read, and
+        be left open holding its subscriptions (a publisher then counts a listener that is gone:
+        seen under load). The readers are woken by unsubscribing everything; one that does not
+        stop in time (a master that hangs) has its connection closed under it all the same."""
         self._closed = True
-        for pubsub in list(self._pubsubs.values()):
+        for name, pubsub in list(self._pubsubs.items()):
+            reader = self._readers.get(name)
+            if reader is not None and reader.is_alive():
+                try:
+                    pubsub.sunsubscribe()  # its confirmation wakes the reader at once
+                except Exception:  # (a connection already lost: its reader has stopped, or will)
+                    pass
+                reader.join(READ_SECONDS + 0.5)
             try:
                 pubsub.reset()
             except Exception:  # (a connection already lost)
