@@ -37,7 +37,7 @@ from websocket import create_connection
 
 from tests.browser import find_chromium
 from tests.e2e.wibble_page import WibblePage
-from tests.support import LiveServer, find_paths, shipped_list
+from tests.support import LiveServer, find_paths, messages_in, shipped_list
 from wibble.core import Trie
 from wibble.core.pace import MOST_TILES, WINDOW
 
@@ -74,16 +74,17 @@ class Frames:
 
     def _frame(self, payload: str | bytes) -> None:
         try:
-            message = json.loads(payload)
+            messages = messages_in(payload)
         except ValueError:
             return
-        kind = message.get("type")
-        if kind == "word" and message.get("result") == "scored":
-            self.words += 1
-        elif kind == "over":
-            self.over = True
-        elif kind == "leaderboard" and message.get("you"):
-            self.board = message
+        for message in messages:
+            kind = message.get("type")
+            if kind == "word" and message.get("result") == "scored":
+                self.words += 1
+            elif kind == "over":
+                self.over = True
+            elif kind == "leaderboard" and message.get("you"):
+                self.board = message
 
 
 def play_page(

@@ -155,7 +155,9 @@ class Planner:
         connection.send(frame)
         for each in self.connections:
             each.flush()
-        return [json.loads(f) for f in connection.frames[mark:]]
+        from tests.support import messages_in
+
+        return [message for f in connection.frames[mark:] for message in messages_in(f)]
 
     def tick(self, seconds: float) -> None:
         self.steps.append(["tick", seconds])

@@ -80,7 +80,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -89,6 +89,7 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from tests.support import messages_in
 from wibble.core import Board, Found, LetterSampler, Pos, WordList, solve
 from wibble.core.letters import Letter
 from wibble.wordlists import load
@@ -425,6 +426,7 @@ class Player:
         self.grid: list[list[Letter]] = []
         self.options: list[Option] | None = None  # words to play on this board; None: solve again
         self.scored: set[str] = set()
+        self.pending: deque[dict[str, Any]] = deque()  # messages of a frame read, not yet taken
         self.chained: list[Pos] = []  # echo only: the chain the server would hold
         self.sampler = LetterSampler(words.letters)  # echo only: draws the refills the server would
 
@@ -432,10 +434,10 @@ class Player:
 
     async def recv(self) -> dict[str, Any]:
         assert self.ws is not None
-        async with asyncio.timeout(TIMEOUT):
-            raw = await self.ws.recv()
-        reply: dict[str, Any] = json.loads(raw)
-        return reply
+        while not self.pending:
+            async with asyncio.timeout(TIMEOUT):
+                self.pending.extend(messages_in(await self.ws.recv()))
+        return self.pending.popleft()
 
     async def ask(self, message: dict[str, Any], timed: bool = True) -> tuple[str, dict[str, Any]]:
         assert self.ws is not None
@@ -681,7 +683,8 @@ class MatchClient:
             await self.ws.send(encode(self.new_match()))
             while True:
                 async with asyncio.timeout(None if self.waiting else SILENCE):  # paused: silence is right
-                    await self.follow(json.loads(await self.ws.recv()))
+                    for message in messages_in(await self.ws.recv()):
+                        await self.follow(message)
         except (OSError, TimeoutError, ConnectionClosed) as exc:
             if not self.closing:
                 tally.errors[f"{type(exc).__name__}"] += 1

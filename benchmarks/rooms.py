@@ -74,7 +74,8 @@ every server uses DIR as it is: a later one takes on the rooms an earlier one le
 Diagnostics: ``--gc-log`` reports every garbage collection the server makes in the
 measured window (through a ``gc.callbacks`` hook), and ``--patch NAME[,NAME]`` adds a
 row for Wibble with changes patched in at start-up (``PATCHES``: ``forget-solve``, the
-fix proposed in docs/benchmarks-log.md, "Rooms"; ``inline-checkpoints`` and
+fix proposed in docs/benchmarks-log.md, "Rooms"; ``frame-a-message``, each message its own
+frame as before one frame a change; ``inline-checkpoints`` and
 ``no-checkpoints``, the store's WAL checkpoints inline on the loop as SQLite runs them by
 itself, or none; ``no-best``, a diagnostic that skips the turn's best-word search), so
 that a proposal is measured against the shipped server in one run:
@@ -138,6 +139,7 @@ from benchmarks.load import (
     start_floor,
     start_wibble,
 )
+from tests.support import messages_in
 from wibble.core import Board, LetterSampler, Pos, WordList, solve
 from wibble.core.letters import Letter
 from wibble.core.room import RACE_SECONDS, ROOM_SEATS
@@ -203,6 +205,21 @@ _server.YOUNG_COLLECTION = 10_000
 from wibble.web import server as _server
 
 _server.YOUNG_COLLECTION = 700
+""",
+    # Each message its own frame, as the server sent them before 2026-12-07 (a word played in a
+    # match was four frames to each person: played, board, gems, turn); today one frame a change.
+    "frame-a-message": """
+from wibble.engines.bus import memory as _memory
+
+_publish = _memory.MemoryBus.publish
+
+
+def publish(self, topic, messages, *args, **kwargs):
+    for message in list(messages):
+        _publish(self, topic, [message], *args, **kwargs)
+
+
+_memory.MemoryBus.publish = publish
 """,
     # A diagnostic, not a fix: the turn's best word (searched at every release and pass, for
     # the end screen) is not computed at all. The most that moving it off the loop could gain.
@@ -461,7 +478,9 @@ class Person:
         why = "closed by the server"
         try:
             async for raw in self.ws:
-                self.handle(time.perf_counter(), json.loads(raw))
+                arrived = time.perf_counter()
+                for message in messages_in(raw):
+                    self.handle(arrived, message)
         except ConnectionClosed as exc:
             why = f"closed: {exc.rcvd.code if exc.rcvd else 'no close frame'}"
         if self.closing:

@@ -11,6 +11,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections import deque
 from collections.abc import Iterator
 from contextlib import closing
 from functools import cache
@@ -108,17 +109,29 @@ class LiveServer:
         return self.process.poll() is None
 
 
+def messages_in(frame: str | bytes) -> list[dict[str, Any]]:
+    """The messages a server frame holds, in order (docs/protocol.md: one object, or an array of
+    what one change said)."""
+    data = json.loads(frame)
+    return data if isinstance(data, list) else [data]
+
+
 class Client:
-    """A real websocket client speaking JSON."""
+    """A real websocket client speaking JSON, one message at a time (a frame holding several is
+    read in order)."""
 
     def __init__(self, ws_url: str, **options: Any) -> None:
         self.ws: WebSocket = create_connection(ws_url, timeout=10, **options)
+        self.pending: deque[dict[str, Any]] = deque()
+        """Messages of a frame already read, not yet taken by ``recv``."""
 
     def send(self, message: Any) -> None:
         self.ws.send(message if isinstance(message, str) else json.dumps(message))
 
     def recv(self) -> dict[str, Any]:
-        return json.loads(self.ws.recv())
+        while not self.pending:
+            self.pending.extend(messages_in(self.ws.recv()))
+        return self.pending.popleft()
 
     def ask(self, message: Any) -> dict[str, Any]:
         self.send(message)

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from websocket import WebSocketTimeoutException
 
-from tests.support import WORDS, Client, LiveServer, find_paths, letters_of, shipped_list
+from tests.support import WORDS, Client, LiveServer, find_paths, letters_of, messages_in, shipped_list
 from wibble.core import Trie
 
 Path_ = list[tuple[int, int]]
@@ -100,6 +100,8 @@ def final_of(record: dict[str, Any]) -> dict[str, Any]:
 
 def expect_silence(client: Client, seconds: float = 0.5) -> None:
     """Nothing more arrives on ``client`` for a while."""
+    if client.pending:
+        pytest.fail(f"expected nothing more, got {list(client.pending)!r}")
     client.ws.settimeout(seconds)
     try:
         extra = client.ws.recv()
@@ -111,11 +113,13 @@ def expect_silence(client: Client, seconds: float = 0.5) -> None:
 
 
 def expect_error(client: Client, code: str | set[str]) -> dict[str, Any]:
-    frame = client.ws.recv()
-    if not frame:
-        hang_up(client)
-        pytest.fail(f"the server closed the connection instead of answering with {code}")
-    reply = json.loads(frame)
+    if not client.pending:
+        frame = client.ws.recv()
+        if not frame:
+            hang_up(client)
+            pytest.fail(f"the server closed the connection instead of answering with {code}")
+        client.pending.extend(messages_in(frame))
+    reply = client.recv()
     assert reply["type"] == "error", reply
     codes = {code} if isinstance(code, str) else code
     assert reply["code"] in codes, reply

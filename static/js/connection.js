@@ -162,8 +162,9 @@ export class Connection {
         heard = true;
         this.attempt = 0; // only a connection that worked resets the back-off
       }
-      const message = read(event.data);
-      if (message && message.type !== "pong") this.handlers.onMessage?.(message);
+      for (const message of read(event.data)) {
+        if (message.type !== "pong") this.handlers.onMessage?.(message);
+      }
     });
     socket.addEventListener("close", (event) => {
       if (this.socket !== socket) return; // a socket we already gave up on

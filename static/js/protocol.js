@@ -170,17 +170,23 @@ const KNOWN = new Set([
   "pong", // the heartbeat's answer: the connection swallows it, the game never sees one
 ]);
 
-/** A server frame as an object with a known `type`, or null for anything else. */
+const known = (message) =>
+  message !== null && typeof message === "object" && !Array.isArray(message) && KNOWN.has(message.type);
+
+/**
+ * The messages of a server frame, in order: one message is its object; what one change said
+ * (a word played in a match, its refill, the next turn) an array of them. Anything else, or
+ * a message of an unknown `type`, is left out.
+ */
 export function read(frame) {
-  if (typeof frame !== "string") return null;
-  let message;
+  if (typeof frame !== "string") return [];
+  let data;
   try {
-    message = JSON.parse(frame);
+    data = JSON.parse(frame);
   } catch {
-    return null;
+    return [];
   }
-  if (message === null || typeof message !== "object" || Array.isArray(message)) return null;
-  return KNOWN.has(message.type) ? message : null;
+  return (Array.isArray(data) ? data : [data]).filter(known);
 }
 
 /** A `[row, col]` list from a message, as fresh arrays the caller may keep. */

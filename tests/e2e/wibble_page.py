@@ -12,7 +12,7 @@ from urllib.parse import urlencode
 
 from playwright.sync_api import Locator, Page, WebSocketRoute, expect
 
-from tests.support import find_paths
+from tests.support import find_paths, messages_in
 from wibble.core import Trie
 
 Path = list[tuple[int, int]]
@@ -161,7 +161,7 @@ class SlowLink:
     """The page's websocket through a link the test controls, like a slow network.
 
     Set up before the page opens. Everything passes through at once, except that
-    server messages matching ``hold`` wait in ``held`` (in order; later ones queue
+    server frames with a message matching ``hold`` wait in ``held`` (in order; later ones queue
     behind them) until ``deliver()``. ``sent`` is every message the page sent.
     """
 
@@ -180,7 +180,8 @@ class SlowLink:
             server.send(message)
 
         def down(message: str | bytes) -> None:
-            if self.held or (self.hold is not None and self.hold(json.loads(message))):
+            hold = self.hold
+            if self.held or (hold is not None and any(hold(m) for m in messages_in(message))):
                 self.held.append((ws, message))
             else:
                 ws.send(message)
@@ -194,7 +195,7 @@ class SlowLink:
     def wait_held(self, predicate: Callable[[Message], bool], timeout: float = 5.0) -> None:
         """Wait until a held server message matches."""
         deadline = time.monotonic() + timeout
-        while not any(predicate(json.loads(message)) for _, message in self.held):
+        while not any(predicate(m) for _, message in self.held for m in messages_in(message)):
             assert time.monotonic() < deadline, f"no such message held: {self.held}"
             self.page.wait_for_timeout(20)  # lets Playwright deliver the link's events
 

@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 from tests.engines.harness import Engine
+from tests.support import messages_in
 from wibble import protocol
 from wibble.engines.bus import all_but, holders_of, only
 from wibble.live import Session
@@ -19,7 +20,7 @@ MARK = {"type": "mark"}
 
 
 def listener(frames: Frames, token: str | None = None, topic: str = "t") -> Session:
-    session = Session(lambda frame: frames.append(json.loads(frame)))
+    session = Session(lambda frame: frames.extend(messages_in(frame)))
     if token is not None:
         session.credentials[topic] = Credential.of(token, "Ann")
     return session
@@ -36,6 +37,23 @@ def test_everyone_hears_in_order_and_only_the_sender_gets_its_seq(engine: Engine
     engine.settle(lambda: len(far) == 2)
     assert mine == [{"type": "a", "seq": 7}, {"type": "b", "seq": 7}]
     assert near == far == [{"type": "a"}, {"type": "b"}]
+
+
+def test_what_one_publish_says_is_one_frame_to_each_session(engine: Engine) -> None:
+    """A move that says several things (a word played, its refill, the next turn) costs each
+    connection one websocket message, an array in order; a message alone stays an object."""
+    here, there = engine.bus(), engine.bus()
+    mine, near, far = [], [], []
+    me = Session(mine.append)
+    engine.subscribe(here, "t", me)
+    engine.subscribe(here, "t", Session(near.append))
+    engine.subscribe(there, "t", Session(far.append))
+    here.publish("t", [{"type": "a"}, {"type": "b"}], origin=me.id, seq=7)
+    here.publish("t", [MARK])
+    engine.settle(lambda: len(far) == 2)
+    assert [json.loads(frame) for frame in mine] == [[{"type": "a", "seq": 7}, {"type": "b", "seq": 7}], MARK]
+    assert near == far
+    assert [json.loads(frame) for frame in near] == [[{"type": "a"}, {"type": "b"}], MARK]
 
 
 def test_a_seats_message_reaches_only_the_sessions_holding_its_token(engine: Engine) -> None:

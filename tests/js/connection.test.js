@@ -186,6 +186,18 @@ test("pongs are not passed to onMessage", () => {
   assert.deepEqual(messages, [SPECTATORS]);
 });
 
+test("a frame holding an array is its messages, in order; what the page does not know is left out", () => {
+  const { sockets, messages, connection } = setup();
+  connection.start();
+  sockets[0].open();
+  const played = { type: "played", seat: 0, word: "CAT", version: 4 };
+  const turn = { type: "turn", turn: 1, version: 4 };
+  sockets[0].receive([played, { type: "nonsense" }, 7, null, turn]);
+  sockets[0].receive(SPECTATORS);
+  sockets[0].fire("message", { data: "[{" }); // not JSON: nothing
+  assert.deepEqual(messages, [played, turn, SPECTATORS]);
+});
+
 test("a silent server is given up at the first tick 12 s after its last message, and a reconnect follows without a close event", () => {
   const { clock, sockets, messages, statuses, connection } = setup();
   connection.start();

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from tests.support import find_paths
+from tests.support import find_paths, messages_in
 from wibble import protocol
 from wibble.core import Game, Pos, WibbleError
 from wibble.engines.store import KEEP, Due, MemoryStore, StorageError, Store
@@ -65,19 +65,23 @@ class FlakyStore(MemoryStore):
 
 
 class Player:
-    """One connection: sends messages as JSON text and keeps every frame it is sent, decoded."""
+    """One connection: sends messages as JSON text and keeps every message it is sent, decoded (a
+    frame holding several, each in order)."""
 
     def __init__(self, router: Router, address: str = "192.0.2.1") -> None:
         self.router = router
         self.frames: list[Message] = []
+        self.raw: list[str] = []
+        """Every frame as it came, undecoded: how many websocket messages the connection got."""
         self.session = Session(self._deliver, address)
         self.on_frame: Callable[[Message], None] | None = None
 
     def _deliver(self, frame: str) -> None:
-        message = json.loads(frame)
-        if self.on_frame is not None:
-            self.on_frame(message)
-        self.frames.append(message)
+        self.raw.append(frame)
+        for message in messages_in(frame):
+            if self.on_frame is not None:
+                self.on_frame(message)
+            self.frames.append(message)
 
     def send(self, **message: Any) -> list[Message]:
         """Send one message; returns the frames this player got because of it (an error included)."""

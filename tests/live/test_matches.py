@@ -281,6 +281,27 @@ def test_seq_is_echoed_to_the_sender_alone_on_replies_and_on_refusals(start: Sta
     assert zero.since(heard) == [heard_gems]
 
 
+def test_a_word_played_reaches_each_seat_as_one_websocket_message(start: Start) -> None:
+    """What one release did (the word, the refill, the gems, the next turn) is one frame to each
+    connection, read in order, not four; a drag step is one message, as ever."""
+    live = start()
+    mid, zero, one = two_humans(live)
+    path = words_now(live, mid)[-1].path
+    zero.drag_path(path)
+    mine, theirs = len(zero.raw), len(one.raw)
+    released = zero.send(type="release", seq=3)
+    assert types(released) == ["played", "board", "gems", "turn"]
+    [frame] = zero.raw[mine:]
+    assert json.loads(frame) == released
+    [frame] = one.raw[theirs:]
+    assert json.loads(frame) == [{k: v for k, v in m.items() if k != "seq"} for m in released]
+    # A pass is one frame too; a message alone is an object, not an array of one.
+    mine = len(one.raw)
+    assert types(one.send(type="pass")) == ["turn"]
+    [frame] = one.raw[mine:]
+    assert json.loads(frame)["type"] == "turn"
+
+
 # -- turn timers ----------------------------------------------------------------------------
 
 

@@ -21,7 +21,7 @@ from websocket import (
     create_connection,
 )
 
-from tests.support import Client, LiveServer
+from tests.support import Client, LiveServer, messages_in
 from tests.wire import (
     Connect,
     a_word,
@@ -203,7 +203,7 @@ def drain(client: Client, quiet: float = 0.5) -> list[dict[str, Any]]:
     client.ws.settimeout(quiet)
     try:
         while True:
-            messages.append(json.loads(client.ws.recv()))
+            messages.append(client.recv())
     except WebSocketTimeoutException:
         pass
     finally:
@@ -485,7 +485,7 @@ def slow_reader(roomy_server: LiveServer) -> Iterator[SlowReader]:
                     break
                 assert frame.opcode == ABNF.OPCODE_TEXT, frame
                 assert frame.fin, frame
-                result.frames.append(json.loads(frame.data.decode("utf-8")))
+                result.frames.extend(messages_in(frame.data.decode("utf-8")))
         except (WebSocketConnectionClosedException, ConnectionError) as exc:
             result.ending = f"eof ({type(exc).__name__})"
         except Exception as exc:

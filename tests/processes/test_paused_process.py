@@ -32,7 +32,6 @@ stays connected to the stopped process.
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import threading
@@ -42,7 +41,7 @@ from typing import Any
 
 import pytest
 
-from tests.support import Client, LiveServer
+from tests.support import Client, LiveServer, messages_in
 
 Message = dict[str, Any]
 
@@ -123,17 +122,17 @@ class Page:
                 return
             if not frame:
                 return
-            message = json.loads(frame)
-            with self._arrived:
-                self.heard.append((time.monotonic(), message))
-                self._arrived.notify_all()
-            if message["type"] in ("match", "turn"):
-                with self._lock:
-                    self._turn = message
-                try:
-                    self._pass()
-                except Exception:
-                    return
+            for message in messages_in(frame):
+                with self._arrived:
+                    self.heard.append((time.monotonic(), message))
+                    self._arrived.notify_all()
+                if message["type"] in ("match", "turn"):
+                    with self._lock:
+                        self._turn = message
+                    try:
+                        self._pass()
+                    except Exception:
+                        return
 
     def mark(self) -> int:
         """Where the next message will be in ``heard``."""

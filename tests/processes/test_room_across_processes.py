@@ -36,7 +36,6 @@ would, and so does the host for ``start_match``; those refusals are counted, not
 from __future__ import annotations
 
 import collections
-import json
 import socket
 import threading
 import time
@@ -209,7 +208,7 @@ class Person:
         while (left := deadline - time.monotonic()) > 0:
             self.client.ws.settimeout(left)
             try:
-                message = json.loads(self.client.ws.recv())
+                message = self.client.recv()
             except WebSocketTimeoutException:
                 return None
             self.heard.append(message)

@@ -71,7 +71,7 @@ class Doorbell:
         self.bus.publish(f"{COMMITS}:{doc_id}", [message], all_but(self._id))  # every stack but this one
 
     def receive(
-        self, topic: str, messages: Sequence[dict[str, Any]], frames: Sequence[str] | None, seq: int | None
+        self, topic: str, messages: Sequence[dict[str, Any]], frame: str | None, seq: int | None
     ) -> None:
         for message in messages:
             refresh = self._kinds.get(message.get("kind", ""))

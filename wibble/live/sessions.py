@@ -75,16 +75,18 @@ class Session:
         return self.credential(topic).holder
 
     def receive(
-        self, topic: str, messages: Sequence[dict[str, Any]], frames: Sequence[str] | None, seq: int | None
+        self, topic: str, messages: Sequence[dict[str, Any]], frame: str | None, seq: int | None
     ) -> None:
-        for n, message in enumerate(messages):
+        if seq is None and frame is not None:
+            self.deliver(frame)  # the frame everyone without a seq gets, encoded once
+            return
+        own = []
+        for message in messages:
             if protocol.is_personal(message):
                 credential = self.credential(topic)
                 message = protocol.for_reader(message, credential.holder, credential.token, credential.name)
-            elif seq is None and frames is not None:
-                self.deliver(frames[n])  # the frame everyone without a seq gets, encoded once
-                continue
-            self.deliver(protocol.encode(message if seq is None else {**message, "seq": seq}))
+            own.append(message if seq is None else {**message, "seq": seq})
+        self.deliver(protocol.frame(own))
 
     def __repr__(self) -> str:
         return f"<Session {self.id} {self.address}>"

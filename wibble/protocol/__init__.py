@@ -2,7 +2,7 @@
 
 - ``commands``: what a client may ask for, one dataclass per message type;
 - ``fields`` and ``parse``: every field of a frame checked before any game sees it;
-- ``messages``: the endless game's messages, errors, and ``encode``;
+- ``messages``: the endless game's messages, errors, ``encode``, and ``frame`` (what one change said);
 - ``matches`` and ``rooms``: a match's and a room's messages;
 - ``readers``: snapshots each connection reads as itself, and presence.
 """
@@ -53,7 +53,7 @@ from .daily import leaderboard, yesterday_board
 from .definitions import definition
 from .fields import is_text
 from .matches import match_event, match_snapshot, match_summary, replay_step, seat_counts
-from .messages import board, encode, error, event, messages, missed, move, over, snapshot
+from .messages import board, encode, error, event, frame, messages, missed, move, over, snapshot
 from .parse import parse, request_name, seq_of
 from .races import race_over, race_snapshot, race_standing
 from .readers import for_reader, is_personal, personal, presence, rematch, removed, spectators
@@ -109,6 +109,7 @@ __all__ = [
     "Unset",
     "board",
     "encode",
+    "frame",
     "error",
     "event",
     "for_reader",

@@ -16,6 +16,12 @@ def encode(message: dict[str, Any]) -> str:
     return codec.dumps(message, ascii_fallback=True)
 
 
+def frame(messages: Sequence[dict[str, Any]]) -> str:
+    """The one frame that carries ``messages`` to a connection: a message alone as its object,
+    several (what one change did, in order) as an array of them."""
+    return encode(messages[0]) if len(messages) == 1 else codec.dumps(list(messages), ascii_fallback=True)
+
+
 def _tile(letter: Letter) -> dict[str, Any]:
     return {"letter": letter.face, "score": letter.score}
 

@@ -5,11 +5,14 @@ happened and to whom (``Audience``); it never holds a connection. Each subscribe
 ``Session``) adds its own part as it delivers: the ``seq`` of its own request, and on
 snapshots its seat and token (``wibble.protocol.for_reader``).
 
-Every frame is encoded once, however many sessions hear it; only a message that a
-session personalises is encoded again for it. ``MemoryBus`` (``memory``) serves one
-process; ``RedisBus`` (``redis``) publishes the same envelopes to every process, whose own
-bus then hands them to its sessions, so nothing above this package knows how many
-processes there are.
+One publish is one frame to each session that hears it: a message alone is its JSON
+object, several (what one move did: a word played, its refill, the next turn) a JSON array
+of them, in order, so that a session reads what one change did in one websocket message.
+Every frame is encoded once, however many sessions hear it; only a frame holding a message
+that a session personalises, or its own request's ``seq``, is encoded again for it.
+``MemoryBus`` (``memory``) serves one process; ``RedisBus`` (``redis``) publishes the same
+envelopes to every process, whose own bus then hands them to its sessions, so nothing above
+this package knows how many processes there are.
 """
 
 from __future__ import annotations
@@ -65,11 +68,10 @@ class Subscriber(Protocol):
     def holder(self, topic: str) -> str | None:
         """The token hash this session acts with on ``topic`` (None: it watches)."""
 
-    def receive(
-        self, topic: str, messages: Sequence[Message], frames: Sequence[str] | None, seq: int | None
-    ) -> None:
-        """Deliver ``messages``, adding ``seq`` if it is given; ``frames`` are the same messages
-        encoded, given whenever ``seq`` is not (with a ``seq`` every frame is encoded afresh)."""
+    def receive(self, topic: str, messages: Sequence[Message], frame: str | None, seq: int | None) -> None:
+        """Deliver ``messages`` as one frame, adding ``seq`` to each if it is given; ``frame`` is
+        that frame encoded for everyone (``protocol.frame``), given whenever ``seq`` is not and no
+        message is personal (otherwise the subscriber encodes its own)."""
 
 
 class Bus(Protocol):

@@ -46,13 +46,15 @@ class MemoryBus:
         if not subscribers:
             return
         messages = list(messages)
-        frames: list[str] | None = None
+        frame: str | None = None
+        # A personal message is encoded for each reader (by the session), so nothing is for all.
+        shared = not any(protocol.is_personal(m) for m in messages)
         for subscriber in list(subscribers.values()):
             if not audience.includes(subscriber.id, subscriber.holder(topic)):
                 continue
             own = seq if subscriber.id == origin else None
             # Encoded once for everyone without a seq, and only if someone is: in a game
-            # played alone the one reader is the mover, whose frames carry its seq.
-            if frames is None and own is None:
-                frames = [protocol.encode(m) for m in messages]
-            subscriber.receive(topic, messages, frames, own)
+            # played alone the one reader is the mover, whose frame carries its seq.
+            if frame is None and own is None and shared:
+                frame = protocol.frame(messages)
+            subscriber.receive(topic, messages, frame, own)

@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from ... import protocol
 from ...core import RuleError, WibbleError, WordList
 from ...core.match import BOT_NAMES, Match, MatchEvent, MatchOver, Phase, Seat, Settings
-from ...engines.bus import EVERYONE, Audience, all_but, only
+from ...engines.bus import EVERYONE, Audience, Message, all_but, only
 from ...engines.presence import holders
 from ...engines.store import Gone, StorageError, VersionConflict
 from ...protocol import (
@@ -337,14 +337,25 @@ class Matches(Service):
         self, live: LiveMatch, events: list[MatchEvent], origin: str | None = None, seq: int | None = None
     ) -> None:
         """Publish each event to everyone on the match (a hint to its seat alone; in a 2v2, a drag,
-        a refused word, a hint or a suggestion to its team alone); ``origin`` gets ``seq``."""
+        a refused word, a hint or a suggestion to its team alone); ``origin`` gets ``seq``.
+
+        Events in a row that the same people hear go out together, as one frame to each: a word
+        played is its ``played``, the refill's ``board``, the seat's ``gems`` and the next
+        ``turn`` in one websocket message, not four."""
         letters, now = live.match.words.letters, self.wall_clock()
+        batch: list[Message] = []
+        heard = EVERYONE
         for event in events:
-            message = protocol.match_event(event, letters, now)
-            heard = audience(live.match, live.holders, event)
-            self.bus.publish(live.match_id, [message], heard, origin, seq)
+            hears = audience(live.match, live.holders, event)
+            if batch and hears != heard:
+                self.bus.publish(live.match_id, batch, heard, origin, seq)
+                batch = []
+            batch.append(protocol.match_event(event, letters, now))
+            heard = hears
             if isinstance(event, MatchOver) and live.room is not None:
                 live.ended = True  # told to the room by ``holding``, once the match's lock is let go
+        if batch:
+            self.bus.publish(live.match_id, batch, heard, origin, seq)
 
     @contextmanager
     def holding(self, live: LiveMatch) -> Iterator[None]:
