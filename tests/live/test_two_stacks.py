@@ -18,7 +18,7 @@ from tests.live.players import LIST, FakeClock, Person, errors, types
 from wibble.core import Pos
 from wibble.core.match import restore as restore_match
 from wibble.engines import MemoryEngines
-from wibble.engines.store import MemoryStore
+from wibble.engines.store import MemoryStore, StorageError
 from wibble.live import LiveSettings, RoomLimits, Router, wire
 from wibble.live.matches import BotPace
 from wibble.wordlists import WordLists
@@ -29,12 +29,23 @@ BROADCAST = {"room", "presence", "chain", "played", "board", "gems", "turn", "ma
 """Messages everyone in the room hears alike (snapshots and replies are each connection's own)."""
 
 
+class AwayStore(MemoryStore):
+    """The shared store, which can be made to fail every read (a Redis failover under way)."""
+
+    away = False
+
+    def version(self, doc_id: str) -> int | None:
+        if self.away:
+            raise StorageError("the cluster is failing over (injected)")
+        return super().version(doc_id)
+
+
 class Stacks:
     def __init__(
         self, wordlists: WordLists, clock: FakeClock, pace: BotPace | None = None, **rooms: Any
     ) -> None:
         self.clock = clock
-        self.store = MemoryStore()
+        self.store = AwayStore()
         engines = MemoryEngines.of(clock, clock)  # one bus, one presence, one set of claims
         settings = LiveSettings(
             pace=pace or BotPace(think=(0.0, 0.0), step=0.0),
@@ -117,6 +128,37 @@ def test_a_room_split_between_two_stacks_plays_as_one(stacks: Stacks) -> None:
     orders = [heard(p, n) for p, n in zip(everyone, start, strict=True)]
     assert all(order == orders[0] for order in orders), "every connection hears the same, in order"
     assert errors(sum((p.frames for p in everyone), [])) == []
+
+
+def test_a_copy_behind_the_store_is_caught_up_before_it_refuses_and_never_refuses_unchecked(
+    stacks: Stacks,
+) -> None:
+    """Stack B misses A's doorbell for a word (lost in a failover). Bo's turn has come, but B's copy
+    says it is Ann's: a press there is checked against the store first, and played. If the store
+    cannot be asked, Bo hears that it is away (try again), never "it is Ann's turn"."""
+    ann = Person(stacks.a)
+    [room] = ann.send(type="create_room", name="Ann", rules={"wordlist": LIST, "rounds": 3})
+    bo = on(stacks.b, code=room["code"], name="Bo")
+    bo.send(type="take_seat", seat=1)
+    mid = ann.send(type="start_match")[-1]["match_id"]
+    for stale in (True, False):
+        doorbell = stacks.b.matches.docs.doorbell
+        assert doorbell is not None
+        doorbell.unwatch(mid)  # B hears nothing of the next commit
+        play(ann, words(stacks, mid)[-1])
+        doorbell.watch(mid)
+        held = stacks.b.matches.get(mid)
+        assert held is not None
+        assert held.match.turn == 0  # B's copy: still Ann's turn
+        first = words(stacks, mid)[-1][0]
+        if stale:
+            stacks.store.away = True
+            [refused] = bo.send(type="press", row=first.row, col=first.col)
+            assert refused["code"] == "server/storage", refused
+            stacks.store.away = False
+        assert types(bo.send(type="press", row=first.row, col=first.col))[-1] == "chain"
+        assert bo.send(type="cancel")[-1]["type"] == "chain"
+        assert errors(bo.send(type="pass")) == []
 
 
 def test_a_seat_that_moves_to_the_other_stack_within_its_grace_is_never_played_by_a_stand_in(

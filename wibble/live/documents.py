@@ -306,20 +306,23 @@ class Documents(Generic[H]):
                 shown += 1
         return shown
 
-    def catch_up_one(self, doc_id: str) -> bool:
+    def catch_up_one(self, doc_id: str, strict: bool = False) -> bool:
         """If the copy of ``doc_id`` held here is older than the stored one, it takes the stored one
         and everyone on it is shown it (they may have missed how it got there). Whether it was.
         Asked on every refused command with several processes: the version is read first, and the
-        document only if this copy is behind."""
+        document only if this copy is behind. ``strict``: a store that cannot be asked raises (the
+        refusal may have been the copy's, not the rules'), rather than answering no."""
         held = self._held.get(doc_id)
         try:
             stored = None if held is None else self.store.version(doc_id)
         except WibbleError as exc:
             log.warning("could not ask whether %s %s is current: %s", self.kind.name, doc_id, exc.code)
+            if strict:
+                raise
             return False
         if held is None or (stored is not None and stored <= held.version):
             return False
-        return self._take_stored(doc_id, show=True)
+        return self._take_stored(doc_id, show=True, strict=strict)
 
     def refresh(self, doc_id: str, version: int) -> None:
         """Another process committed ``version`` of ``doc_id`` (``GONE``: deleted it): a copy held
@@ -329,9 +332,10 @@ class Documents(Generic[H]):
         if held is not None and not 0 <= version <= held.version:
             self._take_stored(doc_id, show=False)
 
-    def _take_stored(self, doc_id: str, show: bool) -> bool:
+    def _take_stored(self, doc_id: str, show: bool, strict: bool = False) -> bool:
         """The copy of ``doc_id`` held here takes the stored document if that is newer (``show``:
-        and shows it to everyone), or leaves memory if the store has none. Whether it changed."""
+        and shows it to everyone), or leaves memory if the store has none. Whether it changed
+        (``strict``: a store that cannot be read raises)."""
         held = self._held.get(doc_id)
         if held is None:
             return False
@@ -339,6 +343,8 @@ class Documents(Generic[H]):
             row = self.store.load(doc_id)
         except WibbleError as exc:  # the next command reloads it on a conflict instead
             log.warning("could not bring %s %s up to date: %s", self.kind.name, doc_id, exc.code)
+            if strict:
+                raise
             return False
         if row is None:
             self.drop(doc_id)  # deleted by another process (a room that stood empty)

@@ -81,7 +81,10 @@ class Router:
 
         With other processes sharing the store, a copy held here may be behind (their doorbell
         is on its way, or was lost): a command the rules refuse is tried once more if the
-        documents it touches turn out to be older here than in the store."""
+        documents it touches turn out to be older here than in the store. If the store cannot be
+        asked (a Redis failover under way), the refusal cannot be trusted either: the player
+        hears that the store is away (``server/storage``: try again), not a rule that may be
+        the stale copy's ("not your turn" on a turn that has passed to them)."""
         try:
             self._handle(session, command)
         except RuleError:
@@ -98,7 +101,7 @@ class Router:
             (self.rooms, session.room),
         ):
             if doc_id is not None:
-                behind = service.docs.catch_up_one(doc_id) or behind
+                behind = service.docs.catch_up_one(doc_id, strict=True) or behind
         return behind
 
     def _handle(self, session: Session, command: Command) -> None:
