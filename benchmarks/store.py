@@ -207,6 +207,7 @@ class GroupCommitter:
 
     def _write(self) -> None:
         db = self._db
+        hours: dict[str, int] = {}  # as the shipped store: the indexed hour is written when it changes
         while (item := self._queue.get()) is not None:
             batch = [item]
             while True:
@@ -222,13 +223,16 @@ class GroupCommitter:
             try:
                 db.execute("BEGIN IMMEDIATE")
                 for game_id, expected, version, doc, move, now, _ in batch:
-                    cursor = db.execute(
-                        "UPDATE documents SET version = ?, doc = ?, updated = ? WHERE id = ? AND version = ?",
-                        (version, doc, now, game_id, expected),
-                    )
+                    hour = int(now // engine.HOUR)
+                    sets, values = "version = ?, doc = ?, updated = ?", [version, doc, now]
+                    if hours.get(game_id) != hour:
+                        sets, values = sets + ", hour = ?", [*values, hour]
+                    statement = f"UPDATE documents SET {sets} WHERE id = ? AND version = ?"
+                    cursor = db.execute(statement, (*values, game_id, expected))
                     if cursor.rowcount != 1:
                         outcomes.append(VersionConflict(game_id, expected))
                         continue
+                    hours[game_id] = hour
                     db.execute(
                         "INSERT INTO records (doc_id, version, move) VALUES (?, ?, ?)",
                         (game_id, version, move),
