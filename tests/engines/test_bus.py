@@ -49,6 +49,7 @@ def test_what_one_publish_says_is_one_frame_to_each_session(engine: Engine) -> N
     engine.subscribe(here, "t", Session(near.append))
     engine.subscribe(there, "t", Session(far.append))
     here.publish("t", [{"type": "a"}, {"type": "b"}], origin=me.id, seq=7)
+    here.publish("t", [], origin=me.id, seq=8)  # nothing to say: no frame at all
     here.publish("t", [MARK])
     engine.settle(lambda: len(far) == 2)
     assert [json.loads(frame) for frame in mine] == [[{"type": "a", "seq": 7}, {"type": "b", "seq": 7}], MARK]

@@ -46,6 +46,8 @@ class MemoryBus:
         if not subscribers:
             return
         messages = list(messages)
+        if not messages:
+            return  # (nothing to say is no frame at all, not an empty one)
         frame: str | None = None
         # A personal message is encoded for each reader (by the session), so nothing is for all.
         shared = not any(protocol.is_personal(m) for m in messages)

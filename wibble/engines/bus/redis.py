@@ -169,8 +169,8 @@ class RedisBus:
         self.local.subscribe(topic, subscriber)
         channel = self._channel(topic)
         with self._lock:
-            if channel in self._channels:
-                return
+            if channel in self._channels or self._stopped:
+                return  # (a stopped bus subscribes to nothing more: its connections are closed)
             self._channels.add(channel)
             try:
                 self._subs.subscribe(channel)
@@ -240,6 +240,8 @@ class RedisBus:
         seq: int | None = None,
     ) -> None:
         messages = list(messages)
+        if not messages:
+            return
         self.local.publish(topic, messages, audience, origin, seq)
         alone_until = self._alone.get(topic)
         if alone_until is not None:
@@ -349,10 +351,12 @@ class RedisBus:
                 pass
             thread.join(LISTEN_SECONDS + 0.5)
         with self._lock:
+            subs = self._subs
             try:
-                self._subs.close()
+                subs.close()
             except Exception:
                 pass
+        subs.join(LISTEN_SECONDS + 0.5)  # a cluster's readers close their own connections
 
     def _listen(self) -> None:
         while not self._stopped:

@@ -81,6 +81,9 @@ class PlainChannels:
     def close(self) -> None:
         self._pubsub.close()
 
+    def join(self, timeout: float) -> None:
+        """(Nothing reads this connection but the bus's listener, which has stopped.)"""
+
 
 class ShardChannels:
     """A process's subscriptions in a Redis Cluster: each on the master of its channel's slot."""
@@ -147,23 +150,28 @@ class ShardChannels:
         pubsub.sunsubscribe(channel)
 
     def _read(self, pubsub: Any) -> None:
-        """Hand on everything heard from one master, until the set is closed or the connection fails."""
-        while not self._closed:
-            began = time.monotonic()
-            try:
-                message = pubsub.get_sharded_message(timeout=READ_SECONDS)
-            except Exception as exc:
-                if not self._closed:
-                    self._heard.put(exc)
-                return
-            if message is not None and message.get("type") == "ssubscribe":
-                confirmed = self._confirming.get(message.get("channel"))
-                if confirmed is not None:
-                    confirmed.set()
-            elif message is not None:
-                self._heard.put(message)
-            elif time.monotonic() - began < 0.1:
-                time.sleep(0.1)  # no connection to this master now (nothing left on it): no spinning
+        """Hand on everything heard from one master, until the set is closed (then close the
+        connection: see ``close``) or the connection fails."""
+        try:
+            while not self._closed:
+                began = time.monotonic()
+                try:
+                    message = pubsub.get_sharded_message(timeout=READ_SECONDS)
+                except Exception as exc:
+                    if not self._closed:
+                        self._heard.put(exc)
+                    return
+                if message is not None and message.get("type") == "ssubscribe":
+                    confirmed = self._confirming.get(message.get("channel"))
+                    if confirmed is not None:
+                        confirmed.set()
+                elif message is not None:
+                    self._heard.put(message)
+                elif time.monotonic() - began < 0.1:
+                    time.sleep(0.1)  # no connection to this master now (nothing left on it): no spinning
+        finally:
+            if self._closed:
+                _reset(pubsub)
 
     def wake(self) -> None:
         """A ``next`` under way returns now."""
@@ -204,23 +212,37 @@ class ShardChannels:
                 raise Lost(f"{channel} is served by another master now")
 
     def close(self) -> None:
-        """Every subscription here ends, and its connection is closed, before this returns.
-
-        Each connection is closed once its reader has stopped reading it: a ``PubSub`` closed under
-        a reader that is still reading could be reconnected, subscribed again, by that read, and
-        be left open holding its subscriptions (a publisher then counts a listener that is gone:
-        seen under load). The readers are woken by unsubscribing everything; one that does not
-        stop in time (a master that hangs) has its connection closed under it all the same."""
+        """Every subscription here ends, without waiting on the network (the bus may hold its
+        lock): each master's reader closes its own connection once it stops reading it (``join``
+        waits for that). A ``PubSub`` closed under a read still going on could be reconnected,
+        and subscribed again, by that read (redis-py's ``can_read`` connects a closed connection
+        and its callback resubscribes), and stay open holding its subscriptions: a publisher
+        then counts a listener that is gone (seen on a busy machine, 2026-12-07). A reader is
+        woken by unsubscribing its channels, only on a connection that is open and subscribed
+        (anything else would open one); otherwise it looks again within ``READ_SECONDS``."""
         self._closed = True
         for name, pubsub in list(self._pubsubs.items()):
             reader = self._readers.get(name)
-            if reader is not None and reader.is_alive():
+            if reader is None or not reader.is_alive():
+                _reset(pubsub)  # nobody reads it any more (its reader failed, or has finished)
+            elif pubsub.connection is not None and pubsub.subscribed:
                 try:
                     pubsub.sunsubscribe()  # its confirmation wakes the reader at once
-                except Exception:  # (a connection already lost: its reader has stopped, or will)
+                except Exception:  # (a connection already lost: its reader stops all the same)
                     pass
-                reader.join(READ_SECONDS + 0.5)
-            try:
-                pubsub.reset()
-            except Exception:  # (a connection already lost)
-                pass
+
+    def join(self, timeout: float) -> None:
+        """Wait, at most ``timeout`` seconds in all, for the readers to close their connections;
+        one still reading then (a master that hangs) has its connection closed under it."""
+        deadline = time.monotonic() + timeout
+        for name, reader in list(self._readers.items()):
+            reader.join(max(0.0, deadline - time.monotonic()))
+            if reader.is_alive():
+                _reset(self._pubsubs[name])
+
+
+def _reset(pubsub: Any) -> None:
+    try:
+        pubsub.reset()
+    except Exception:  # (a connection already lost)
+        pass
