@@ -28,6 +28,8 @@ from pathlib import Path
 
 from websocket import WebSocketTimeoutException, create_connection
 
+from tests.support import WS_PATH
+
 ROOT = Path(__file__).resolve().parent.parent
 LIFTED = {
     "WIBBLE_MAX_CONNECTIONS_PER_ADDRESS": "100000",
@@ -51,7 +53,7 @@ def start(env: dict[str, str], data_dir: str) -> tuple[subprocess.Popen[str], st
         match = re.search(r"running at (http://\S+?)/?\s", line)
         if match:
             threading.Thread(target=lambda: [None for _ in process.stdout or []], daemon=True).start()
-            return process, match.group(1).replace("http://", "ws://") + "/ws"
+            return process, match.group(1).replace("http://", "ws://") + WS_PATH
     raise RuntimeError("the server did not start")
 
 

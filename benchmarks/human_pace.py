@@ -37,7 +37,7 @@ from websocket import create_connection
 
 from tests.browser import find_chromium
 from tests.e2e.wibble_page import WibblePage
-from tests.support import LiveServer, find_paths, messages_in, shipped_list
+from tests.support import WS_PATH, LiveServer, find_paths, messages_in, shipped_list
 from wibble.core import Trie
 from wibble.core.pace import MOST_TILES, WINDOW
 
@@ -156,7 +156,7 @@ def dragger(tile_ms: int) -> Callable[[WibblePage, Path, str], None]:
 
 def solver(url: str, trie: Trie, rate: float) -> dict[str, Any]:
     """A program: the best word of each board, its messages at ``rate`` a second."""
-    ws = create_connection(url.replace("http://", "ws://") + "/ws", timeout=30)
+    ws = create_connection(url.replace("http://", "ws://") + WS_PATH, timeout=30)
     ws.send(json.dumps({"type": "new_daily", "player": "solver-" + "s" * 25, "name": "Solver"}))
     message = json.loads(ws.recv())
     letters = [[t["letter"].lower() for t in row] for row in message["board"]]

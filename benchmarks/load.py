@@ -89,7 +89,7 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from tests.support import messages_in
+from tests.support import WS_PATH, messages_in
 from wibble.core import Board, Found, LetterSampler, Pos, WordList, solve
 from wibble.core.letters import Letter
 from wibble.wordlists import load
@@ -245,7 +245,7 @@ def start_gunicorn(saturate: bool) -> Target:
         process.terminate()
         process.wait(10)
 
-    return Target("gunicorn gevent", f"ws://{address}/ws", worker, stop)
+    return Target("gunicorn gevent", f"ws://{address}{WS_PATH}", worker, stop)
 
 
 def start_floor(name: str, *command: str) -> Target:

@@ -86,6 +86,7 @@ import gevent.monkey
 from websockets.sync.client import connect
 
 from benchmarks.load import INLINE_CHECKPOINTS, LONGEST, REAL_WORDS, random_path
+from tests.support import WS_PATH
 from wibble.core import Draws, Game, HashParams, Move, Pos, WordJudged, WordList, solve
 from wibble.engines.store import MemoryStore, SqliteStore, StorageError, VersionConflict
 from wibble.engines.store import sqlite as engine
@@ -747,7 +748,7 @@ class Server:
             self.output.append(line)
             if match := re.search(r"running at (http://\S+?)/?\s", line):
                 self.seconds = time.perf_counter() - started
-                self.ws_url = match.group(1).replace("http://", "ws://") + "/ws"
+                self.ws_url = match.group(1).replace("http://", "ws://") + WS_PATH
                 threading.Thread(target=self._drain, daemon=True).start()
                 return
         self.process.wait()

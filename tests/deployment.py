@@ -12,7 +12,7 @@ import urllib.request
 from pathlib import Path
 
 from tests.redis_server import find_nginx, free_port
-from tests.support import ROOT, LiveServer
+from tests.support import ROOT, WS_PATH, LiveServer
 
 NGINX_MAIN = """
 {user}
@@ -63,7 +63,7 @@ class Deployment:
         (folder / "nginx.conf").write_text(main)
         self.nginx = subprocess.Popen([find_nginx(), "-p", str(folder), "-c", str(folder / "nginx.conf")])
         self.url = f"http://localhost:{port}"
-        self.ws_url = f"ws://localhost:{port}/ws"
+        self.ws_url = f"ws://localhost:{port}{WS_PATH}"
         self._wait_until_up()
 
     def _wait_until_up(self) -> None:

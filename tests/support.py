@@ -25,6 +25,8 @@ from wibble.wordlists import load
 
 ROOT = Path(__file__).resolve().parent.parent
 WORDS = ROOT / "words"
+WS_PATH = "/ws?frames=array"
+"""Where a page of today opens its websocket: it reads frames holding several messages."""
 
 
 # Every test connects from 127.0.0.1: a server's per-address budgets must not be
@@ -73,7 +75,7 @@ class LiveServer:
             match = re.search(r"running at (http://\S+?)/?\s", line)
             if match:
                 self.url = match.group(1)
-                self.ws_url = self.url.replace("http://", "ws://") + "/ws"
+                self.ws_url = self.url.replace("http://", "ws://") + WS_PATH
                 # Keep reading its output, so a chatty server never blocks on a full pipe.
                 self._reader = threading.Thread(target=self._drain, daemon=True)
                 self._reader.start()

@@ -36,10 +36,13 @@ export const SEND_GAP_MS = 10_000;
  */
 export const CONNECT_MS = 6_000;
 
-/** `ws://host/ws` for an http page, `wss://host/ws` for https: never a hard-coded scheme. */
+/**
+ * `ws://host/ws` for an http page, `wss://host/ws` for https: never a hard-coded scheme. The
+ * page reads frames holding several messages (`read`), and says so: `frames=array`.
+ */
 export function socketUrl(location) {
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-  return `${scheme}//${location.host}/ws`;
+  return `${scheme}//${location.host}/ws?frames=array`;
 }
 
 /**
@@ -163,7 +166,14 @@ export class Connection {
         this.attempt = 0; // only a connection that worked resets the back-off
       }
       for (const message of read(event.data)) {
-        if (message.type !== "pong") this.handlers.onMessage?.(message);
+        if (this.socket !== socket) return; // a message of the frame gave this socket up
+        if (message.type === "pong") continue;
+        try {
+          this.handlers.onMessage?.(message);
+        } catch (error) {
+          // A message the page failed on: the rest of its frame (the refill, the next turn) still count.
+          console.error(error);
+        }
       }
     });
     socket.addEventListener("close", (event) => {

@@ -198,6 +198,25 @@ test("a frame holding an array is its messages, in order; what the page does not
   assert.deepEqual(messages, [played, turn, SPECTATORS]);
 });
 
+test("a message the page fails on leaves the rest of its frame to be read", () => {
+  const { sockets, connection } = setup();
+  const seen = [];
+  connection.handlers.onMessage = (message) => {
+    seen.push(message.type);
+    if (message.type === "played") throw new Error("a bug in the page");
+  };
+  connection.start();
+  sockets[0].open();
+  const logged = console.error;
+  console.error = () => {};
+  try {
+    sockets[0].receive([{ type: "played" }, { type: "board" }, { type: "turn" }]);
+  } finally {
+    console.error = logged;
+  }
+  assert.deepEqual(seen, ["played", "board", "turn"]);
+});
+
 test("a silent server is given up at the first tick 12 s after its last message, and a reconnect follows without a close event", () => {
   const { clock, sockets, messages, statuses, connection } = setup();
   connection.start();

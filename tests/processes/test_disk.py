@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from tests.processes.test_restart import Player, new_game
-from tests.support import ROOMY_BUDGETS, ROOT, Client, shipped_list
+from tests.support import ROOMY_BUDGETS, ROOT, WS_PATH, Client, shipped_list
 from wibble.core import Trie
 
 SCRIPT = r"""
@@ -123,7 +123,7 @@ def test_a_full_disk_refuses_moves_without_losing_any_and_play_recovers(
     sandbox = Sandboxed(tmp_path, "2m")
     sandboxes.append(sandbox)
     url = sandbox.wait_for(r"running at (http://\S+?)/?\s").group(1)
-    ws_url = url.replace("http://", "ws://") + "/ws"
+    ws_url = url.replace("http://", "ws://") + WS_PATH
     opened: list[Client] = []
 
     def connect() -> Client:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -9,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.support import Client, LiveServer, find_paths, letters_of, shipped_list
+from tests.support import Client, LiveServer, find_paths, letters_of, messages_in, shipped_list
 from tests.wire import expect_error, until
 
 # Bots that think for no time and drag a tile every 10 ms: a test watches a whole turn in a blink.
@@ -213,3 +214,34 @@ def test_a_seat_name_must_be_printable(slow: LiveServer, clients: Callable[[Live
         you.send({"type": "new_match", "name": name, "bots": []})
         expect_error(you, "protocol/bad_field")
     assert new_match(you, name="  Zoë  ")["seats"][0]["name"] == "Zoë"
+
+
+def test_a_page_from_before_arrays_gets_each_message_in_a_frame_of_its_own(
+    slow: LiveServer, clients: Callable[[LiveServer], Client]
+) -> None:
+    """Today's page asks for frames that hold several messages (``/ws?frames=array``): a word played
+    reaches it as one frame. A tab loaded before the server sent arrays, and still open across the
+    restart that brought them, reconnects to ``/ws`` as it always did and would drop an array: it
+    gets the same four messages as four frames, each one message, so its board and turn still move."""
+    you = clients(slow)
+    match = new_match(you, rounds=2)
+    old_page = Client(slow.ws_url.split("?")[0])
+    try:
+        old_page.send({"type": "resume", "match_id": match["match_id"], "token": match["token"]})
+        assert old_page.recv()["type"] == "match"
+        (r, c), *rest = best_path(match)
+        you.send({"type": "press", "row": r, "col": c})
+        for r, c in rest:
+            you.send({"type": "enter", "row": r, "col": c})
+        until(you, "chain", lambda m: len(m["chain"]) == len(rest) + 1)
+        until(old_page, "chain", lambda m: len(m["chain"]) == len(rest) + 1)
+        you.send({"type": "release", "seq": 5})
+        arrays = messages_in(you.ws.recv())
+        assert [m["type"] for m in arrays] == ["played", "board", "gems", "turn"]
+        assert all(m["seq"] == 5 for m in arrays)
+        frames = [old_page.ws.recv() for _ in range(4)]
+        assert [json.loads(frame) for frame in frames] == [
+            {k: v for k, v in m.items() if k != "seq"} for m in arrays
+        ]
+    finally:
+        old_page.close()

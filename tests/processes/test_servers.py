@@ -25,7 +25,7 @@ import gunicorn
 import pytest
 from websocket import ABNF, WebSocketConnectionClosedException
 
-from tests.support import ROOMY_BUDGETS, ROOT, Client, LiveServer
+from tests.support import ROOMY_BUDGETS, ROOT, WS_PATH, Client, LiveServer
 from tests.wire import a_word, new_game, play, points_on, resume_of
 
 SEED = 1234
@@ -60,7 +60,7 @@ class Hosted(LiveServer):
                 raise RuntimeError(f"{command} did not start:\n" + "".join(self.output))
             time.sleep(0.05)
         self.url = found.group(1).rstrip("/")
-        self.ws_url = self.url.replace("http://", "ws://") + "/ws"
+        self.ws_url = self.url.replace("http://", "ws://") + WS_PATH
 
 
 def wibble_serve(data: Path) -> LiveServer:

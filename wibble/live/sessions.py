@@ -50,14 +50,22 @@ class Session:
     it); ``address`` is the client's network address, for per-address budgets.
     """
 
-    __slots__ = ("address", "credentials", "deliver", "failed_joins", "game", "id", "match", "room")
+    __slots__ = ("address", "arrays", "credentials", "deliver", "failed_joins", "game", "id", "match", "room")
 
     def __init__(
-        self, deliver: Callable[[str], None], address: str = "", session_id: str | None = None
+        self,
+        deliver: Callable[[str], None],
+        address: str = "",
+        session_id: str | None = None,
+        arrays: bool = True,
     ) -> None:
         self.id = session_id or f"s{next(_ids)}.{_PROCESS}"
         self.deliver = deliver
         self.address = address
+        self.arrays = arrays
+        """Whether its client reads a frame holding several messages (an array); a page loaded
+        before the server learnt to send them (still open across a restart) does not: it gets
+        each message as a frame of its own (docs/protocol.md)."""
         self.credentials: dict[str, Credential] = {}
         self.game: str | None = None
         self.match: str | None = None
@@ -77,7 +85,7 @@ class Session:
     def receive(
         self, topic: str, messages: Sequence[dict[str, Any]], frame: str | None, seq: int | None
     ) -> None:
-        if seq is None and frame is not None:
+        if seq is None and frame is not None and (self.arrays or len(messages) == 1):
             self.deliver(frame)  # the frame everyone without a seq gets, encoded once
             return
         own = []
@@ -86,7 +94,11 @@ class Session:
                 credential = self.credential(topic)
                 message = protocol.for_reader(message, credential.holder, credential.token, credential.name)
             own.append(message if seq is None else {**message, "seq": seq})
-        self.deliver(protocol.frame(own))
+        if self.arrays:
+            self.deliver(protocol.frame(own))
+        else:
+            for message in own:
+                self.deliver(protocol.encode(message))
 
     def __repr__(self) -> str:
         return f"<Session {self.id} {self.address}>"

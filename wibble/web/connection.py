@@ -34,6 +34,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from typing import Any
+from urllib.parse import parse_qs
 
 from simple_websocket import ConnectionClosed
 
@@ -364,6 +365,12 @@ def _handle(message: str | bytes, router: Router, session: Session, outbox: Outb
         outbox.put_error(failure, command.seq if command is not None else None)
 
 
+def reads_arrays(environ: Mapping[str, Any]) -> bool:
+    """Whether the client asked for frames that may hold several messages (``/ws?frames=array``,
+    as every page since 2026-12-07 does); an older page open across a restart did not."""
+    return "array" in parse_qs(str(environ.get("QUERY_STRING", ""))).get("frames", [])
+
+
 def serve_connection(
     ws: Any,
     environ: Mapping[str, Any],
@@ -385,7 +392,7 @@ def serve_connection(
 
     outbox = Outbox(int(config["OUTBOX_LIMIT"]), hang_up)
     writer = Writer(ws, outbox)
-    session = Session(outbox.put, address)
+    session = Session(outbox.put, address, arrays=reads_arrays(environ))
     budgets = router.budgets
     if connections is None:  # not `or`: an empty Connections is falsy
         connections = Connections(float(config["SEND_TIMEOUT"]))
