@@ -170,7 +170,7 @@ class SlowLink:
         self.sent: list[Message] = []
         self.held: list[tuple[WebSocketRoute, str | bytes]] = []
         self.hold: Callable[[Message], bool] | None = None
-        page.route_web_socket(re.compile(r"/ws$"), self._route)
+        page.route_web_socket(re.compile(r"/ws(\?.*)?$"), self._route)
 
     def _route(self, ws: WebSocketRoute) -> None:
         server = ws.connect_to_server()
