@@ -50,7 +50,11 @@ def play_through(who: Seat, others: tuple[Seat, ...], seconds: float = 30.0) -> 
         assert time.monotonic() < deadline, f"still refused after {seconds} s ({refused} tries)"
         refused += 1
         who.send({"type": "cancel"})
-        time.sleep(0.2)  # a player trying again (the failover takes a couple of seconds)
+        # A player trying again (the failover takes a few seconds, more on a busy machine). A try is
+        # up to a dozen messages (a press, an enter a tile, the release, a cancel): at one try every
+        # 0.2 s a long failover spent the connection's burst of 80 over 40 a second, and the server
+        # rightly answered protocol/rate_limited.
+        time.sleep(0.5)
     for other in others:
         assert other.last("played", lambda m: m["word"] == answer["word"]) == answer
     for everyone in (who, *others):
