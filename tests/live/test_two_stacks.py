@@ -84,6 +84,15 @@ def on(router: Router, **join: Any) -> Person:
     return person
 
 
+def split_match(stacks: Stacks, rounds: int) -> tuple[Person, Person, str]:
+    """Ann on stack A hosts a room, Bo joins it on B and sits; Ann starts its match (its id)."""
+    ann = Person(stacks.a)
+    [room] = ann.send(type="create_room", name="Ann", rules={"wordlist": LIST, "rounds": rounds})
+    bo = on(stacks.b, code=room["code"], name="Bo")
+    bo.send(type="take_seat", seat=1)
+    return ann, bo, ann.send(type="start_match")[-1]["match_id"]
+
+
 def words(stacks: Stacks, match_id: str) -> list[tuple[Pos, ...]]:
     row = stacks.store.load(match_id)
     assert row is not None
@@ -136,11 +145,7 @@ def test_a_copy_behind_the_store_is_caught_up_before_it_refuses_and_never_refuse
     """Stack B misses A's doorbell for a word (lost in a failover). Bo's turn has come, but B's copy
     says it is Ann's: a press there is checked against the store first, and played. If the store
     cannot be asked, Bo hears that it is away (try again), never "it is Ann's turn"."""
-    ann = Person(stacks.a)
-    [room] = ann.send(type="create_room", name="Ann", rules={"wordlist": LIST, "rounds": 3})
-    bo = on(stacks.b, code=room["code"], name="Bo")
-    bo.send(type="take_seat", seat=1)
-    mid = ann.send(type="start_match")[-1]["match_id"]
+    ann, bo, mid = split_match(stacks, rounds=3)
     for stale in (True, False):
         doorbell = stacks.b.matches.docs.doorbell
         assert doorbell is not None
@@ -186,11 +191,7 @@ def test_a_seat_that_moves_to_the_other_stack_within_its_grace_is_never_played_b
 
 
 def test_a_rooms_next_match_started_on_one_stack_lets_the_last_go_on_the_other(stacks: Stacks) -> None:
-    ann = Person(stacks.a)
-    [room] = ann.send(type="create_room", name="Ann", rules={"wordlist": LIST, "rounds": 1})
-    bo = on(stacks.b, code=room["code"], name="Bo")
-    bo.send(type="take_seat", seat=1)
-    first = ann.send(type="start_match")[-1]["match_id"]
+    ann, bo, first = split_match(stacks, rounds=1)
     for who in (ann, bo):
         assert errors(who.send(type="pass")) == []
     second = ann.send(type="start_match")[-1]["match_id"]
