@@ -105,12 +105,19 @@ class ShardChannels:
         """Channels whose subscription their master has yet to confirm."""
         try:
             for channel in channels:
-                self.subscribe(channel, raising=True)
+                self.subscribe(channel, raising=True, wait=False)
         except BaseException:
             self.close()  # the readers already started, and their subscriptions, go with it
             raise
+        # All confirmed together, within one CONFIRM_SECONDS: a set made afresh (under the bus's
+        # lock) with every channel on a master that does not answer waits a second, not a
+        # second a channel.
+        deadline = time.monotonic() + CONFIRM_SECONDS
+        for channel, confirmed in list(self._confirming.items()):
+            confirmed.wait(max(0.0, deadline - time.monotonic()))
+            self._confirming.pop(channel, None)
 
-    def subscribe(self, channel: str, raising: bool = False) -> None:
+    def subscribe(self, channel: str, raising: bool = False, wait: bool = True) -> None:
         # Called under the bus's lock (RedisBus._lock), as is unsubscribe: the masters' pub/subs
         # and the maps below are changed by one caller at a time.
         try:
@@ -138,8 +145,9 @@ class ShardChannels:
         # as heard (which is how a publisher tells a topic only it listens to): the first
         # subscription on a master also opens the connection, so that takes a while. A late
         # confirmation is no failure: the subscription stands once the master reads it.
-        confirmed.wait(CONFIRM_SECONDS)
-        self._confirming.pop(channel, None)
+        if wait:
+            confirmed.wait(CONFIRM_SECONDS)
+            self._confirming.pop(channel, None)
 
     def unsubscribe(self, channel: str) -> None:
         where = self._where.pop(channel, None)
