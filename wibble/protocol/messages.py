@@ -10,7 +10,7 @@ from ..core import ChainChanged, Event, Game, Move, Phase, Pos, TilesReplaced, T
 from ..core.letters import Letter, LetterTable
 
 
-def encode(message: dict[str, Any]) -> str:
+def encode(message: dict[str, Any] | list[dict[str, Any]]) -> str:
     # msgspec refuses half a surrogate pair (a client's text echoed back) rather than write
     # text that is not UTF-8; the fallback then escapes every non-ASCII character.
     return codec.dumps(message, ascii_fallback=True)
@@ -19,7 +19,7 @@ def encode(message: dict[str, Any]) -> str:
 def frame(messages: Sequence[dict[str, Any]]) -> str:
     """The one frame that carries ``messages`` to a connection: a message alone as its object,
     several (what one change did, in order) as an array of them."""
-    return encode(messages[0]) if len(messages) == 1 else codec.dumps(list(messages), ascii_fallback=True)
+    return encode(messages[0] if len(messages) == 1 else list(messages))
 
 
 def _tile(letter: Letter) -> dict[str, Any]:
