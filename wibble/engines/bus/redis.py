@@ -346,8 +346,8 @@ class RedisBus:
         thread = self._thread
         if thread is not None and thread is not threading.current_thread() and thread.is_alive():
             try:
-                subs.wake()
-            except Exception:  # (a connection already lost: the listener is done with it)
+                self._wake(subs)
+            except Exception:  # (Redis away: the listener looks again within LISTEN_SECONDS)
                 pass
             thread.join(LISTEN_SECONDS + 0.5)
         with self._lock:
@@ -357,6 +357,16 @@ class RedisBus:
             except Exception:
                 pass
         subs.join(LISTEN_SECONDS + 0.5)  # a cluster's readers close their own connections
+
+    def _wake(self, subs: PlainChannels | ShardChannels) -> None:
+        """The listener's read returns now. On one Redis a word on the joined channel, which the
+        listener reads (and ignores: it has no topics), sent on another connection: writing on
+        the listener's own while it reads it left a socket unclosed when both reconnected at
+        once (a cut-off connection)."""
+        if isinstance(subs, ShardChannels):
+            subs.wake()
+        else:
+            self.client.publish(self._joined, json.dumps({"p": self.process}))
 
     def _listen(self) -> None:
         while not self._stopped:
@@ -396,7 +406,7 @@ class RedisBus:
             joined = json.loads(data)
         except ValueError:
             return
-        if joined.get("p") != self.process:
+        if joined.get("p") != self.process and "t" in joined:  # (without topics: a wake, see stop)
             with self._lock:
                 self._joins_heard += 1
                 for topic in joined.get("t", ()):

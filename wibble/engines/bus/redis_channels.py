@@ -67,10 +67,6 @@ class PlainChannels:
     def unsubscribe(self, channel: str) -> None:
         self._pubsub.unsubscribe(channel)
 
-    def wake(self) -> None:
-        """A ``next`` under way returns now (every subscription ends: the bus is stopping)."""
-        self._pubsub.unsubscribe()
-
     def next(self, timeout: float) -> tuple[str, str] | None:
         """The next message (its channel and data), or None after ``timeout`` seconds."""
         message = self._pubsub.get_message(timeout=timeout)
