@@ -301,7 +301,7 @@ def _as_the_server_collects() -> None:
     so far (the word list's trie above all) frozen out of full collections, and young
     collections every ``YOUNG_COLLECTION`` allocations. Without it, one full collection
     walking the trie's dicts in one run and not the other would swamp the difference."""
-    from wibble.web.server import YOUNG_COLLECTION
+    from wibble.web.serving import YOUNG_COLLECTION
 
     gc.collect()
     gc.freeze()

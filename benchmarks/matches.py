@@ -42,7 +42,7 @@ from pathlib import Path
 from wibble.core import Board, Draws, LetterSampler, Pos, WordList, solve
 from wibble.core.match import LEVELS, Match, Seat, Settings, Specials, choose
 from wibble.core.match.tiles import NEW_BOARD, Build, check_quality, new_board, run
-from wibble.web.server import YOUNG_COLLECTION  # as make_server sets it
+from wibble.web.serving import YOUNG_COLLECTION  # as make_server sets it
 from wibble.wordlists import load
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -193,18 +193,18 @@ from wibble.engines.store import sqlite as _sqlite
 _sqlite.SqliteStore.defer_checkpoints = lambda self: self._db.execute("PRAGMA wal_autocheckpoint = 0")
 _sqlite.SqliteStore.checkpoint = lambda self: None
 """,
-    # The garbage collector's young threshold (``wibble.web.server.YOUNG_COLLECTION``, shipped
+    # The garbage collector's young threshold (``wibble.web.serving.YOUNG_COLLECTION``, shipped
     # 2,500 since 2026-12-07, 10,000 before): fewer objects a young collection, more collections;
     # with ``--gc-log``, what each costs.
     "young-10000": """
-from wibble.web import server as _server
+from wibble.web import serving as _serving
 
-_server.YOUNG_COLLECTION = 10_000
+_serving.YOUNG_COLLECTION = 10_000
 """,
     "young-700": """
-from wibble.web import server as _server
+from wibble.web import serving as _serving
 
-_server.YOUNG_COLLECTION = 700
+_serving.YOUNG_COLLECTION = 700
 """,
     # Each message its own frame, as the server sent them before 2026-12-07 (a word played in a
     # match was four frames to each person: played, board, gems, turn); today one frame a change.

@@ -169,63 +169,38 @@ def _serve(args: argparse.Namespace) -> int:
 
     import signal
     import socket
-    import time
 
     import gevent
     import gevent.event
 
-    from .core import WordListError, search
-    from .engines.store import SqliteStore, StoreOpenError
+    from .core import WordListError
+    from .engines.store import StoreOpenError
     from .web import ConfigError, create_app
     from .web.app import trust_listening_name
-    from .web.server import make_server, run_checkpoints, run_housekeeping, run_pick_up, stop_gracefully
+    from .web.server import make_server, stop_gracefully
+    from .web.serving import Chores, get_ready
 
-    overrides = _overrides(args)
+    def say(line: str) -> None:
+        print(line, flush=True)
+
+    def warn(line: str) -> None:
+        print(f"Warning: {line}", file=sys.stderr, flush=True)
+
     try:
-        app = create_app(overrides)
-        wordlists = app.extensions["wibble.wordlists"]
-        # Loading a big list takes seconds of CPU: do it on a native thread so the
-        # event loop keeps serving everyone else's games meanwhile.
-        pool = gevent.get_hub().threadpool
-        wordlists.offload = lambda load_list, path: pool.apply(load_list, (path,))
-        app.extensions["wibble.definitions"].offload = pool.apply
-        started = time.perf_counter()
-        words = wordlists.get()  # load the default now: a bad file fails here, not mid-game
-        cache = wordlists.cache
-        where = "no cache" if cache is None else f"cache {cache.directory}"
-        if cache is not None and cache.hits:
-            where = f"from {where}"
-        print(
-            f"Loaded word list {words.name!r} ({len(words.trie):,} words) "
-            f"in {time.perf_counter() - started:.2f}s ({where})",
-            flush=True,
-        )
+        app = create_app(_overrides(args))
+        get_ready(app, say, warn)
     except (WordListError, ConfigError) as exc:
         print(f"wibble: {exc.message}", file=sys.stderr)
         return 2
     except StoreOpenError as exc:
         print(f"wibble: {exc}", file=sys.stderr)
         return 2
-    if not search.compiled():
-        print(
-            "Warning: the compiled board search (wibble/core/_walk.c) is not built, so every count of"
-            " the words left runs in Python, about ten times slower; install a C compiler and"
-            " Python's headers, then reinstall (`make play` does)",
-            file=sys.stderr,
-            flush=True,
-        )
     trust_listening_name(app.config, args.host)
     everyone = args.host in ("0.0.0.0", "::", "")
     if everyone:
         # Listening for other devices: the machine's own name is printed below, so it must work.
         trust_listening_name(app.config, socket.gethostname())
     store = app.extensions["wibble.store"]
-    print(f"Games are saved in {store.description}", flush=True)
-    engines = app.extensions["wibble.engines"]
-    warning = engines.persistence()
-    if warning:
-        print(f"Warning: {warning}", file=sys.stderr, flush=True)
-    _raise_open_file_limit()
     server = make_server(app, args.host, args.port, sys.stderr if args.access_log else None)
     try:
         server.start()
@@ -246,18 +221,13 @@ def _serve(args: argparse.Namespace) -> int:
     stop = gevent.event.Event()
     for signum in (signal.SIGINT, signal.SIGTERM):
         gevent.signal_handler(signum, stop.set)
-    housekeeping = gevent.spawn(run_housekeeping, app)
-    pick_up = gevent.spawn(run_pick_up, app)
-    checkpoints = gevent.spawn(run_checkpoints, store, stop) if isinstance(store, SqliteStore) else None
-    timers = app.extensions["wibble.live"].timers
-    timers.start()  # turn timers, bots, pauses between rounds (the websocket route starts it too)
+    chores = Chores(app)
+    chores.start()
     stop.wait()
     print("Stopping: telling players the server is restarting…", flush=True)
-    housekeeping.kill()
-    pick_up.kill()
-    timers.stop()
-    stop_gracefully(server, app, checkpoints)
-    engines.stop()
+    chores.stop()
+    stop_gracefully(server, app)
+    app.extensions["wibble.engines"].stop()
     print("Stopped.", flush=True)
     return 0
 
@@ -291,21 +261,6 @@ def local_addresses() -> list[str]:
         except OSError:
             pass
     return sorted(a for a in found if not a.startswith("127."))
-
-
-def _raise_open_file_limit(wanted: int = 65536) -> None:
-    """Every player holds a socket open: lift the soft limit (often 1024) towards the hard one."""
-    try:
-        import resource
-    except ImportError:  # not on this platform
-        return
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
-    if soft != resource.RLIM_INFINITY and soft < target:
-        try:
-            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
-        except (ValueError, OSError):
-            pass
 
 
 def _check_lists(words_dir: Path | None) -> int:

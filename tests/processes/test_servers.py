@@ -1,7 +1,10 @@
 """Wibble runs where flask-sock runs (docs/deploy.md, "Which server"): ``wibble serve``,
 gunicorn's gevent worker and ``flask run`` (Werkzeug's development server, a thread per
 connection) each start on a free port with a fresh data folder, answer ``/healthz``, play a
-word over a real websocket, answer a second connection, and stop on SIGTERM."""
+word over a real websocket, answer a second connection, and stop on SIGTERM. gunicorn, with
+the settings docs/deploy.md gives it (``wibble.gunicorn_conf``), also does what ``wibble serve``
+does around the app: a broken word list stops it at start, a room left empty closes after a
+restart though nobody opens it, and what is played reaches the database file itself."""
 
 from __future__ import annotations
 
@@ -25,7 +28,7 @@ import gunicorn
 import pytest
 from websocket import ABNF, WebSocketConnectionClosedException
 
-from tests.support import ROOMY_BUDGETS, ROOT, WS_PATH, Client, LiveServer
+from tests.support import ROOMY_BUDGETS, ROOT, WS_PATH, Client, LiveServer, versions_in_database_file
 from tests.wire import a_word, new_game, play, points_on, resume_of
 
 SEED = 1234
@@ -67,13 +70,13 @@ def wibble_serve(data: Path) -> LiveServer:
     return LiveServer("--data-dir", str(data))
 
 
-def gunicorn_gevent(data: Path) -> LiveServer:
-    """docs/deploy.md's command, on port 0: one gevent worker (games live in its memory)."""
-    command = [sys.executable, "-m", "gunicorn", "-k", "gevent", "-w", "1", "--bind", "127.0.0.1:0"]
+def gunicorn_gevent(data: Path, **env: str) -> LiveServer:
+    """docs/deploy.md's command, on port 0: one gevent worker (games live in its memory), with
+    Wibble's settings and hooks."""
+    command = [sys.executable, "-m", "gunicorn", "-c", "python:wibble.gunicorn_conf", "--bind", "127.0.0.1:0"]
     if gunicorn.version_info >= (25, 1):
         command.append("--no-control-socket")  # else every run's socket lands in ~/.gunicorn
-    command.append("wibble.web.app:create_app()")
-    return Hosted(command, {"WIBBLE_DATA_DIR": str(data)}, r"Listening at: (http://\S+)")
+    return Hosted(command, {"WIBBLE_DATA_DIR": str(data), **env}, r"Listening at: (http://\S+)")
 
 
 def flask_run(data: Path) -> LiveServer:
@@ -87,17 +90,18 @@ class Kind:
     goodbye: int | None
     """What a connection still open at SIGTERM hears: a close code, or None for the connection
     cut without a close frame."""
-    leave_first: bool = False
-    """The players leave before SIGTERM: the server would hold them (gunicorn: for its
-    ``--graceful-timeout``, 30 s) and then cut them."""
     exit_code: int = 0
+    closes_store: bool = True
+    """On SIGTERM the database is closed: its write-ahead log folded into the one file."""
 
 
 KINDS = [
     pytest.param(Kind(wibble_serve, goodbye=SERVICE_RESTART), id="wibble-serve"),
-    pytest.param(Kind(gunicorn_gevent, goodbye=None, leave_first=True), id="gunicorn-gevent"),
+    pytest.param(Kind(gunicorn_gevent, goodbye=SERVICE_RESTART), id="gunicorn-gevent"),
     # No SIGTERM handler: the process dies of the signal at once, and its websockets with it.
-    pytest.param(Kind(flask_run, goodbye=None, exit_code=-signal.SIGTERM), id="flask-run"),
+    pytest.param(
+        Kind(flask_run, goodbye=None, exit_code=-signal.SIGTERM, closes_store=False), id="flask-run"
+    ),
 ]
 
 
@@ -188,13 +192,128 @@ def test_a_word_is_played_and_scored_then_the_server_stops(
     assert (seen["total"], seen["version"]) == (points, 1), seen
     assert [entry["word"].lower() for entry in seen["found"]] == [word.lower()], seen
 
-    if kind.leave_first:
-        for client in (player, other):
-            client.close()
     server.process.terminate()
-    if not kind.leave_first:
-        assert [goodbye(player), goodbye(other)] == [kind.goodbye, kind.goodbye], output()
+    assert [goodbye(player), goodbye(other)] == [kind.goodbye, kind.goodbye], output()
     assert server.process.wait(STOP_SECONDS) == kind.exit_code, output()
     server.stop()  # collects the rest of its output
     assert "Traceback" not in output(), output()
     assert saved_version(data, game["game_id"]) == 1  # the word is in the data folder given
+    if kind.closes_store:
+        assert sorted(path.name for path in data.iterdir()) == ["wibble.db"], output()
+
+
+# -- what gunicorn does around the app with Wibble's settings (wibble.gunicorn_conf) ------------
+
+
+def test_gunicorn_with_a_broken_default_word_list_stops_at_start_naming_the_line(
+    tmp_path: Path, launch: Callable[[Callable[[Path], LiveServer], Path], LiveServer]
+) -> None:
+    """As ``wibble serve`` does: the host hears of a bad list when starting, not from a player."""
+    words = tmp_path / "words"
+    words.mkdir()
+    (words / "zz.txt").write_text("cat\ndog\nc4t\n", encoding="utf-8")
+    server = launch(
+        lambda data: gunicorn_gevent(data, WIBBLE_WORDS_DIR=str(words), WIBBLE_DEFAULT_WORDLIST="zz"),
+        tmp_path / "data",
+    )  # gunicorn listens before its worker boots
+    assert server.process.wait(START_SECONDS) != 0
+    server.stop()  # collects the rest of its output
+    said = "".join(server.output)
+    assert "zz.txt:3" in said, said  # the broken line, named
+    assert "Traceback" not in said, said
+
+
+def stored_room(data: Path, code: str) -> dict[str, Any] | None:
+    with closing(sqlite3.connect(data / "wibble.db")) as db:
+        row = db.execute("SELECT doc FROM documents WHERE id = ?", (f"room:{code}",)).fetchone()
+    return None if row is None else dict(json.loads(row[0]))
+
+
+def test_under_gunicorn_a_room_left_empty_closes_on_time_after_a_restart_though_nobody_opens_it(
+    tmp_path: Path,
+    launch: Callable[[Callable[[Path], LiveServer], Path], LiveServer],
+    clients: Callable[[LiveServer], Client],
+) -> None:
+    """The restarted worker never held the room: only its look for deadlines nobody handled
+    (every 2 s) can close it. Without it, the room would wait for someone to open it."""
+    data = tmp_path / "data"
+    quick = {"WIBBLE_ROOM_GRACE_SECONDS": "1", "WIBBLE_ROOM_EMPTY_SECONDS": "6"}
+
+    def start(folder: Path) -> LiveServer:
+        return gunicorn_gevent(folder, **quick)
+
+    first = launch(start, data)
+    ann = clients(first)
+    ann.send({"type": "create_room", "name": "Ann", "rules": {}})
+    while (message := ann.recv())["type"] != "room":
+        pass
+    code = message["code"]
+    ann.close()
+    deadline = time.monotonic() + 20
+    while (room := stored_room(data, code)) is None or room.get("empty_since") is None:
+        assert time.monotonic() < deadline, f"the room was never noted empty: {room}"
+        time.sleep(0.1)
+    emptied = float(room["empty_since"])
+    first.process.terminate()
+    assert first.process.wait(STOP_SECONDS) == 0, "".join(first.output)
+    assert time.time() < emptied + 6, "too slow to stop: the room's time is up already"
+
+    launch(start, data)  # nobody connects to it
+    while stored_room(data, code) is not None:
+        assert time.time() < emptied + 6 + 20, "the room was never closed"
+        time.sleep(0.1)
+    closed = time.time()
+    assert closed >= emptied + 6  # at its time, not before...
+    assert closed < emptied + 6 + 8  # ...and soon after (a look every 2 s, taking on what is 2 s late)
+
+
+def test_under_gunicorn_what_is_played_soon_reaches_the_database_file_itself(
+    tmp_path: Path,
+    launch: Callable[[Callable[[Path], LiveServer], Path], LiveServer],
+    clients: Callable[[LiveServer], Client],
+) -> None:
+    """SQLite keeps commits in its write-ahead log until a checkpoint copies them into the file:
+    the worker checkpoints every half second on a native thread (not inside a player's commit),
+    so the word is in the file itself soon after (the test allows ten seconds, for a busy machine)."""
+    data = tmp_path / "data"
+    server = launch(gunicorn_gevent, data)
+    player = clients(server)
+    game = new_game(player, seed=SEED)
+    _, path = a_word(game)
+    play(player, path)
+    deadline = time.monotonic() + 10
+    while (found := versions_in_database_file(data / "wibble.db", tmp_path / "copy.db")) is None or (
+        found.get(game["game_id"]) != 1
+    ):
+        assert time.monotonic() < deadline, f"not in the file: {found}"
+        time.sleep(0.1)
+
+
+def test_ctrl_c_on_gunicorn_tells_the_pages_and_leaves_the_database_whole(
+    tmp_path: Path,
+    launch: Callable[[Callable[[Path], LiveServer], Path], LiveServer],
+    clients: Callable[[LiveServer], Client],
+) -> None:
+    """Ctrl+C in the host's terminal sends SIGINT to gunicorn's master and its worker at once
+    (the master then sends the worker SIGQUIT too): the pages hear 1012, and the database is
+    closed, its write-ahead log folded into the one file, with nothing on the terminal but
+    gunicorn's own lines."""
+    data = tmp_path / "data"
+    server = launch(gunicorn_gevent, data)
+    player = clients(server)
+    game = new_game(player, seed=SEED)
+    play(player, a_word(game)[1])
+    booted = re.search(r"Booting worker with pid: (\d+)", "".join(server.output))
+    assert booted is not None, "".join(server.output)
+    for pid in (server.process.pid, int(booted.group(1))):
+        os.kill(pid, signal.SIGINT)
+    assert goodbye(player) == SERVICE_RESTART
+    assert server.process.wait(STOP_SECONDS) == 0
+    server.stop()
+    said = "".join(server.output)
+    assert "Traceback" not in said, said
+    deadline = time.monotonic() + STOP_SECONDS  # the master may end before its worker has
+    while sorted(path.name for path in data.iterdir()) != ["wibble.db"]:
+        assert time.monotonic() < deadline, sorted(path.name for path in data.iterdir())
+        time.sleep(0.05)
+    assert saved_version(data, game["game_id"]) == 1

@@ -13,7 +13,7 @@ import gevent.event
 import pytest
 
 from wibble.engines.store import SqliteStore
-from wibble.web.server import run_checkpoints
+from wibble.web.serving import run_checkpoints
 
 FILES = ("wibble.db", "wibble.db-wal", "wibble.db-shm")
 
@@ -38,7 +38,7 @@ def wait_for(done: Callable[[], bool], seconds: float = 20) -> None:
 def test_a_failing_checkpoint_is_logged_once_and_so_is_its_recovery(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    caplog.set_level(logging.WARNING, logger="wibble.web.server")
+    caplog.set_level(logging.WARNING, logger="wibble.web.serving")
     store = CountedStore(tmp_path / "wibble.db")
     store.create("g1", "game", {"version": 0}, 0.0)
     stop = gevent.event.Event()

@@ -6,36 +6,24 @@ Call ``gevent.monkey.patch_all()`` before importing this module (``wibble serve`
 
 from __future__ import annotations
 
-import gc
-import logging
 import socket
 import time
 from typing import Any, TextIO
 
 import gevent
-import gevent.event
 from gevent.pywsgi import WSGIHandler, WSGIServer
 from gevent.socket import socket as GeventSocket
 
-from ..engines.store import SqliteStore, StorageError
 from .app import is_trusted
+from .serving import SHUTDOWN_GRACE, say_goodbye, tune_garbage_collector
 
 # gevent reads requests through an 8 KB buffer that every connection keeps for its
 # whole life, though a websocket reads it only for its handshake; requests are small.
 READ_BUFFER = 1024
 
-YOUNG_COLLECTION = 2500
-
-HOUSEKEEPING_INTERVAL = 60.0  # seconds between sweeps of idle games and purges of old ones
-PICK_UP_INTERVAL = 2.0  # seconds between looks for deadlines nobody handled
-PURGE_BATCH = 500  # games deleted per transaction, so a big purge never stalls players
-SHUTDOWN_GRACE = 3.0  # seconds connections get to say goodbye when the server stops
-CHECKPOINT_INTERVAL = 0.5  # seconds between the SQLite store's checkpoints (on a native thread)
 # After a websocket ends, how long and how much the server reads, waiting for the client to close.
 LINGER_SECONDS = 1.0
 LINGER_BYTES = 64 * 1024
-
-log = logging.getLogger(__name__)
 
 
 def _answer(status: str, text: str, *extra: str) -> bytes:
@@ -243,25 +231,9 @@ class Server(WSGIServer):  # type: ignore[misc]
 
 
 def make_server(app: Any, host: str, port: int, access_log: TextIO | None = None) -> WSGIServer:
-    """The server for ``app``; call it once the app and its default word list are loaded.
-
-    Everything alive by then lives as long as the process: the modules, the app and
-    the word list's trie (tens of thousands of dicts). It is moved out of the cyclic
-    garbage collector's sight, so a full collection, which pauses every game at once,
-    scans only the connections and games.
-
-    Young collections run every ``YOUNG_COLLECTION`` allocations instead of Python's
-    700: each one promotes whatever happens to be in flight (a message, an event),
-    and the promoted objects are what eventually trigger the full collections that
-    cost 30-80 ms at a thousand players (benchmarks.load). Not many more, though: every
-    tenth young collection is a middle one, which scans all that the ten promoted, so
-    at 10,000 it paused every game for 30-50 ms in 250 rooms of four, at 2,500 for 8-10
-    (docs/benchmarks-log.md, 2026-12-07).
-    """
-    gc.collect()
-    gc.freeze()
-    _, older, oldest = gc.get_threshold()
-    gc.set_threshold(YOUNG_COLLECTION, older, oldest)
+    """The server for ``app``; call it once the app and its default word list are loaded
+    (``serving.get_ready``): the garbage collector is tuned for what is alive by then."""
+    tune_garbage_collector()
     server = Server((host, port), app, handler_class=Handler, log=access_log)
     server.handshake_timeout = float(app.config["HANDSHAKE_TIMEOUT"])
     server.http_connections = HttpConnections(
@@ -270,89 +242,10 @@ def make_server(app: Any, host: str, port: int, access_log: TextIO | None = None
     return server
 
 
-def run_housekeeping(app: Any, interval: float = HOUSEKEEPING_INTERVAL) -> None:
-    """Forever: let idle games and matches leave memory, and delete those untouched for ``RETENTION_DAYS``."""
-    live = app.extensions["wibble.live"]
-    store = app.extensions["wibble.store"]
-    keep = float(app.config["RETENTION_DAYS"]) * 86400
-    while True:
-        try:
-            live.games.sweep(force=True)
-            live.matches.sweep()
-            if live.rooms.keeper.races is not None:
-                live.rooms.keeper.races.sweep()
-            live.rooms.deadlines.sweep(PURGE_BATCH)
-            before, purged = time.time() - keep, 0
-            while True:
-                deleted = store.purge(before, PURGE_BATCH)
-                purged += deleted
-                if deleted < PURGE_BATCH:
-                    break
-                gevent.sleep(0)  # let players' moves in between batches
-            if purged:
-                log.info("deleted %d saved games untouched for %s days", purged, app.config["RETENTION_DAYS"])
-        except Exception:
-            log.exception("housekeeping failed; trying again later")
-        gevent.sleep(interval)
-
-
-def run_pick_up(app: Any, interval: float = PICK_UP_INTERVAL) -> None:
-    """Forever: take on the deadlines nobody handled (a dead process's, or this one's before a
-    restart): a turn that ran out, a grace period, a room left empty (``Router.pick_up``)."""
-    live = app.extensions["wibble.live"]
-    while True:
-        try:
-            live.pick_up()
-        except Exception as exc:  # the store is away: look again later
-            log.warning("could not look for deadlines nobody handled: %s", exc)
-        gevent.sleep(interval)
-
-
-def run_checkpoints(
-    store: SqliteStore, stop: gevent.event.Event, interval: float = CHECKPOINT_INTERVAL
-) -> None:
-    """Until ``stop`` is set: the SQLite store's checkpoints on a native thread of the hub's pool,
-    so that no commit on the loop runs one (``SqliteStore.checkpoint``). A checkpoint under way
-    when ``stop`` is set is finished first: the store is closed after this returns. While they
-    fail (a read-only or full disk, a file moved away), the commits' backstop bounds the WAL;
-    each new reason is logged once, and so is the recovery."""
-    pool = gevent.get_hub().threadpool
-    failing: str | None = None
-    try:
-        store.defer_checkpoints()
-    except StorageError as exc:
-        log.warning("checkpoints stay in the commits, on the loop: %s", exc.reason)
-        return
-    while not stop.wait(interval):
-        try:
-            pool.apply(store.checkpoint)
-        except Exception as exc:
-            reason = exc.reason if isinstance(exc, StorageError) else repr(exc)
-            if reason != failing:
-                log.warning(
-                    "could not checkpoint the database: %s",
-                    reason,
-                    exc_info=not isinstance(exc, StorageError),
-                )
-            failing = reason
-        else:
-            if failing is not None:
-                log.warning("checkpointing the database again")
-            failing = None
-
-
-def stop_gracefully(
-    server: WSGIServer, app: Any, checkpoints: gevent.Greenlet | None = None, grace: float = SHUTDOWN_GRACE
-) -> None:
+def stop_gracefully(server: WSGIServer, app: Any, grace: float = SHUTDOWN_GRACE) -> None:
     """Stop accepting, tell every connection the server is restarting (1012), then close the store
-    (once ``checkpoints``, the greenlet of ``run_checkpoints``, has finished the one under way)."""
+    (call it once the process's ``Chores`` have stopped)."""
     server.close()
-    connections = app.extensions["wibble.connections"]
-    connections.close_all()
-    deadline = time.monotonic() + grace
-    while len(connections) and time.monotonic() < deadline:
-        gevent.sleep(0.05)
+    say_goodbye(app, grace)
     server.stop(timeout=1)
-    if checkpoints is not None:
-        checkpoints.join()
     app.extensions["wibble.store"].close()
