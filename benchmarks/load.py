@@ -215,10 +215,15 @@ def start_wibble_cluster(saturate: bool, processes: int, folder: Path) -> Target
 
 
 def start_gunicorn(saturate: bool) -> Target:
-    """Wibble's app under gunicorn's gevent worker (one worker: every game lives in one process)."""
-    command = [sys.executable, "-m", "gunicorn", "-k", "gevent", "-w", "1", "--worker-connections", "10000"]
-    command += ["--backlog", "2048", "-b", "127.0.0.1:0", "wibble.web:create_app()"]
-    env = {**os.environ, **(UNLIMITED if saturate else {})}
+    """Wibble's app under gunicorn's gevent worker, as docs/deploy.md runs it (its settings and
+    hooks, ``wibble.gunicorn_conf``: one worker, 10,000 connections), saving in a new, empty
+    folder as ``start_wibble`` does, with the same budgets."""
+    from tests.support import ROOMY_BUDGETS
+
+    folder = tempfile.mkdtemp(prefix="wibble-load-gunicorn-")
+    command = [sys.executable, "-m", "gunicorn", "-c", "python:wibble.gunicorn_conf"]
+    command += ["--backlog", "2048", "-b", "127.0.0.1:0"]
+    env = {**os.environ, **ROOMY_BUDGETS, **(UNLIMITED if saturate else {}), "WIBBLE_DATA_DIR": folder}
     process = subprocess.Popen(
         command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
     )
@@ -244,6 +249,7 @@ def start_gunicorn(saturate: bool) -> Target:
     def stop() -> None:
         process.terminate()
         process.wait(10)
+        shutil.rmtree(folder, ignore_errors=True)
 
     return Target("gunicorn gevent", f"ws://{address}{WS_PATH}", worker, stop)
 

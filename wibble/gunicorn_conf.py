@@ -3,25 +3,30 @@
     gunicorn -c python:wibble.gunicorn_conf --bind 127.0.0.1:8000
 
 With them a gunicorn gevent worker does around the app what ``wibble serve`` does
-(``wibble.web.serving``): it loads the default word list before it takes players (a broken list
-stops gunicorn at start), runs the chores beside them (housekeeping, the pick-up of deadlines
-nobody handled, SQLite's checkpoints on a native thread), and when it is stopped tells every
-page that the server is restarting (1012), so each reconnects at once, then closes the store.
-What stays gunicorn's is its HTTP handling. Options on gunicorn's command line win over these.
+(``wibble.web.serving``): it loads the default word list before it takes players (a broken list,
+a bad setting or a database it cannot open stops gunicorn, with the reason and no traceback),
+runs the chores beside them (housekeeping, the pick-up of deadlines nobody handled, SQLite's
+checkpoints on a native thread), and when it is stopped stops the chores, tells every page that
+the server is restarting (1012), so each reconnects at once, then closes the store. What stays
+gunicorn's is its HTTP handling. Options on gunicorn's command line win over these settings, but
+two that would break games are refused at start: more than one worker without Redis, and
+``--preload``.
 
 gunicorn imports this module in its master process, before any worker has monkey-patched the
-standard library for gevent: so it imports nothing of Wibble's at the top, only in the hooks,
-which run in the worker.
+standard library for gevent: so it imports nothing of Wibble's at the top, only in the hooks and
+in ``application``, which run in the worker.
 """
 
 from __future__ import annotations
 
+import logging
+import os
 from collections.abc import Callable
 from typing import Any
 
 import gevent
 
-wsgi_app = "wibble.web.app:create_app()"
+wsgi_app = "wibble.gunicorn_conf:application()"
 worker_class = "gevent"
 # The games in play live in the worker's memory, and it alone writes the SQLite file. With
 # WIBBLE_REDIS_URL, as many workers as cores (``-w``): each is a process of its own.
@@ -31,6 +36,44 @@ worker_connections = 10000
 
 WORKER_BOOT_ERROR = 3  # the exit code of a worker that failed to boot: gunicorn then stops, saying so
 WATCH_INTERVAL = 0.2  # seconds between looks at whether gunicorn asked the worker to stop
+
+log = logging.getLogger("gunicorn.error")  # gunicorn's own log, where its workers' lines go
+
+
+def on_starting(server: Any) -> None:
+    """In the master, before any worker starts: refuse what would break games.
+
+    Several workers each hold games in their own memory: without Redis between them a player's
+    reconnection, or a friend's, lands on a worker that does not know the game, and every worker
+    runs its own timers on one SQLite file. ``--preload`` makes the app in the master, before
+    gevent patches the standard library: its locks and connections are then the wrong kind in
+    every worker (a new game over Redis fails)."""
+    redis = os.environ.get("WIBBLE_REDIS_URL") or server.cfg.env.get("WIBBLE_REDIS_URL")
+    if server.num_workers > 1 and not redis:
+        raise RuntimeError(
+            f"Wibble runs {server.num_workers} gunicorn workers only over Redis (WIBBLE_REDIS_URL):"
+            " without it the games live in one worker's memory; use -w 1 (docs/deploy.md)"
+        )
+    if server.cfg.preload_app:
+        raise RuntimeError(
+            "Wibble cannot be preloaded (--preload): its app must be made in each worker, after"
+            " gevent has patched the standard library (docs/deploy.md)"
+        )
+
+
+def application() -> Any:
+    """The app, made in the worker; a setting or a database that cannot be used stops gunicorn
+    with its reason, as ``wibble serve`` stops, rather than a traceback."""
+    from wibble.engines.store import StoreOpenError
+    from wibble.web import ConfigError, create_app
+
+    try:
+        return create_app()
+    except ConfigError as exc:
+        log.error("wibble: %s", exc.message)
+    except StoreOpenError as exc:
+        log.error("wibble: %s", exc)
+    raise SystemExit(WORKER_BOOT_ERROR)
 
 
 class _Worker:
@@ -44,8 +87,8 @@ class _Worker:
 
 def post_worker_init(worker: Any) -> None:
     """In the worker, with its app loaded, before it takes connections."""
-    from .core import WordListError
-    from .web.serving import Chores, get_ready, tune_garbage_collector
+    from wibble.core import WordListError
+    from wibble.web.serving import Chores, get_ready, tune_garbage_collector
 
     app = worker.wsgi
     try:
@@ -56,17 +99,18 @@ def post_worker_init(worker: Any) -> None:
     tune_garbage_collector()
     _Worker.chores = Chores(app)
     _Worker.chores.start()
-    gevent.spawn(_goodbye_when_stopped, worker)
+    gevent.spawn(_stop_when_asked, worker)
 
 
-def _goodbye_when_stopped(worker: Any) -> None:
+def _stop_when_asked(worker: Any) -> None:
     """On SIGTERM gunicorn's worker stops accepting, then waits up to ``--graceful-timeout`` (30 s)
     for its connections to end: websockets would play on, then be cut without a word. As soon as
-    the worker is no longer ``alive`` (what gunicorn's SIGTERM handler clears), its pages are told
-    the server is restarting; they close, and the worker exits without waiting out the timeout."""
+    the worker is no longer ``alive`` (what gunicorn's SIGTERM handler clears), its chores stop and
+    its pages are told the server is restarting; they close, and the worker exits without waiting
+    out the timeout (on a reload, SIGHUP, its replacement is already serving)."""
     while worker.alive:
         gevent.sleep(WATCH_INTERVAL)
-    _once("goodbye", _say_goodbye, worker)
+    _once("stop", _stop, worker)
 
 
 def worker_int(worker: Any) -> None:
@@ -76,36 +120,45 @@ def worker_int(worker: Any) -> None:
     traceback); the second waits for the process to end."""
     first = not _Worker.interrupted
     _Worker.interrupted = True
-    _once("goodbye", _say_goodbye, worker)
+    _once("stop", _stop, worker)
     _once("close", _close, worker)
     if not first:
         gevent.sleep(float("inf"))
 
 
 def worker_exit(server: Any, worker: Any) -> None:
-    """The worker is leaving, its connections closed or cut."""
-    _once("close", _close, worker)
+    """The worker is leaving, its connections closed or cut. (gunicorn may also call this in the
+    master, for a worker that was already gone: there is nothing of Wibble's to close there.)"""
+    if _booted(worker):
+        _once("stop", _stop, worker)
+        _once("close", _close, worker)
+
+
+def _booted(worker: Any) -> bool:
+    return getattr(worker, "wsgi", None) is not None and _Worker.chores is not None
 
 
 def _once(step: str, do: Callable[[Any], None], worker: Any) -> None:
+    if not _booted(worker):
+        return  # a signal before the app was made: nothing to stop or close yet
     if step not in _Worker.steps:
         _Worker.steps[step] = gevent.spawn(do, worker)
     _Worker.steps[step].join()
 
 
-def _say_goodbye(worker: Any) -> None:
-    from .web.serving import say_goodbye
+def _stop(worker: Any) -> None:
+    """As ``wibble serve`` stops: the chores first (a checkpoint under way finishes), then the
+    goodbye, so nothing of this worker's acts on a game after its pages have gone elsewhere."""
+    from wibble.web.serving import say_goodbye
 
     worker.log.info("Stopping: telling players the server is restarting")
+    _Worker.chores.stop()
     say_goodbye(worker.wsgi)
 
 
 def _close(worker: Any) -> None:
-    """Stop the chores (a checkpoint under way finishes first), then close the store, so the
-    database is whole in its one file, and the engines (a Redis bus's subscriptions)."""
-    app = getattr(worker, "wsgi", None)
-    if app is None or _Worker.chores is None:
-        return  # it never booted
-    _Worker.chores.stop()
+    """Close the store, so the database is whole in its one file, and the engines (a Redis bus's
+    subscriptions)."""
+    app = worker.wsgi
     app.extensions["wibble.store"].close()
     app.extensions["wibble.engines"].stop()

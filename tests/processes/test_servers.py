@@ -4,7 +4,9 @@ connection) each start on a free port with a fresh data folder, answer ``/health
 word over a real websocket, answer a second connection, and stop on SIGTERM. gunicorn, with
 the settings docs/deploy.md gives it (``wibble.gunicorn_conf``), also does what ``wibble serve``
 does around the app: a broken word list stops it at start, a room left empty closes after a
-restart though nobody opens it, and what is played reaches the database file itself."""
+restart though nobody opens it, what is played reaches the database file itself, Ctrl+C and a
+reload (SIGHUP) tell the pages and lose nothing, and options that would break games (several
+workers without Redis, ``--preload``) are refused at start."""
 
 from __future__ import annotations
 
@@ -317,3 +319,78 @@ def test_ctrl_c_on_gunicorn_tells_the_pages_and_leaves_the_database_whole(
         assert time.monotonic() < deadline, sorted(path.name for path in data.iterdir())
         time.sleep(0.05)
     assert saved_version(data, game["game_id"]) == 1
+
+
+@pytest.mark.parametrize(
+    ("options", "env", "reason"),
+    [
+        pytest.param(["-w", "2"], {}, "2 gunicorn workers only over Redis", id="two-workers-without-redis"),
+        pytest.param(["--preload"], {}, "cannot be preloaded", id="preload"),
+        pytest.param(
+            [], {"WIBBLE_MIN_BOARD_WORDS": "many"}, "WIBBLE_MIN_BOARD_WORDS must be", id="a-bad-setting"
+        ),
+        pytest.param(
+            [], {"WIBBLE_DATA_DIR": "/dev/null"}, "cannot create the data folder", id="no-data-folder"
+        ),
+    ],
+)
+def test_gunicorn_refuses_to_start_what_would_not_work_and_says_why(
+    options: list[str], env: dict[str, str], reason: str, tmp_path: Path
+) -> None:
+    """Options on gunicorn's command line win over Wibble's settings; these would break games (a
+    player's game on one worker, a reconnection on another that never heard of it), so gunicorn
+    stops at once with the reason, not a traceback."""
+    command = [sys.executable, "-m", "gunicorn", "-c", "python:wibble.gunicorn_conf", "--bind", "127.0.0.1:0"]
+    if gunicorn.version_info >= (25, 1):
+        command.append("--no-control-socket")
+    stopped = subprocess.run(
+        command + options,
+        cwd=ROOT,
+        env={**os.environ, "WIBBLE_DATA_DIR": str(tmp_path / "data"), **env},
+        capture_output=True,
+        text=True,
+        timeout=START_SECONDS,
+    )
+    said = stopped.stdout + stopped.stderr
+    assert stopped.returncode != 0, said
+    assert reason in said, said
+    assert "Traceback" not in said, said
+
+
+def test_a_gunicorn_reload_moves_the_players_to_the_new_worker_and_loses_nothing(
+    tmp_path: Path,
+    launch: Callable[[Callable[[Path], LiveServer], Path], LiveServer],
+    clients: Callable[[LiveServer], Client],
+) -> None:
+    """SIGHUP, a host's reload: gunicorn starts a new worker, then stops the old one, whose pages
+    hear 1012 and reconnect (here, to the new worker), and find their game as they left it."""
+    data = tmp_path / "data"
+    server = launch(gunicorn_gevent, data)
+    player = clients(server)
+    game = new_game(player, seed=SEED)
+    word, path = a_word(game)
+    play(player, path)
+    server.process.send_signal(signal.SIGHUP)
+    assert goodbye(player) == SERVICE_RESTART
+
+    # A page reconnects; the old worker may still take a connection for a moment (gunicorn looks
+    # once a second whether to stop accepting), and answers it 1012 at once: the page tries again.
+    deadline = time.monotonic() + STOP_SECONDS
+    while True:
+        again = clients(server)
+        try:
+            seen = again.ask(resume_of(game))
+            break
+        except (WebSocketConnectionClosedException, ConnectionError, ValueError):
+            assert time.monotonic() < deadline, "never answered after the reload"
+            again.close()
+            time.sleep(0.2)
+    assert (seen["type"], seen["version"]) == ("game", 1), seen
+    assert [entry["word"] for entry in seen["found"]] == [word.upper()], seen
+    deadline = time.monotonic() + STOP_SECONDS
+    while "Worker exiting" not in "".join(server.output):  # the old worker, gone
+        assert time.monotonic() < deadline, "".join(server.output)
+        time.sleep(0.05)
+    _, judged, _ = play(again, a_word(seen)[1])
+    assert (judged["result"], judged["version"]) == ("scored", 2), judged
+    assert "Traceback" not in "".join(server.output)
