@@ -90,6 +90,7 @@ def post_worker_init(worker: Any) -> None:
     from wibble.core import WordListError
     from wibble.web.serving import Chores, get_ready, tune_garbage_collector
 
+    _log_with_gunicorn()
     app = worker.wsgi
     try:
         get_ready(app, worker.log.info, worker.log.warning)
@@ -100,6 +101,15 @@ def post_worker_init(worker: Any) -> None:
     _Worker.chores = Chores(app)
     _Worker.chores.start()
     gevent.spawn(_stop_when_asked, worker)
+
+
+def _log_with_gunicorn() -> None:
+    """Wibble's own log lines (a housekeeping that failed, a client dropped) go where gunicorn's go
+    (``--error-logfile``, ``--log-level``), in its format, rather than bare onto stderr."""
+    wibble = logging.getLogger("wibble")
+    wibble.handlers = log.handlers
+    wibble.setLevel(log.level)
+    wibble.propagate = False
 
 
 def _stop_when_asked(worker: Any) -> None:

@@ -223,6 +223,8 @@ def test_gunicorn_with_a_broken_default_word_list_stops_at_start_naming_the_line
     said = "".join(server.output)
     assert "zz.txt:3" in said, said  # the broken line, named
     assert "Traceback" not in said, said
+    # Wibble's own log lines are gunicorn's: in its format, in its log (--error-logfile).
+    assert re.search(r"\] \[ERROR\] word list 'zz' cannot be loaded", said), said
 
 
 def stored_room(data: Path, code: str) -> dict[str, Any] | None:
