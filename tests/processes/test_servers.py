@@ -271,6 +271,21 @@ def test_under_gunicorn_a_room_left_empty_closes_on_time_after_a_restart_though_
     assert closed < emptied + 6 + 8  # ...and soon after (a look every 2 s, taking on what is 2 s late)
 
 
+def a_word_scored_on_gunicorn(
+    data: Path,
+    launch: Callable[[Callable[[Path], LiveServer], Path], LiveServer],
+    clients: Callable[[LiveServer], Client],
+) -> tuple[LiveServer, Client, dict[str, Any], str]:
+    """gunicorn as docs/deploy.md runs it, saving in ``data``, and a player who has scored a
+    word there: the server, the player, their game and the word."""
+    server = launch(gunicorn_gevent, data)
+    player = clients(server)
+    game = new_game(player, seed=SEED)
+    word, path = a_word(game)
+    play(player, path)
+    return server, player, game, word
+
+
 def test_under_gunicorn_what_is_played_soon_reaches_the_database_file_itself(
     tmp_path: Path,
     launch: Callable[[Callable[[Path], LiveServer], Path], LiveServer],
@@ -280,11 +295,7 @@ def test_under_gunicorn_what_is_played_soon_reaches_the_database_file_itself(
     the worker checkpoints every half second on a native thread (not inside a player's commit),
     so the word is in the file itself soon after (the test allows ten seconds, for a busy machine)."""
     data = tmp_path / "data"
-    server = launch(gunicorn_gevent, data)
-    player = clients(server)
-    game = new_game(player, seed=SEED)
-    _, path = a_word(game)
-    play(player, path)
+    _, _, game, _ = a_word_scored_on_gunicorn(data, launch, clients)
     deadline = time.monotonic() + 10
     while (found := versions_in_database_file(data / "wibble.db", tmp_path / "copy.db")) is None or (
         found.get(game["game_id"]) != 1
@@ -303,10 +314,7 @@ def test_ctrl_c_on_gunicorn_tells_the_pages_and_leaves_the_database_whole(
     closed, its write-ahead log folded into the one file, with nothing on the terminal but
     gunicorn's own lines."""
     data = tmp_path / "data"
-    server = launch(gunicorn_gevent, data)
-    player = clients(server)
-    game = new_game(player, seed=SEED)
-    play(player, a_word(game)[1])
+    server, player, game, _ = a_word_scored_on_gunicorn(data, launch, clients)
     booted = re.search(r"Booting worker with pid: (\d+)", "".join(server.output))
     assert booted is not None, "".join(server.output)
     for pid in (server.process.pid, int(booted.group(1))):
@@ -366,12 +374,7 @@ def test_a_gunicorn_reload_moves_the_players_to_the_new_worker_and_loses_nothing
 ) -> None:
     """SIGHUP, a host's reload: gunicorn starts a new worker, then stops the old one, whose pages
     hear 1012 and reconnect (here, to the new worker), and find their game as they left it."""
-    data = tmp_path / "data"
-    server = launch(gunicorn_gevent, data)
-    player = clients(server)
-    game = new_game(player, seed=SEED)
-    word, path = a_word(game)
-    play(player, path)
+    server, player, game, word = a_word_scored_on_gunicorn(tmp_path / "data", launch, clients)
     server.process.send_signal(signal.SIGHUP)
     assert goodbye(player) == SERVICE_RESTART
 
