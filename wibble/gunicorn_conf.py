@@ -48,8 +48,7 @@ def on_starting(server: Any) -> None:
     runs its own timers on one SQLite file. ``--preload`` makes the app in the master, before
     gevent patches the standard library: its locks and connections are then the wrong kind in
     every worker (a new game over Redis fails)."""
-    redis = os.environ.get("WIBBLE_REDIS_URL") or server.cfg.env.get("WIBBLE_REDIS_URL")
-    if server.num_workers > 1 and not redis:
+    if server.num_workers > 1 and not _over_redis(server):
         raise RuntimeError(
             f"Wibble runs {server.num_workers} gunicorn workers only over Redis (WIBBLE_REDIS_URL):"
             " without it the games live in one worker's memory; use -w 1 (docs/deploy.md)"
@@ -59,6 +58,18 @@ def on_starting(server: Any) -> None:
             "Wibble cannot be preloaded (--preload): its app must be made in each worker, after"
             " gevent has patched the standard library (docs/deploy.md)"
         )
+
+
+def nworkers_changed(server: Any, new_value: int, old_value: int | None) -> None:
+    """A worker added while gunicorn runs (``kill -TTIN``) without Redis is taken back at once,
+    before it starts, for the reason ``on_starting`` gives."""
+    if old_value is not None and new_value > 1 and not _over_redis(server):
+        log.error("wibble: one gunicorn worker only, without Redis (WIBBLE_REDIS_URL): not adding one")
+        server.num_workers = old_value
+
+
+def _over_redis(server: Any) -> bool:
+    return bool(os.environ.get("WIBBLE_REDIS_URL") or server.cfg.env.get("WIBBLE_REDIS_URL"))
 
 
 def application() -> Any:

@@ -399,3 +399,21 @@ def test_a_gunicorn_reload_moves_the_players_to_the_new_worker_and_loses_nothing
     _, judged, _ = play(again, a_word(seen)[1])
     assert (judged["result"], judged["version"]) == ("scored", 2), judged
     assert "Traceback" not in "".join(server.output)
+
+
+def test_a_worker_added_to_gunicorn_without_redis_is_taken_back(
+    tmp_path: Path,
+    launch: Callable[[Callable[[Path], LiveServer], Path], LiveServer],
+    clients: Callable[[LiveServer], Client],
+) -> None:
+    """``kill -TTIN`` asks gunicorn for one more worker: without Redis it would hold games of its
+    own on the same SQLite file. It is refused, and the one worker plays on."""
+    server, player, game, _ = a_word_scored_on_gunicorn(tmp_path / "data", launch, clients)
+    server.process.send_signal(signal.SIGTTIN)
+    deadline = time.monotonic() + STOP_SECONDS
+    while "not adding one" not in "".join(server.output):
+        assert time.monotonic() < deadline, "".join(server.output)
+        time.sleep(0.05)
+    _, judged, _ = play(player, a_word(player.ask(resume_of(game)))[1])
+    assert (judged["result"], judged["version"]) == ("scored", 2), judged
+    assert "".join(server.output).count("Booting worker") == 1, "".join(server.output)
