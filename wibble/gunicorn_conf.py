@@ -28,8 +28,9 @@ import gevent
 
 wsgi_app = "wibble.gunicorn_conf:application()"
 worker_class = "gevent"
-# The games in play live in the worker's memory, and it alone writes the SQLite file. With
-# WIBBLE_REDIS_URL, as many workers as cores (``-w``): each is a process of its own.
+# The games in play live in the worker's memory, and it writes the SQLite file (a reload's new
+# worker starts before the old one stops: for a moment both do, and the commits' version checks
+# keep each write whole). With WIBBLE_REDIS_URL, as many workers as cores (``-w``).
 workers = 1
 # gunicorn's default, 1,000, would cap a worker at 1,000 players (each websocket is a connection).
 worker_connections = 10000
@@ -40,32 +41,31 @@ WATCH_INTERVAL = 0.2  # seconds between looks at whether gunicorn asked the work
 log = logging.getLogger("gunicorn.error")  # gunicorn's own log, where its workers' lines go
 
 
-def on_starting(server: Any) -> None:
-    """In the master, before any worker starts: refuse what would break games.
+def nworkers_changed(server: Any, new_value: int, old_value: int | None) -> None:
+    """In the master, as gunicorn sets its number of workers: first (``old_value`` None) before it
+    makes the app, writes its pid file or starts anyone, where what would break games is refused
+    (gunicorn prints the reason and exits 1); later, a worker added while it runs
+    (``kill -TTIN``) without Redis is taken back at once, before it starts.
 
     Several workers each hold games in their own memory: without Redis between them a player's
     reconnection, or a friend's, lands on a worker that does not know the game, and every worker
-    runs its own timers on one SQLite file. ``--preload`` makes the app in the master, before
+    runs its own timers on one SQLite file. ``--preload`` would make the app in the master, before
     gevent patches the standard library: its locks and connections are then the wrong kind in
     every worker (a new game over Redis fails)."""
-    if server.num_workers > 1 and not _over_redis(server):
-        raise RuntimeError(
-            f"Wibble runs {server.num_workers} gunicorn workers only over Redis (WIBBLE_REDIS_URL):"
-            " without it the games live in one worker's memory; use -w 1 (docs/deploy.md)"
-        )
-    if server.cfg.preload_app:
-        raise RuntimeError(
-            "Wibble cannot be preloaded (--preload): its app must be made in each worker, after"
-            " gevent has patched the standard library (docs/deploy.md)"
-        )
-
-
-def nworkers_changed(server: Any, new_value: int, old_value: int | None) -> None:
-    """A worker added while gunicorn runs (``kill -TTIN``) without Redis is taken back at once,
-    before it starts, for the reason ``on_starting`` gives."""
-    if old_value is not None and new_value > 1 and not _over_redis(server):
+    if old_value is None:
+        if new_value > 1 and not _over_redis(server):
+            raise RuntimeError(
+                f"Wibble runs {new_value} gunicorn workers only over Redis (WIBBLE_REDIS_URL):"
+                " without it the games live in one worker's memory; use -w 1 (docs/deploy.md)"
+            )
+        if server.cfg.preload_app:
+            raise RuntimeError(
+                "Wibble cannot be preloaded (--preload): its app must be made in each worker, after"
+                " gevent has patched the standard library (docs/deploy.md)"
+            )
+    elif new_value > old_value and new_value > 1 and not _over_redis(server):
         log.error("wibble: one gunicorn worker only, without Redis (WIBBLE_REDIS_URL): not adding one")
-        server.num_workers = old_value
+        server.num_workers = old_value  # (this hook again, with the values swapped: nothing to do)
 
 
 def _over_redis(server: Any) -> bool:
@@ -78,6 +78,7 @@ def application() -> Any:
     from wibble.engines.store import StoreOpenError
     from wibble.web import ConfigError, create_app
 
+    _log_with_gunicorn()
     try:
         return create_app()
     except ConfigError as exc:
@@ -101,7 +102,6 @@ def post_worker_init(worker: Any) -> None:
     from wibble.core import WordListError
     from wibble.web.serving import Chores, get_ready, tune_garbage_collector
 
-    _log_with_gunicorn()
     app = worker.wsgi
     try:
         get_ready(app, worker.log.info, worker.log.warning)
