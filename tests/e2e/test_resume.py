@@ -342,10 +342,13 @@ def test_a_game_the_server_no_longer_has_leaves_your_games_for_a_new_one_in_its_
 
     page.reload()
 
+    # The lost game leaves the screen at once; the new one comes after the page's resume was
+    # refused and its new game made, round trips that a loaded 2-core machine can take seconds
+    # over. A fallback to the default list would fail this however long it waited.
+    expect(game.message).to_contain_text("no longer on the server", timeout=15_000)
     expect(game.board).not_to_have_attribute("data-game-id", old)
     game.wait_idle()
     expect(game.board).to_have_attribute("data-wordlist", "es")
-    expect(game.message).to_contain_text("no longer on the server")
     entries = game.your_games()
     expect(entries).to_have_count(1)
     expect(entries.nth(0)).to_have_attribute("data-game-id", game.game_id())
