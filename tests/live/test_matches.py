@@ -17,13 +17,14 @@ import pytest
 
 from tests.live.players import LIST, FakeClock, FlakyStore, Live, Message, Person, errors, tick, types
 from wibble.core import Pos
-from wibble.core.match import Seat, Settings
+from wibble.core.match import Seat, Settings, choose
 from wibble.core.solver import Found
 from wibble.engines.store import MemoryStore, Store
 from wibble.live import LiveSettings, wire
 from wibble.live.credentials import token_hash
-from wibble.live.matches import BotPace, LiveMatch
+from wibble.live.matches import BotPace, LiveMatch, bots
 from wibble.live.records import match_record, match_replay
+from wibble.live.timers import LATE_SECONDS
 from wibble.wordlists import WordLists
 
 # Binary fractions only, so that the fake clock lands exactly on every deadline.
@@ -474,6 +475,30 @@ def test_a_timeout_the_store_cannot_save_is_tried_again_once_it_can(start: Start
     assert types(one.since(heard)) == ["turn"]
     assert one.frames[-1]["passed"] == "timeout"
     assert stored(live, mid)["version"] == 1
+
+
+def test_a_bot_stopped_as_it_chose_its_word_shows_no_drag_until_its_process_caught_up(
+    start: Start, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SIGSTOP lands while the bot chooses its word (the solver, the longest stretch of its step).
+    Another process may have played the turn meanwhile, and the drag would be told from a stale
+    copy: it waits for the catch-up, then goes on."""
+    live = start()
+    me = person(live)
+    new_match(me, bots=[{"level": "easy"}])
+    me.send(type="pass")
+    timers = live.router.timers
+    timers.monotonic = monotonic = FakeClock()
+    timers.on_late = lambda: me.frames.append({"type": "caught up"})  # (alone: nothing to catch up with)
+
+    def stopped_meanwhile(*args: Any, **kwargs: Any) -> Any:
+        monotonic.advance(LATE_SECONDS + 1)
+        return choose(*args, **kwargs)
+
+    monkeypatch.setattr(bots, "choose", stopped_meanwhile)
+    mark = len(me.frames)
+    assert tick(live, THINK) == 2  # the step that found it was stopped, and the step after
+    assert types(me.since(mark)) == ["caught up", "chain"]
 
 
 def test_a_bots_word_the_store_cannot_save_is_played_once_it_can(start: Start) -> None:

@@ -26,9 +26,10 @@ log = logging.getLogger(__name__)
 RETRY_SECONDS = 1.0
 """When a deadline whose handler failed (the store was away, say) falls due again."""
 LATE_SECONDS = 2.0
-"""A wait that ends this much later than asked means the process was stopped meanwhile (SIGSTOP,
-a paused machine): ``on_late`` runs before any deadline, since other processes may have moved
-what this one holds while it slept."""
+"""A wait that ends this much later than asked, or a handler that begins this long after its
+deadline was taken out, means the process was stopped meanwhile (SIGSTOP, a paused machine):
+``on_late`` runs before any more deadlines, since other processes may have moved what this one
+holds while it slept."""
 
 
 class Timers:
@@ -39,6 +40,7 @@ class Timers:
         holder: str = "",
         lease: float = LEASE,
         on_late: Callable[[], object] = lambda: None,
+        monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
         self.clock = clock
         self.claims: Claims = claims or MemoryClaims(clock)
@@ -49,8 +51,16 @@ class Timers:
         self._schedule: Scheduler[Hashable] = Scheduler()
         self._wake = threading.Event()
         self.on_late = on_late
-        """Called when the loop wakes ``LATE_SECONDS`` late, before it runs what is due (the
-        engines catch up with what other processes did meanwhile: ``Engines.revive``)."""
+        """Called when the loop wakes ``LATE_SECONDS`` late, or finds it was stopped partway
+        through what was due (``late``), before it runs anything more (the engines catch up
+        with what other processes did meanwhile: ``Engines.revive``)."""
+        self.monotonic = monotonic
+        """The clock that tells a stopped process it was (a stopped process's monotonic clock runs on;
+        a wall clock may be set)."""
+        self._checked: float | None = None
+        """While ``run_due`` runs: when it (or a handler) last looked whether it was stopped (``late``)."""
+        self._late = False
+        """A stop was noticed, and its catch-up (``on_late``) is still to be done."""
         self._stopped = False
         self._thread: threading.Thread | None = None
 
@@ -77,35 +87,84 @@ class Timers:
     def run_due(self) -> int:
         """Hand every due key to its handler, earliest first; returns how many."""
         ran = 0
-        while True:
-            # One at a time: a handler may set a deadline that is already due (a bot's next step).
-            due = self._schedule.due(self.clock())
-            if not due:
-                return ran
-            for key in due:
-                ran += 1
-                kind = key[1] if isinstance(key, tuple) and len(key) == 2 else None
-                handler = self._routes.get(kind)
-                if handler is None:
-                    log.error("a deadline of no known kind fell due (%r)", key)
-                    continue
-                self._handle(key, handler)
-                if self._thread is not None:
-                    time.sleep(0)  # under gevent, let players' messages in between bots' moves
+        self._checked = self.monotonic()
+        try:
+            while True:
+                # One batch at a time: a handler may set a deadline that is already due (a bot's next step).
+                due = self._schedule.due(self.clock())
+                if not due:
+                    return ran
+                for n, key in enumerate(due):
+                    if self.late():
+                        # Stopped since (SIGSTOP lands where it lands): the rest wait for the
+                        # catch-up, then are taken out afresh; while it cannot be done (Redis
+                        # away), nothing here can be trusted, and they wait a while longer.
+                        caught_up = self._catch_up()
+                        when = self.clock() + (0.0 if caught_up else RETRY_SECONDS)
+                        for rest in due[n:]:
+                            if self._schedule.when(rest) is None:
+                                self._schedule.set(rest, when)
+                        if not caught_up:
+                            return ran
+                        break
+                    kind = key[1] if isinstance(key, tuple) and len(key) == 2 else None
+                    handler = self._routes.get(kind)
+                    if handler is None:
+                        log.error("a deadline of no known kind fell due (%r)", key)
+                        continue
+                    ran += self._handle(key, handler)
+                    if self._thread is not None:
+                        time.sleep(0)  # under gevent, let players' messages in between bots' moves
+                else:
+                    if self.late() and not self._catch_up():  # (a handler found it was stopped)
+                        return ran
+        finally:
+            self._checked = None
 
-    def _handle(self, key: Hashable, handler: Callable[[Hashable], None]) -> None:
+    def late(self) -> bool:
+        """Whether this process was stopped (SIGSTOP, a paused machine) while it handled what is
+        due: other processes may have moved on what that is for meanwhile, and taken over its
+        claims. Each call looks how long it has been since the last (``run_due`` calls it before
+        each deadline and after each claim; a handler may call it before it tells something no
+        commit checks, as a bot before each tile of its drag, from a copy that may be stale); a
+        gap of ``LATE_SECONDS`` is a stop, and it stays one until ``on_late`` has caught up.
+        (A long batch on a busy process has no such gap: it is no stop.) A handler that finds
+        itself late sets its deadline again and returns; it runs after the catch-up."""
+        if self._checked is None:  # (not handling deadlines now)
+            return self._late
+        now = self.monotonic()
+        if now - self._checked > LATE_SECONDS:
+            self._late = True
+        self._checked = now
+        return self._late
+
+    def _catch_up(self) -> bool:
+        """``on_late``; whether it was done (until it is, this process stays late)."""
+        try:
+            self.on_late()
+        except Exception as exc:
+            log.warning("could not catch up after this process was stopped (%s); trying again soon", exc)
+            return False
+        self._late = False
+        return True
+
+    def _handle(self, key: Hashable, handler: Callable[[Hashable], None]) -> bool:
+        """Claim ``key`` and run its handler; whether it was handled (here or by another process)."""
         name = repr(key)
         try:
             claimed = self.claims.claim(name, self.holder, self.lease)
         except Exception as exc:  # the claims' engine is down: try again shortly, handle nothing now
             log.warning("could not claim a deadline (%r): %s", key, exc)
             self._schedule.set(key, self.clock() + RETRY_SECONDS)
-            return
+            return True
         if not claimed:
             # Another process handles it; if that one dies, its lease runs out and this one looks again
             # (if the document moved on meanwhile, its copy here has rescheduled or dropped the key).
             self._schedule.set(key, self.clock() + self.lease)
-            return
+            return True
+        if self.late():  # stopped while it asked (the claim may be older than another's): catch up first
+            self._schedule.set(key, self.clock())
+            return False
         try:
             handler(key)
         except Exception:
@@ -117,6 +176,7 @@ class Timers:
                 self.claims.release(name, self.holder)
             except Exception as exc:  # it runs out with its lease
                 log.warning("could not release a deadline's claim (%r): %s", key, exc)
+        return True
 
     def loop(self) -> None:
         """Run deadlines as they fall due, until ``stop``. The server runs this in its own greenlet."""
@@ -124,14 +184,12 @@ class Timers:
             self.run_due()
             head = self._schedule.peek()
             timeout = None if head is None else max(0.0, head[1] - self.clock())
-            asleep = time.monotonic()  # (a stopped process's monotonic clock runs on)
+            asleep = self.monotonic()
             self._wake.wait(timeout)
             self._wake.clear()
-            if timeout is not None and time.monotonic() - asleep - timeout > LATE_SECONDS:
-                try:
-                    self.on_late()
-                except Exception:
-                    log.exception("catching up after a late wake-up failed")
+            if timeout is not None and self.monotonic() - asleep - timeout > LATE_SECONDS:
+                self._late = True
+                self._catch_up()  # (if it cannot be done yet, run_due tries again first)
 
     def start(self) -> None:
         """Run ``loop`` in the background, once (a greenlet under gevent); later calls do nothing."""

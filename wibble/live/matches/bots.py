@@ -80,6 +80,12 @@ class Bots:
                 return
             bot.path = move.path
         if bot.step < len(bot.path):
+            if self.timers.late():
+                # This process was stopped since the step fell due: another may have played this
+                # turn meanwhile, and a drag (told at once, checked by no commit) would come from a
+                # stale copy. The step runs again after the catch-up (``Timers.run_due``).
+                self.timers.set((live.match_id, "bot"), now)
+                return
             pos = bot.path[bot.step]
             events = match.press(seat, pos) if bot.step == 0 else match.enter(seat, pos)
             bot.step += 1

@@ -53,7 +53,9 @@ class Deadlines:
             self.timers.cancel((mid, "clock"))
         if not self.bots.plan(live) or live.bot is None:
             self.timers.cancel((mid, "bot"))
-        elif self.timers.when((mid, "bot")) is None:  # (not while its drag is under way)
+        elif self.timers.when((mid, "bot")) is None or not live.bot.path:
+            # (not while its drag is under way: each tile sets the next; a bot still thinking
+            # goes when its plan says, even if a step set for an older plan is waiting)
             self.timers.set((mid, "bot"), live.bot.at)
 
     def forget(self, live: LiveMatch) -> None:
