@@ -7,12 +7,13 @@ import time
 from typing import Any
 
 import pytest
+import redis
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
 from tests.engines.harness import until
 from tests.engines.test_bus import listener
-from wibble.engines.bus import all_but
+from wibble.engines.bus import Unsettled, all_but
 from wibble.engines.bus import redis as redis_bus
 from wibble.engines.bus.redis import RedisBus
 from wibble.engines.presence.redis import RedisPresence
@@ -34,6 +35,21 @@ def cut_off(url: str) -> None:
     for node in nodes:
         node.client_kill_filter(_type="pubsub")
     client.close()
+
+
+def listeners(url: str, channel: str) -> int:
+    """How many connections Redis has subscribed to ``channel`` (sharded pub/sub on a cluster)."""
+    client = connect(url)
+    try:
+        if in_cluster(client):  # (asked of the master that serves the channel's slot)
+            counts = client.get_redis_connection(client.get_node_from_key(channel)).pubsub_shardnumsub(
+                channel
+            )
+        else:
+            counts = client.pubsub_numsub(channel)
+        return int(dict(counts).get(channel, 0))
+    finally:
+        client.close()
 
 
 def test_two_processes_buses_hear_each_other_and_a_topic_heard_by_one_costs_redis_nothing(
@@ -118,6 +134,91 @@ def test_a_topic_whose_history_no_longer_reaches_back_is_named_for_a_snapshot(
         until(lambda: bool(missed))
         assert missed == [{"g1", "g2"}]
         assert [m["n"] for m in on_b] == sorted(m["n"] for m in on_b)  # what came came in order
+    finally:
+        a.stop()
+        b.stop()
+
+
+def test_a_replay_or_catch_up_that_fails_as_redis_comes_back_is_tried_again_and_nothing_is_missed(
+    url: str,
+) -> None:
+    """B's subscriptions are back before its commands reach Redis (after a cluster's failover its
+    command client learns the new master later): its first tries at reading the history fail, as
+    does the live layer's first catch-up. Both are tried again; what B hears meanwhile waits for
+    the replay, so B's pages get every word, in order, once."""
+    a, b = buses(url)
+    missed: list[set[str]] = []
+    tries = {"replay": 0, "catch-up": 0}
+
+    def catch_up(gaps: set[str]) -> None:
+        tries["catch-up"] += 1
+        if tries["catch-up"] == 1:  # the live layer could show nothing afresh yet (presence away)
+            raise Unsettled({"room:ABCD"}, "the cluster is failing over (injected)")
+        missed.append(gaps)
+
+    b.on_resubscribe = catch_up
+    read_history = b.client.xrange
+
+    def xrange(*args: Any, **kwargs: Any) -> Any:
+        tries["replay"] += 1
+        if tries["replay"] == 2:  # a word published once B listens again, before its replay
+            a.publish("room:ABCD", [{"type": "played", "n": 4}], all_but("nobody"))
+        if tries["replay"] <= 2:  # until B's command client finds the slot's master
+            raise redis.ConnectionError("Error 111 connecting to the old master (injected)")
+        return read_history(*args, **kwargs)
+
+    b.client.xrange = xrange  # (the real call, made to fail at first)
+    try:
+        on_b: list[dict[str, Any]] = []
+        a.subscribe("room:ABCD", listener([]))
+        b.subscribe("room:ABCD", listener(on_b))
+        until(lambda: "room:ABCD" not in a._alone)
+        a.publish("room:ABCD", [{"type": "played", "n": 1}], all_but("nobody"))
+        until(lambda: len(on_b) == 1)
+
+        cut_off(url)
+        for n in (2, 3):  # published while B is not listening: only its history has them
+            a.publish("room:ABCD", [{"type": "played", "n": n}], all_but("nobody"))
+        until(lambda: bool(missed))
+        a.publish("room:ABCD", [{"type": "played", "n": 5}], all_but("nobody"))
+        until(lambda: len(on_b) >= 5)
+
+        assert [m["n"] for m in on_b] == [1, 2, 3, 4, 5]
+        assert tries["replay"] >= 3  # (more if a cluster's other shard's reader resubscribed too)
+        assert missed == [{"room:ABCD"}]  # tried again with what the first catch-up could not show
+    finally:
+        a.stop()
+        b.stop()
+
+
+def test_a_history_that_cannot_be_read_for_long_is_given_up_for_a_snapshot(
+    url: str, monkeypatch: Any
+) -> None:
+    """B's commands never reach its topic's history: past REPLAY_PATIENCE the topic is named for
+    a snapshot instead, and what B heard on it meanwhile, kept back, is delivered."""
+    monkeypatch.setattr(redis_bus, "REPLAY_PATIENCE", 3.0)
+    a, b = buses(url)
+    missed: list[set[str]] = []
+    b.on_resubscribe = missed.append
+
+    def xrange(*args: Any, **kwargs: Any) -> Any:
+        raise redis.ConnectionError("Error 111 connecting to the old master (injected)")
+
+    try:
+        on_b: list[dict[str, Any]] = []
+        a.subscribe("room:ABCD", listener([]))
+        b.subscribe("room:ABCD", listener(on_b))
+        until(lambda: "room:ABCD" not in a._alone)
+        a.publish("room:ABCD", [{"type": "played", "n": 1}], all_but("nobody"))
+        until(lambda: len(on_b) == 1)
+        b.client.xrange = xrange  # (the real call, made to fail for good)
+        cut_off(url)
+        until(lambda: "room:ABCD" in b._unreplayed and listeners(url, b._channel("room:ABCD")) == 2)
+        a.publish("room:ABCD", [{"type": "played", "n": 2}], all_but("nobody"))
+        until(lambda: bool(missed))
+        assert missed == [{"room:ABCD"}]
+        until(lambda: len(on_b) == 2)
+        assert on_b[-1] == {"type": "played", "n": 2}
     finally:
         a.stop()
         b.stop()

@@ -9,6 +9,7 @@ and a seat connected to one stack is never taken by a stand-in on the other.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -18,6 +19,7 @@ from tests.live.players import LIST, FakeClock, Person, errors, types
 from wibble.core import Pos
 from wibble.core.match import restore as restore_match
 from wibble.engines import MemoryEngines
+from wibble.engines.bus import Unsettled
 from wibble.engines.store import MemoryStore, StorageError
 from wibble.live import LiveSettings, RoomLimits, Router, wire
 from wibble.live.matches import BotPace
@@ -30,13 +32,18 @@ BROADCAST = {"room", "presence", "chain", "played", "board", "gems", "turn", "ma
 
 
 class AwayStore(MemoryStore):
-    """The shared store, which can be made to fail every read (a Redis failover under way)."""
+    """The shared store, which can be made to fail every read (a Redis failover under way), or
+    let something happen while a version is asked for (the round trip another message overtakes)."""
 
     away = False
+    meanwhile: Callable[[], object] | None = None
 
     def version(self, doc_id: str) -> int | None:
         if self.away:
             raise StorageError("the cluster is failing over (injected)")
+        meanwhile, self.meanwhile = self.meanwhile, None
+        if meanwhile is not None:
+            meanwhile()
         return super().version(doc_id)
 
 
@@ -164,6 +171,48 @@ def test_a_copy_behind_the_store_is_caught_up_before_it_refuses_and_never_refuse
         assert types(bo.send(type="press", row=first.row, col=first.col))[-1] == "chain"
         assert bo.send(type="cancel")[-1]["type"] == "chain"
         assert errors(bo.send(type="pass")) == []
+
+
+def test_a_doorbell_that_lands_while_a_refusal_is_checked_still_lets_the_move_through(stacks: Stacks) -> None:
+    """B's copy is behind (A's doorbell late: after a failover it is replayed after the match's own
+    messages, which show Bo his turn). Bo presses at once: refused by the copy, checked against the
+    store, and the doorbell lands during that round trip. The copy the press was judged on was
+    behind, so it is tried again and played, not refused with "it is Ann's turn"."""
+    ann, bo, mid = split_match(stacks, rounds=3)
+    doorbell = stacks.b.matches.docs.doorbell
+    assert doorbell is not None
+    doorbell.unwatch(mid)
+    play(ann, words(stacks, mid)[-1])
+    doorbell.watch(mid)
+    stored = stacks.store.version(mid)
+    assert stored is not None
+    stacks.store.meanwhile = lambda: stacks.b.matches.docs.refresh(mid, stored)  # the late doorbell
+    first = words(stacks, mid)[-1][0]
+    assert types(bo.send(type="press", row=first.row, col=first.col))[-1] == "chain"
+    assert stacks.store.meanwhile is None  # (the store was asked)
+
+
+def test_a_catch_up_after_the_bus_came_back_that_cannot_ask_the_store_says_so_to_be_tried_again(
+    stacks: Stacks,
+) -> None:
+    """B missed A's word (its bus was cut off). Its catch-up, while the store cannot be asked,
+    names what it could not do rather than report all is well (the bus then tries again with
+    those); once the store answers, B's copy takes the word and Bo is shown it."""
+    ann, bo, mid = split_match(stacks, rounds=3)
+    doorbell = stacks.b.matches.docs.doorbell
+    assert doorbell is not None
+    doorbell.unwatch(mid)
+    play(ann, words(stacks, mid)[-1])
+    doorbell.watch(mid)
+    stacks.store.away = True
+    with pytest.raises(Unsettled) as unsettled:
+        stacks.b.catch_up({mid})
+    assert mid in unsettled.value.topics  # (and the room: the store could be asked nothing)
+    stacks.store.away = False
+    since = len(bo.frames)
+    assert stacks.b.catch_up({mid}) >= 1
+    [snapshot] = [f for f in bo.frames[since:] if f["type"] == "match"]
+    assert snapshot["turn"] == 1  # Bo's turn, as it is in the store
 
 
 def test_a_seat_that_moves_to_the_other_stack_within_its_grace_is_never_played_by_a_stand_in(

@@ -62,7 +62,8 @@ class RedisEngines:
         ``on_beat`` after each beat (the live layer notices who else's process died), and
         ``revive`` after the first beat that follows a gap past the expiry: the others took
         this process for dead meanwhile (it was stopped, or cut off from Redis), and its people for
-        gone. The bus calls ``on_resubscribe`` once it has subscribed again after a lost connection."""
+        gone. The bus calls ``on_resubscribe`` once it has subscribed again after a lost connection
+        and replayed what it could (and again, for what it raises ``Unsettled`` about)."""
         self._on_beat, self._on_revived = on_beat, on_revived
         self.bus.on_resubscribe = on_resubscribe
         self._last_beat = time.monotonic()

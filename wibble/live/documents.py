@@ -291,19 +291,25 @@ class Documents(Generic[H]):
             except WibbleError as exc:  # damaged, full, the store away: the next look tries again
                 log.warning("could not pick up %s %s: %s", self.kind.name, doc_id, exc.code)
 
-    def catch_up(self, missed: Collection[str] = ()) -> int:
+    def catch_up(self, missed: Collection[str] = (), failed: set[str] | None = None) -> int:
         """After the bus lost messages (and so may its doorbell have): every copy held here takes
         the stored document if it is newer, and shows it to everyone; one in ``missed`` (whose
         sessions missed messages that could not be replayed) is shown to everyone even if it was
-        current. Returns how many were shown."""
+        current. Returns how many were shown. Given ``failed``, a copy that could not be checked
+        or shown (the store or presence away) is added to it, for the caller to try again."""
         shown = 0
         for held in self:
-            if self.catch_up_one(held.doc_id):
-                shown += 1
-            elif held.doc_id in missed:
-                with held.lock:
-                    self.kind.reloaded(held, self.kind.dump(held))
-                shown += 1
+            try:
+                if self.catch_up_one(held.doc_id, strict=failed is not None):
+                    shown += 1
+                elif held.doc_id in missed:
+                    with held.lock:
+                        self.kind.reloaded(held, self.kind.dump(held))
+                    shown += 1
+            except WibbleError:
+                if failed is None:
+                    raise
+                failed.add(held.doc_id)
         return shown
 
     def catch_up_one(self, doc_id: str, strict: bool = False) -> bool:

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any
 
-from ..core import RuleError
-from ..engines.bus import Bus
+from ..core import RuleError, WibbleError
+from ..engines.bus import Bus, Unsettled
 from ..engines.presence import Presence
 from ..engines.store import Store
 from ..protocol import (
@@ -93,15 +93,29 @@ class Router:
             self._handle(session, command)
 
     def _caught_up(self, session: Session) -> bool:
-        """Bring the documents ``session`` is on up to the stored version; whether any was behind."""
+        """Bring the documents ``session`` is on up to the stored version; whether any was behind
+        when the command was judged. The copies' versions are taken first: while the store is
+        asked, the late doorbell may land and bring a copy up to date by itself (after a failover
+        it is replayed after the document's own messages, which may already have shown the player
+        their turn), and that copy was behind all the same."""
+        on: list[tuple[Documents[Any], str]] = [
+            (docs, doc_id)
+            for docs, doc_id in (
+                (self.games.docs, session.game),
+                (self.matches.docs, session.match),
+                (self.rooms.docs, session.room),
+            )
+            if doc_id is not None
+        ]
+        judged = [_version(docs.get(doc_id)) for docs, doc_id in on]
         behind = False
-        for service, doc_id in (
-            (self.games, session.game),
-            (self.matches, session.match),
-            (self.rooms, session.room),
-        ):
-            if doc_id is not None:
-                behind = service.docs.catch_up_one(doc_id, strict=True) or behind
+        for (docs, doc_id), version in zip(on, judged, strict=True):
+            try:
+                behind = docs.catch_up_one(doc_id, strict=True) or behind
+            except WibbleError:  # the store cannot be asked: unless the doorbell answered meanwhile
+                if _version(docs.get(doc_id)) == version:
+                    raise
+            behind = behind or _version(docs.get(doc_id)) != version
         return behind
 
     def _handle(self, session: Session, command: Command) -> None:
@@ -153,11 +167,19 @@ class Router:
     def catch_up(self, missed: Collection[str] = ()) -> int:
         """After the bus was cut off (Redis lost and back) and replayed what it could: every
         document held here that moved meanwhile, or whose topic in ``missed`` could not be
-        replayed, is shown afresh to everyone on it. Returns how many were."""
+        replayed, is shown afresh to everyone on it. Returns how many were. Those that could not
+        be (Redis only partly back) raise ``Unsettled``, after the others: the bus tries again."""
+        failed: set[str] = set()
+        shown = sum(service.docs.catch_up(set(missed), failed) for service in self._services())
+        if failed:
+            raise Unsettled(failed, f"{len(failed)} documents could not be checked against the store")
+        return shown
+
+    def _services(self) -> list[Games | Matches | Rooms | Races]:
         services: list[Games | Matches | Rooms | Races] = [self.games, self.matches, self.rooms]
         if self.rooms.keeper.races is not None:
             services.append(self.rooms.keeper.races)
-        return sum(service.docs.catch_up(set(missed)) for service in services)
+        return services
 
     def pick_up(self, slack: float = PICK_UP_SLACK, limit: int = PICK_UP_BATCH) -> int:
         """Hold here the documents whose deadline fell due more than ``slack`` ago with nobody
@@ -204,7 +226,8 @@ class Router:
         no stale turn or bot's drag runs), and the topics in ``skipped`` (whose backlog on the bus
         is dropped unheard, being older than this) are shown afresh; then each room sees that its
         people here are back. Returns how many rooms changed."""
-        self.catch_up(skipped)
+        for service in self._services():
+            service.docs.catch_up(set(skipped))
         return self.rooms.deadlines.notice_absent()
 
     def leave(self, session: Session) -> None:
@@ -232,3 +255,8 @@ class Router:
             self.matches.leave(session)
         self.games.leave(session)
         self.rooms.attach(session, live, token, name, seq)
+
+
+def _version(held: Any) -> int | None:
+    """The version of a copy held here (None: not held)."""
+    return None if held is None else int(held.version)

@@ -5,7 +5,7 @@
 ``--redis``).
 """
 
-from .base import EVERYONE, Audience, Bus, Message, Subscriber, all_but, holders_of, only
+from .base import EVERYONE, Audience, Bus, Message, Subscriber, Unsettled, all_but, holders_of, only
 from .memory import MemoryBus
 
 __all__ = [
@@ -15,6 +15,7 @@ __all__ = [
     "MemoryBus",
     "Message",
     "Subscriber",
+    "Unsettled",
     "all_but",
     "holders_of",
     "only",

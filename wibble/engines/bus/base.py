@@ -17,7 +17,7 @@ this package knows how many processes there are.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -99,3 +99,12 @@ class Bus(Protocol):
 def reply(subscriber: Subscriber, messages: Sequence[Message], seq: int | None) -> None:
     """Every engine's ``Bus.reply``: the answer goes to the session here, whatever the engine."""
     subscriber.receive("", messages, None, seq)
+
+
+class Unsettled(Exception):
+    """What a bus's ``on_resubscribe`` raises when it could show only some of what a process
+    missed afresh (Redis only partly back): the bus calls it again, soon, with ``topics``."""
+
+    def __init__(self, topics: Collection[str], reason: str) -> None:
+        super().__init__(reason)
+        self.topics = set(topics)

@@ -14,7 +14,10 @@ heard on each topic. After a lost connection to Redis, the listener subscribes a
 replays from each topic's history what it missed, in order and once, and calls
 ``on_resubscribe`` with the topics whose history no longer reaches back that far (or that
 it never heard from): the live layer sends those a fresh snapshot instead, and catches up
-every document that moved.
+every document that moved. Either may fail while Redis is only partly back (a cluster's
+failover that the process's command client has yet to learn): the listener tries it again
+every ``RECONNECT_PAUSE`` until it is done, and what it hears on a topic meanwhile waits for
+that topic's replay.
 
 On a Redis Cluster the channels are sharded (``redis_channels``): a topic's messages travel
 only within the shard of its hash tag, beside its history and its listeners.
@@ -39,7 +42,7 @@ from typing import Any
 
 from ... import codec
 from ..redis_client import in_cluster, read_many
-from .base import EVERYONE, Audience, Message, Subscriber, reply
+from .base import EVERYONE, Audience, Message, Subscriber, Unsettled, reply
 from .memory import MemoryBus
 from .redis_channels import PlainChannels, ShardChannels
 
@@ -49,7 +52,15 @@ OWNERS_CHECKED_EVERY = 2.0
 """Seconds between the listener's checks, on a cluster, that each channel is still served by the
 master it is subscribed on (``ShardChannels.check``)."""
 RECONNECT_PAUSE = 0.5
-"""Seconds between attempts to subscribe again while Redis is away."""
+"""Seconds between attempts to subscribe again while Redis is away, and to catch up after."""
+REPLAY_PATIENCE = 30.0
+"""How long messages heard after a resubscription wait for the history before them to be replayed
+(this process's commands may reach Redis later than its subscriptions: a cluster's failover that
+its command client has yet to learn); past it, a topic still not replayed is shown afresh instead."""
+UNREPLAYED_KEPT = 10_000
+"""Messages of one topic kept waiting for its replay, at most (then it gets a snapshot too)."""
+COMPLAIN_EVERY = 10.0
+"""Seconds between two log lines of a catch-up that still cannot be done."""
 LISTEN_SECONDS = 1.0
 """The longest the listener waits for a message before it looks whether it was stopped."""
 ALONE_KEPT = 100_000
@@ -118,7 +129,9 @@ class RedisBus:
         self.local = MemoryBus()
         self.on_resubscribe: Callable[[set[str]], object] = lambda gaps: None
         """Called after the listener subscribed again following a lost connection and replayed
-        what it could, with the topics it could not replay (see the module's docstring)."""
+        what it could, with the topics it could not replay (see the module's docstring). It may
+        raise ``Unsettled`` with the topics it could not show yet: it is called again with those
+        (so it must be safe to call twice)."""
         self._heard: dict[str, str] = {}
         """Each topic subscribed here: the id of the last envelope heard on it."""
         self._publish = client.register_script(
@@ -142,6 +155,18 @@ class RedisBus:
         self._waiting: list[tuple[str, str, str]] | None = None
         """While a catch-up is under way (``skip_backlog`` until ``go_on``): what other processes
         publish, kept back so that it reaches the pages after their fresh snapshots."""
+        self._unreplayed: dict[str, list[tuple[str, str]]] = {}
+        """After a resubscription, each topic whose history is still to be replayed: what other
+        processes publish on it meanwhile (ids and envelopes), kept back to come after (``_settle``)."""
+        self._owed: set[str] | None = None
+        """After a resubscription, until the live layer has caught up: the topics it is to show
+        afresh (``on_resubscribe``)."""
+        self._lost_at = 0.0
+        """When the catch-up under way began: the first resubscription since the last was done."""
+        self._settled_at = 0.0
+        """When the listener last tried to catch up (monotonic)."""
+        self._complained_at = -COMPLAIN_EVERY
+        """When a catch-up that could not be done yet was last logged."""
         self.start()
 
     def _open_channels(self) -> PlainChannels | ShardChannels:
@@ -372,11 +397,15 @@ class RedisBus:
         while not self._stopped:
             if time.monotonic() - self._listed_at > self.listed_for / 3:
                 self._relist()
+            owing = bool(self._unreplayed) or self._owed is not None
+            if owing and time.monotonic() - self._settled_at >= RECONNECT_PAUSE:
+                self._settle()
+            wait = RECONNECT_PAUSE if owing else LISTEN_SECONDS
             try:  # (a listing shorter than 3 s is relisted in time: tests)
                 if self._sharded and time.monotonic() - self._checked_at > OWNERS_CHECKED_EVERY:
                     self._checked_at = time.monotonic()
                     self._subs.check(self._owner_of, self._ask)
-                message = self._subs.next(timeout=min(LISTEN_SECONDS, self.listed_for / 3))
+                message = self._subs.next(timeout=min(wait, self.listed_for / 3))
             except Exception as exc:
                 if self._stopped:
                     return
@@ -414,11 +443,22 @@ class RedisBus:
 
     def _deliver(self, channel: str, data: str) -> None:
         entry_id, _, text = data.partition(" ")
+        topic = self._topic(channel)
+        kept = self._unreplayed.get(topic)
+        if kept is None:
+            self._pass_on(topic, entry_id, text)
+        elif len(kept) < UNREPLAYED_KEPT:  # the history before it is still to be replayed: after it
+            kept.append((entry_id, text))
+        else:  # too much to keep: the topic is shown afresh instead (once the live layer can)
+            self._replayed(topic, gap=True)
+            self._pass_on(topic, entry_id, text)
+
+    def _pass_on(self, topic: str, entry_id: str, text: str) -> None:
         waiting = self._waiting
         if waiting is not None:  # a catch-up is under way: after its snapshots
-            waiting.append((self._topic(channel), entry_id, text))
+            waiting.append((topic, entry_id, text))
             return
-        self._hand_on(self._topic(channel), entry_id, text)
+        self._hand_on(topic, entry_id, text)
 
     def _hand_on(self, topic: str, entry_id: str, text: str) -> None:
         """Deliver one envelope heard on ``topic`` to the sessions here, unless it was heard
@@ -440,22 +480,16 @@ class RedisBus:
         except Exception:
             log.exception("delivering a bus message on %s failed", topic)
 
-    def _replay(self) -> set[str]:
-        """Deliver what each topic's history holds after the last envelope heard on it; returns
-        the topics it could not (their history no longer reaches back, or nothing was heard)."""
-        gaps = set()
-        for channel in list(self._channels):
-            topic = self._topic(channel)
-            last = self._heard.get(topic)
-            if last is None:
-                gaps.add(topic)
-                continue
-            entries = self.client.xrange(self._history(topic), min=last)
-            if not entries or entries[0][0] != last:
-                gaps.add(topic)  # trimmed past it: what lies between is lost
-            for entry_id, fields in entries:
-                self._hand_on(topic, entry_id, fields.get("e", ""))
-        return gaps
+    def _replay(self, topic: str) -> bool:
+        """Deliver what ``topic``'s history holds after the last envelope heard on it; whether
+        some was lost to it (the history no longer reaches back, or nothing was ever heard)."""
+        last = self._heard.get(topic)
+        if last is None:
+            return True
+        entries = self.client.xrange(self._history(topic), min=last)
+        for entry_id, fields in entries:
+            self._hand_on(topic, entry_id, fields.get("e", ""))
+        return not entries or entries[0][0] != last  # (trimmed past it: what lay between is lost)
 
     def _resubscribe(self) -> None:
         while not self._stopped:
@@ -477,13 +511,59 @@ class RedisBus:
             log.warning("the bus is back: subscribed again to %d topics; catching up", len(self._channels))
             self._alone.clear()  # (who listens may have changed meanwhile)
             self._say_joined([self._topic(channel) for channel in self._channels])
-            try:
-                gaps = self._replay()
-            except Exception as exc:  # lost again: every topic gets a snapshot
-                log.warning("could not replay the bus's history (%s)", exc)
-                gaps = {self._topic(channel) for channel in self._channels}
-            try:
-                self.on_resubscribe(gaps)
-            except Exception:
-                log.exception("catching up after Redis came back failed")
+            if not self._unreplayed and self._owed is None:  # (else: lost again during one; it goes on)
+                self._lost_at = time.monotonic()
+            for channel in self._channels:
+                self._unreplayed.setdefault(self._topic(channel), [])
+            self._owed = self._owed or set()
+            self._settle()
             return
+
+    def _settle(self) -> None:
+        """Catch up after a resubscription: replay what each topic's history kept since the last
+        envelope heard on it, then deliver what was heard on it meanwhile; once every topic is
+        replayed, have the live layer show afresh those that could not be (``on_resubscribe``).
+        What fails (Redis only partly back) is left for the listener to try again: a player must
+        not miss a word for it. A topic whose replay still fails after ``REPLAY_PATIENCE`` is
+        shown afresh instead; the live layer's catch-up is tried until it is done."""
+        now = self._settled_at = time.monotonic()
+        failed: Exception | None = None
+        for topic in list(self._unreplayed):
+            if self._channel(topic) not in self._channels:  # (unsubscribed meanwhile)
+                self._unreplayed.pop(topic, None)
+                continue
+            try:
+                gap = self._replay(topic)
+            except Exception as exc:
+                if now - self._lost_at < REPLAY_PATIENCE:
+                    failed = exc
+                    continue
+                gap = True
+            self._replayed(topic, gap)
+        if failed is not None:
+            self._complain(f"could not replay the history of {len(self._unreplayed)} topics yet ({failed})")
+            return
+        if self._owed is None:
+            return
+        try:
+            self.on_resubscribe(set(self._owed))
+        except Unsettled as exc:  # some documents could not be shown yet: those again, soon
+            self._owed = exc.topics
+            self._complain(f"could not catch up with {len(exc.topics)} topics yet ({exc})")
+            return
+        except Exception:
+            log.exception("catching up after Redis came back failed")
+        self._owed = None
+
+    def _replayed(self, topic: str, gap: bool) -> None:
+        """``topic``'s replay is done (or given up: ``gap``): what was kept back for it goes on."""
+        if gap:
+            self._owed = (self._owed or set()) | {topic}
+        for entry_id, text in self._unreplayed.pop(topic, []):  # (what the replay brought is dropped)
+            self._pass_on(topic, entry_id, text)
+
+    def _complain(self, what: str) -> None:
+        """Log a catch-up that cannot be done yet: at once, then every ``COMPLAIN_EVERY`` seconds."""
+        if time.monotonic() - self._complained_at >= COMPLAIN_EVERY:
+            self._complained_at = time.monotonic()
+            log.warning("%s; trying again every %.1f s", what, RECONNECT_PAUSE)
