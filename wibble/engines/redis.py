@@ -45,6 +45,7 @@ class RedisEngines:
     shared: bool = True
     """Other processes share these engines (what a commit here changes is rung to them)."""
     _beating: threading.Event = field(default_factory=threading.Event)
+    _reviving: threading.Lock = field(default_factory=lambda: threading.Lock())  # (gevent's, once patched)
     _epoch: str | None = None
     """The token this process found in ``P:epoch`` (``watch_epoch``)."""
     _last_beat: float = field(default=0.0, init=False)
@@ -94,10 +95,11 @@ class RedisEngines:
         The bus drops what other processes published meanwhile (older than the store), the live
         layer catches up with the topics that had some (``on_revived``), then the bus delivers
         what it kept back during the catch-up."""
-        try:
-            self._on_revived(self.bus.skip_backlog())
-        finally:
-            self.bus.go_on()
+        with self._reviving:  # one at a time (the heartbeat and the timers both notice a stop):
+            try:  # another's go_on would let out, before this one's snapshots, what this one holds back
+                self._on_revived(self.bus.skip_backlog())
+            finally:
+                self.bus.go_on()
 
     def watch_epoch(self) -> bool:
         """Whether Redis still holds what it held at the last look; False, and an error in the log,
