@@ -17,6 +17,7 @@
 
 import { EMPTY_CHAIN, Moves } from "./chain.js";
 import { dailyMemory, dateOf } from "./daily.js";
+import { versionCheck } from "./match.js";
 import { MatchMoves } from "./match_moves.js";
 import * as P from "./protocol.js";
 import { joinStateOf, RACE_MESSAGES, ROOM_MESSAGES, RoomMoves } from "./room_moves.js";
@@ -272,6 +273,10 @@ export class Store {
     if (message.type === "leaderboard") return this.apply(dailyPage.leaderboard(this.tab, message));
     if (message.type === "match") return this.match.onMatch(message);
     if (message.type === "rematch") return this.match.onRematch(message);
+    // A match's drag on a version older than the one on screen came late, after a fresh snapshot
+    // (another process caught up meanwhile): dropped, as any older event (never a reply to ours).
+    if (message.type === "chain" && message.seq == null && this.state.match
+        && versionCheck(this.state.match, message) === "stale") return undefined;
     const reply = this.moves.settle(message, this.state.chain);
     if (MATCH_MESSAGES.has(message.type)) return this.match.onMatchMessage(message, reply);
     if (message.type === "error") return this.onError(message);

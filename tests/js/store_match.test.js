@@ -287,6 +287,24 @@ test("a gap in a match's versions asks for the match afresh, once, and late mess
   assert.strictEqual(result.version, 3);
 });
 
+test("a drag on an older version of the match than the one on screen is dropped", async () => {
+  const result = await runMatch(async () => {
+    const { store } = startMatch();
+    store.onMessage(turn({ turn: 1, version: 1 }));
+    store.onMessage(matchSnapshot({ turn: 0, turn_no: 3, version: 3 }));  // a process caught up
+    // The bot's drag of turn 2 (version 1), published before that snapshot was read, comes after it.
+    store.onMessage({ type: "chain", seat: 1, chain: [[0, 0], [0, 1]], word: "CA", points: 4,
+                      status: "prefix", version: 1 });
+    const late = S.currentChain(store.state).chain;
+    store.onMessage({ type: "chain", seat: 0, chain: [[1, 1]], word: "O", points: 1,
+                      status: "prefix", version: 3 });  // a drag on the match as shown
+    return { late, now: S.currentChain(store.state) };
+  });
+  assert.deepStrictEqual(result.late, []);
+  assert.deepStrictEqual(result.now.chain, [[1, 1]]);
+  assert.deepStrictEqual(result.now.seat, 0);
+});
+
 test("the match setup may choose the list's classic letter values instead of Spellcast's", async () => {
   const result = await runMatch(async () => {
     const made = make();

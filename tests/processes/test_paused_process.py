@@ -15,10 +15,10 @@ while. Then A is woken, Ann's pages never having closed, and every page is liste
    housekeeping pass up to a minute later; Ann's own page does not end showing her away;
    no stand-in plays for her later than a second after she is back.
 2. Nothing a page shows contradicts what it already has. Each page's messages are read in
-   order as the page reads them (``View``): a ``chain`` (unversioned: the page shows it)
-   must be of the seat whose turn it is, on tiles that spell its word, and continue the
-   turn's drag (only bots drag here; a drag may begin afresh, as when another process
-   takes a bot's turn over); a ``match`` snapshot (which the page takes as it comes) must
+   order as the page reads them (``View``): a ``chain`` on the version the page shows (an
+   older one it drops) must be of the seat whose turn it is, on tiles that spell its word,
+   and continue the turn's drag (only bots drag here; a drag may begin afresh, as when
+   another process takes a bot's turn over); a ``match`` snapshot (which the page takes as it comes) must
    not be older than what the page has. A versioned event older than the page's version
    is only noted (the page drops it), as is a snapshot without a drag another process
    has under way (the stored document, which it is made of, has none).
@@ -239,6 +239,11 @@ class View:
 
     def _chain(self, message: Message) -> str | None:
         chain, seat = message["chain"], message["seat"]
+        if message["version"] < self.version:  # a drag on an older match: the page drops it, noted
+            self.notes.append(
+                f"a drag {chain} of version {message['version']}, older than the page's {self.version}"
+            )
+            return None
         where = f"turn_no {self.turn_no} (seat {self.turn}, {self.phase}) at version {self.version}"
         problem = None
         if self.phase != "playing" or seat != self.turn:

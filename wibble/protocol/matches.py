@@ -172,6 +172,7 @@ def match_event(ev: MatchEvent, letters: LetterTable, now: float) -> dict[str, A
             "word": _faces(ev.word, letters),
             "points": ev.points,
             "status": ev.status,
+            "version": ev.version,
         }
     if isinstance(ev, Played):
         return {

@@ -93,6 +93,9 @@ class ChainMoved:
     """What the chain would score now, multipliers and all."""
     status: str
     """"word", "prefix" (some longer word starts so) or "none", as in an endless game."""
+    version: int
+    """The match's version the drag is on: a page already past it (a fresh snapshot taken while
+    the drag was on its way) drops it, as it drops any older event."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -474,10 +477,10 @@ class Match:
         self.words_left = count_words(self.board, self.words)
         self._chain.respell(self.board)  # the chain may cross the swapped tile: it spells the new letter
         changed = ({"row": pos.row, "col": pos.col, **tile_wire(self.board, self.specials, pos)},)
-        events: list[MatchEvent] = [BoardChanged(changed, "swap", self.words_left, self.version + 1)]
-        if self._chain:
+        events = self._spend(seat, "swap", BoardChanged(changed, "swap", self.words_left, self.version + 1))
+        if self._chain:  # (after the swap's version: the chain as it spells now)
             events.append(self.chain_moved())
-        return self._spend(seat, "swap", *events)
+        return events
 
     def hint(self, seat: int) -> list[MatchEvent]:
         self._require_turn(seat)
@@ -599,7 +602,9 @@ class Match:
         chain = self._chain
         tiles = chain.tiles
         word = chain.word(self.board)
-        return ChainMoved(self.turn, tiles, word, self.path_score(tiles).points, chain.status.value)
+        return ChainMoved(
+            self.turn, tiles, word, self.path_score(tiles).points, chain.status.value, self.version
+        )
 
     # -- the state as data ------------------------------------------------------------------
 
