@@ -9,7 +9,8 @@
 // - a reply carrying an older seq answers a move the tab has already built on: the
 //   server's chain is noted, the tab's is kept;
 // - a message without seq is somebody else's doing (another tab, another seat, a bot,
-//   a timer): shown as it is, unless moves of ours are still in flight.
+//   a timer): shown as it is, unless moves of ours are still in flight (or, in a match,
+//   it is on an older version than the one on screen: store.js drops it).
 
 import { Status, chainOf, seqOf } from "./protocol.js";
 

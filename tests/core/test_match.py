@@ -386,6 +386,9 @@ def test_swap_mid_drag_changes_the_chains_word_and_letting_go_plays_the_new_word
     moved = only(events, ChainMoved)
     assert (moved.word, moved.chain, moved.status) == (new_word, found.path, "word")
     assert moved.points == match.path_score(found.path).points
+    # On the swap's version, told after it: a page that took the swap drops no respelled drag.
+    assert moved.version == match.version == only(events, GemsChanged).version
+    assert events.index(moved) > events.index(only(events, GemsChanged))
     [tile] = only(events, BoardChanged).changed
     swapped = found.path[index]
     assert (tile["row"], tile["col"], tile["letter"]) == (swapped.row, swapped.col, symbol.upper())

@@ -296,13 +296,37 @@ test("a drag on an older version of the match than the one on screen is dropped"
     store.onMessage({ type: "chain", seat: 1, chain: [[0, 0], [0, 1]], word: "CA", points: 4,
                       status: "prefix", version: 1 });
     const late = S.currentChain(store.state).chain;
+    // And one of the seat whose turn it is now, but from its turn before (version 2).
+    store.onMessage({ type: "chain", seat: 0, chain: [[2, 2]], word: "R", points: 1,
+                      status: "prefix", version: 2 });
+    const lateOfThisSeat = S.currentChain(store.state).chain;
     store.onMessage({ type: "chain", seat: 0, chain: [[1, 1]], word: "O", points: 1,
                       status: "prefix", version: 3 });  // a drag on the match as shown
-    return { late, now: S.currentChain(store.state) };
+    const now = S.currentChain(store.state);
+    store.onMessage({ type: "chain", seat: 0, chain: [[1, 1], [1, 2]], word: "ON", points: 2,
+                      status: "word", version: 4 });  // one ahead: a change on its way, shown
+    return { late, lateOfThisSeat, now, ahead: S.currentChain(store.state).chain };
   });
   assert.deepStrictEqual(result.late, []);
+  assert.deepStrictEqual(result.lateOfThisSeat, []);
   assert.deepStrictEqual(result.now.chain, [[1, 1]]);
   assert.deepStrictEqual(result.now.seat, 0);
+  assert.deepStrictEqual(result.ahead, [[1, 1], [1, 2]]);
+});
+
+test("a reply to my own move is taken even on an older version of the match", async () => {
+  // (a page can be past its own process's copy for a moment: a snapshot from a catch-up)
+  const result = await runMatch(async () => {
+    const { store, sent } = startMatch();
+    store.onMessage(matchSnapshot({ version: 3 }));
+    store.press(0, 0);
+    const seq = sent.at(-1).seq;
+    store.onMessage({ type: "chain", seat: 0, chain: [[0, 0]], word: "C", points: 2,
+                      status: "prefix", version: 2, seq });
+    return { waiting: store.moves.waiting, chain: S.currentChain(store.state).chain };
+  });
+  assert.strictEqual(result.waiting, false);  // answered: nothing of ours is in flight
+  assert.deepStrictEqual(result.chain, [[0, 0]]);
 });
 
 test("the match setup may choose the list's classic letter values instead of Spellcast's", async () => {

@@ -18,10 +18,10 @@ while. Then A is woken, Ann's pages never having closed, and every page is liste
    order as the page reads them (``View``): a ``chain`` on the version the page shows (an
    older one it drops) must be of the seat whose turn it is, on tiles that spell its word,
    and continue the turn's drag (only bots drag here; a drag may begin afresh, as when
-   another process takes a bot's turn over); a ``match`` snapshot (which the page takes as it comes) must
-   not be older than what the page has. A versioned event older than the page's version
-   is only noted (the page drops it), as is a snapshot without a drag another process
-   has under way (the stored document, which it is made of, has none).
+   another process takes a bot's turn over). A versioned event or a ``match`` snapshot
+   older than the page's version is only noted (the page drops it), as is a snapshot
+   without a drag another process has under way (the stored document, which it is made
+   of, has none).
 3. Ann's page ends up at least where Bo's was when A woke.
 
 What each page read after A woke is printed (``pytest -s``), with how long Ann took to be
@@ -200,8 +200,11 @@ class View:
         return None
 
     def _snapshot(self, message: Message) -> str | None:
-        if message["version"] < self.version:  # (the page takes a snapshot as it comes)
-            return f"a match snapshot at version {message['version']}, older than the page's {self.version}"
+        if message["version"] < self.version:  # the page keeps what it has (static/js/match_moves.js): noted
+            self.notes.append(
+                f"a match snapshot at version {message['version']}, older than the page's {self.version}"
+            )
+            return None
         chain: list[list[int]] | None = message["chain"]
         drag, shown = self.drag or [], chain or []
         if message["turn_no"] == self.turn_no and len(shown) < len(drag) and shown == drag[: len(shown)]:
@@ -251,8 +254,9 @@ class View:
         elif chain and "".join(self.letters[r][c] for r, c in chain) != message["word"].upper():
             problem = f"a drag {chain} spelling {message['word']} on tiles that spell otherwise, on {where}"
         # (A press begins a drag afresh: a bot's drag that another process takes over once the
-        # lease of the one dragging it ran out begins again there.)
-        elif len(chain) > 1 and self.drag is not None and chain[:-1] != self.drag:
+        # lease of the one dragging it ran out begins again there. A drag may skip a step the
+        # page never got, dropped with a backlog older than a catch-up: each says its whole chain.)
+        elif len(chain) > 1 and self.drag is not None and chain[: len(self.drag)] != self.drag:
             problem = f"a drag {chain} that does not continue {self.drag}, on {where}"
         self.drag = list(chain)
         return problem
