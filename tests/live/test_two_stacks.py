@@ -192,6 +192,27 @@ def test_a_doorbell_that_lands_while_a_refusal_is_checked_still_lets_the_move_th
     assert stacks.store.meanwhile is None  # (the store was asked)
 
 
+def test_a_change_that_meets_another_stacks_commit_first_is_made_on_the_room_as_it_stands(
+    stacks: Stacks,
+) -> None:
+    """Bo sits on B; A's doorbell for it is still on its way when Ann, on A, puts a bot in another
+    seat. A's commit meets B's (a conflict): the copy takes the stored room, and Ann's change is
+    made on it, as if she had sent it a moment later, not refused as "changed elsewhere"."""
+    ann = Person(stacks.a)
+    [room] = ann.send(type="create_room", name="Ann", rules={"wordlist": LIST, "rounds": 2})
+    bo = on(stacks.b, code=room["code"], name="Bo")
+    doorbell = stacks.a.rooms.docs.doorbell
+    assert doorbell is not None
+    doc_id = f"room:{room['code']}"
+    doorbell.unwatch(doc_id)
+    bo.send(type="take_seat", seat=1)
+    doorbell.watch(doc_id)
+    answer = ann.send(type="set_seat", seat=2, bot="easy")
+    assert errors(answer) == []
+    seats = answer[-1]["seats"]
+    assert (seats[1]["name"], seats[2]["kind"]) == ("Bo", "bot")
+
+
 def test_a_catch_up_after_the_bus_came_back_that_cannot_ask_the_store_says_so_to_be_tried_again(
     stacks: Stacks,
 ) -> None:

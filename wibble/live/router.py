@@ -13,7 +13,7 @@ from typing import Any
 from ..core import RuleError, WibbleError
 from ..engines.bus import Bus, Unsettled
 from ..engines.presence import Presence
-from ..engines.store import Store
+from ..engines.store import Store, VersionConflict
 from ..protocol import (
     Command,
     CreateRoom,
@@ -81,12 +81,24 @@ class Router:
 
         With other processes sharing the store, a copy held here may be behind (their doorbell
         is on its way, or was lost): a command the rules refuse is tried once more if the
-        documents it touches turn out to be older here than in the store. If the store cannot be
+        documents it touches turn out to be older here than in the store, and one whose commit
+        meets another process's is tried once more on the stored document. If the store cannot be
         asked (a Redis failover under way), the refusal cannot be trusted either: the player
         hears that the store is away (``server/storage``: try again), not a rule that may be
         the stale copy's ("not your turn" on a turn that has passed to them)."""
         try:
             self._handle(session, command)
+        except VersionConflict as conflict:
+            if not self.shared:
+                raise
+            # Another process committed first (its doorbell on its way): the copy has taken the
+            # stored document, and the command is judged once more on it, as if sent a moment
+            # later. Only if it no longer fits (a drag under way is not in the stored document)
+            # does the player hear of the conflict.
+            try:
+                self._handle(session, command)
+            except RuleError:
+                raise conflict from None
         except RuleError:
             if not (self.shared and self._caught_up(session)):
                 raise
