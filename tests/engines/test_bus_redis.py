@@ -86,17 +86,24 @@ def buses(redis_url: str, **options: Any) -> tuple[RedisBus, RedisBus]:
     return made[0], made[1]
 
 
+def first_word_heard(a: RedisBus, b: RedisBus, topic: str) -> list[dict[str, Any]]:
+    """A and B listen to ``topic``, and A's first word on it (``n`` 1) has reached B: what B hears
+    on it, that word first."""
+    on_b: list[dict[str, Any]] = []
+    a.subscribe(topic, listener([]))
+    b.subscribe(topic, listener(on_b))
+    until(lambda: topic not in a._alone)
+    a.publish(topic, [{"type": "played", "n": 1}], all_but("nobody"))
+    until(lambda: len(on_b) == 1)
+    return on_b
+
+
 def test_messages_published_while_a_process_was_cut_off_reach_it_in_order_and_once(url: str) -> None:
     a, b = buses(url)
     missed: list[set[str]] = []
     b.on_resubscribe = missed.append
     try:
-        on_a, on_b = [], []
-        a.subscribe("room:ABCD", listener(on_a))
-        b.subscribe("room:ABCD", listener(on_b))
-        until(lambda: "room:ABCD" not in a._alone)
-        a.publish("room:ABCD", [{"type": "played", "n": 1}], all_but("nobody"))
-        until(lambda: len(on_b) == 1)
+        on_b = first_word_heard(a, b, "room:ABCD")
 
         cut_off(url)  # B (and A) lose their subscriptions
         for n in (2, 3, 4):  # published while B is not listening
@@ -169,12 +176,7 @@ def test_a_replay_or_catch_up_that_fails_as_redis_comes_back_is_tried_again_and_
 
     b.client.xrange = xrange  # (the real call, made to fail at first)
     try:
-        on_b: list[dict[str, Any]] = []
-        a.subscribe("room:ABCD", listener([]))
-        b.subscribe("room:ABCD", listener(on_b))
-        until(lambda: "room:ABCD" not in a._alone)
-        a.publish("room:ABCD", [{"type": "played", "n": 1}], all_but("nobody"))
-        until(lambda: len(on_b) == 1)
+        on_b = first_word_heard(a, b, "room:ABCD")
 
         cut_off(url)
         for n in (2, 3):  # published while B is not listening: only its history has them
@@ -205,12 +207,7 @@ def test_a_history_that_cannot_be_read_for_long_is_given_up_for_a_snapshot(
         raise redis.ConnectionError("Error 111 connecting to the old master (injected)")
 
     try:
-        on_b: list[dict[str, Any]] = []
-        a.subscribe("room:ABCD", listener([]))
-        b.subscribe("room:ABCD", listener(on_b))
-        until(lambda: "room:ABCD" not in a._alone)
-        a.publish("room:ABCD", [{"type": "played", "n": 1}], all_but("nobody"))
-        until(lambda: len(on_b) == 1)
+        on_b = first_word_heard(a, b, "room:ABCD")
         b.client.xrange = xrange  # (the real call, made to fail for good)
         cut_off(url)
         until(lambda: "room:ABCD" in b._unreplayed and listeners(url, b._channel("room:ABCD")) == 2)

@@ -113,6 +113,16 @@ def play(who: Person, path: tuple[Pos, ...]) -> None:
     assert types(who.send(type="release"))[0] == "played"
 
 
+def play_unheard_by_b(stacks: Stacks, who: Person, match_id: str) -> None:
+    """``who`` plays a word on stack A whose doorbell B misses (lost in a failover, or late):
+    B's copy of the match stays behind the store."""
+    doorbell = stacks.b.matches.docs.doorbell
+    assert doorbell is not None
+    doorbell.unwatch(match_id)
+    play(who, words(stacks, match_id)[-1])
+    doorbell.watch(match_id)
+
+
 def heard(who: Person, since: int) -> list[tuple[str, object]]:
     return [(f["type"], f.get("version")) for f in who.frames[since:] if f["type"] in BROADCAST]
 
@@ -154,11 +164,7 @@ def test_a_copy_behind_the_store_is_caught_up_before_it_refuses_and_never_refuse
     cannot be asked, Bo hears that it is away (try again), never "it is Ann's turn"."""
     ann, bo, mid = split_match(stacks, rounds=3)
     for stale in (True, False):
-        doorbell = stacks.b.matches.docs.doorbell
-        assert doorbell is not None
-        doorbell.unwatch(mid)  # B hears nothing of the next commit
-        play(ann, words(stacks, mid)[-1])
-        doorbell.watch(mid)
+        play_unheard_by_b(stacks, ann, mid)
         held = stacks.b.matches.get(mid)
         assert held is not None
         assert held.match.turn == 0  # B's copy: still Ann's turn
@@ -179,11 +185,7 @@ def test_a_doorbell_that_lands_while_a_refusal_is_checked_still_lets_the_move_th
     store, and the doorbell lands during that round trip. The copy the press was judged on was
     behind, so it is tried again and played, not refused with "it is Ann's turn"."""
     ann, bo, mid = split_match(stacks, rounds=3)
-    doorbell = stacks.b.matches.docs.doorbell
-    assert doorbell is not None
-    doorbell.unwatch(mid)
-    play(ann, words(stacks, mid)[-1])
-    doorbell.watch(mid)
+    play_unheard_by_b(stacks, ann, mid)
     stored = stacks.store.version(mid)
     assert stored is not None
     stacks.store.meanwhile = lambda: stacks.b.matches.docs.refresh(mid, stored)  # the late doorbell
@@ -220,11 +222,7 @@ def test_a_catch_up_after_the_bus_came_back_that_cannot_ask_the_store_says_so_to
     names what it could not do rather than report all is well (the bus then tries again with
     those); once the store answers, B's copy takes the word and Bo is shown it."""
     ann, bo, mid = split_match(stacks, rounds=3)
-    doorbell = stacks.b.matches.docs.doorbell
-    assert doorbell is not None
-    doorbell.unwatch(mid)
-    play(ann, words(stacks, mid)[-1])
-    doorbell.watch(mid)
+    play_unheard_by_b(stacks, ann, mid)
     stacks.store.away = True
     with pytest.raises(Unsettled) as unsettled:
         stacks.b.catch_up({mid})
