@@ -37,16 +37,18 @@ play: $(VENV)/.installed-play $(VENV)/.definitions
 	$(BIN)/wibble serve --host $(HOST) --port $(PORT) $(if $(WORDS),--words $(WORDS))
 
 # The fast tier and the second tier's in-process tests (the live layer and the engines on a real
-# Redis) on every core; then the browser tests two at a time (they mostly wait on a page and its
-# server); then the tests of real server processes two at a time (most of their time is spent
-# waiting on real timers of seconds); then, one at a time, the modules marked alone, which time
-# what a busy neighbour would move: milliseconds, CPU use, a rate.
+# Redis), two per core (the in-process ones mostly wait on Redis and on threads); then the browser
+# tests two at a time (a page and its server keep two cores busy); then the tests of real server
+# processes two per core (most of their time is spent waiting on real timers of seconds: measured
+# 60% idle at two at a time, 2026-12-07); then, one at a time, the modules marked alone, which
+# time what a busy neighbour would move: milliseconds, CPU use, a rate.
+WAITERS := $(shell echo $$(( 2 * $$(nproc 2>/dev/null || echo 2) )))
 test: lint js node_modules/.installed $(VENV)/.definitions
 	$(BIN)/python -m tests.browser
 	$(BIN)/python -m tests.redis_server
-	$(BIN)/python -m pytest -m "not processes or in_process" -n auto --dist worksteal
+	$(BIN)/python -m pytest -m "not processes or in_process" -n $(WAITERS) --dist worksteal
 	$(BIN)/python -m pytest -m "browser and not alone" -n 2 --dist worksteal
-	$(BIN)/python -m pytest -m "processes and not in_process and not browser and not alone" -n 2
+	$(BIN)/python -m pytest -m "processes and not in_process and not browser and not alone" -n $(WAITERS)
 	$(BIN)/python -m pytest -m "processes and not in_process and alone"
 
 # Each word list's definitions (wibble definitions), compiled when a list or a host's definitions

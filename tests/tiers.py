@@ -66,9 +66,10 @@ Redis Cluster)."""
 SERVER_FIXTURES = SECOND_TIER_FIXTURES - {"redis_server", "redis_url", "redis_cluster", "cluster_url"}
 
 BROWSER = "browser"
-"""Also on the second tier's browser tests (``tests/e2e``): they mostly wait on a page and its
-server, so ``make test`` runs two at a time, but for those marked ``alone`` in their module
-(a browser test that times a stopped process)."""
+"""Also on the second tier's browser tests (``tests/e2e``): a page and its server keep two cores
+busy, so ``make test`` runs them two at a time, apart from the other server tests (which mostly
+wait, and run two per core), but for those marked ``alone`` in their module (a browser test that
+times a stopped process)."""
 ALONE = "alone"
 
 
