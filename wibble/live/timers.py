@@ -26,10 +26,10 @@ log = logging.getLogger(__name__)
 RETRY_SECONDS = 1.0
 """When a deadline whose handler failed (the store was away, say) falls due again."""
 LATE_SECONDS = 2.0
-"""A wait that ends this much later than asked, or a handler that begins this long after its
-deadline was taken out, means the process was stopped meanwhile (SIGSTOP, a paused machine):
-``on_late`` runs before any more deadlines, since other processes may have moved what this one
-holds while it slept."""
+"""A wait that ends this much later than asked, or this long between two looks while deadlines
+are handled (``Timers.late``), means the process was stopped meanwhile (SIGSTOP, a paused
+machine): ``on_late`` runs before any more deadlines, since other processes may have moved what
+this one holds while it slept."""
 
 
 class Timers:
