@@ -94,13 +94,17 @@ class MatchPage(WibblePage):
         return [(row, col) for _, row, col in sorted(cells)]
 
     def watch_the_bot_drag(self) -> str:
-        """Wait until a bot's chain shows on the board, under its name; the word it spells so far."""
-        self.page.wait_for_function(
+        """Wait until a bot's chain shows on the board, under its name; the word it spells so far.
+
+        Read in the same look as the wait: a drag lasts a few tenths of a second, and on a busy
+        machine a second round trip to the page may come after the bot has let go."""
+        seen = self.page.wait_for_function(
             """() => document.querySelector('[data-testid="word-owner"]').textContent.includes("Ada")
-                     && document.querySelector('[data-testid="board"]').dataset.owner === "other" """,
+                     && document.querySelector('[data-testid="board"]').dataset.owner === "other"
+                     && document.querySelector('[data-testid="current-word"]').textContent""",
             timeout=20_000,
         )
-        return self.current_word.inner_text()
+        return str(seen.json_value())
 
 
 @pytest.fixture
