@@ -6,7 +6,7 @@ import pytest
 import redis
 
 from tests.engines.games import new_game, play
-from wibble.engines.store import StorageError, VersionConflict
+from wibble.engines.store import AlreadyExists, StorageError, VersionConflict
 from wibble.engines.store.redis import RedisStore
 
 T0 = 1_700_000_000.0
@@ -117,6 +117,23 @@ def test_a_retried_commit_that_had_applied_is_told_as_applied_however_late(redis
     store._patience = -5.0  # the identical retry reaches Redis after its valid-until
     store.commit("g1", 0, {"version": 1}, {"version": 1}, T0 + 1)  # told: applied, as it was
     assert store.moves("g1") == [{"version": 1}]
+
+
+def test_a_retried_create_that_had_applied_is_told_as_made_and_anothers_as_taken(redis_url: str) -> None:
+    # A new game's creation whose reply was lost (a failover, a timeout) is sent again by redis-py
+    # as it was: the player must hear that the game was made, not that its id is taken.
+    store, other = RedisStore(redis_url), RedisStore(redis_url)
+    store._write_id = lambda: "one write"  # type: ignore[method-assign]  # (a retry resends the same)
+    store.create("g1", "game", {"version": 0, "n": 1}, T0)
+    store.create("g1", "game", {"version": 0, "n": 1}, T0)  # the retry: made, as it was
+    with pytest.raises(AlreadyExists):
+        other.create("g1", "game", {"version": 0, "n": 2}, T0)  # another's of the same id: taken
+    row = store.load("g1")
+    assert row is not None
+    assert row.doc == {"version": 0, "n": 1}
+    store.commit("g1", 0, {"version": 1}, {"version": 1}, T0 + 1)  # and it plays on as any
+    with pytest.raises(AlreadyExists):
+        store.create("g1", "game", {"version": 0, "n": 1}, T0)  # once moved on, it is not a retry
 
 
 def test_another_writers_identical_document_is_a_conflict_as_on_every_engine(redis_url: str) -> None:

@@ -18,7 +18,8 @@ document's entries are in the bucket its id hashes to, and a question of the who
 A commit is one Lua script, in one round trip: it checks the version, writes the document
 and appends the move, or changes nothing. The same write arriving twice (a reply lost to a
 timeout, then retried) is recognised by its write id and succeeds once, however late the
-retry; another process's write of the very same document is a conflict, as on every engine;
+retry (a document's creation too: its retry is not told that the id is taken); another
+process's write of the very same document is a conflict, as on every engine;
 a write that is not applied yet and arrives after its writer gave up on it changes nothing.
 The script touches the document's own slot only (legal under Redis Cluster).
 
@@ -55,9 +56,14 @@ _T = TypeVar("_T")
 log = logging.getLogger(__name__)
 
 CREATE = """
-if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+local stored = redis.call('HMGET', KEYS[1], 'version', 'write')
+if stored[1] then
+  -- this very write again (its reply was lost, redis-py retried): it was made; anyone else's, taken
+  if tonumber(stored[1]) == tonumber(ARGV[2]) and stored[2] == ARGV[6] then return 1 end
+  return 0
+end
 redis.call('HSET', KEYS[1], 'kind', ARGV[1], 'version', ARGV[2], 'doc', ARGV[3],
-           'created', ARGV[4], 'updated', ARGV[4], 'due', ARGV[5])
+           'created', ARGV[4], 'updated', ARGV[4], 'due', ARGV[5], 'write', ARGV[6])
 return 1
 """
 
@@ -250,7 +256,8 @@ class RedisStore:
     # -- the Store interface -----------------------------------------------------------
 
     def create(self, doc_id: str, kind: str, doc: Doc, now: float, due: float | None = None) -> None:
-        args = [kind, doc["version"], _dump(doc), now, _when(due)]
+        # A write id, as a commit's: the same create retried is told apart from another's of the id.
+        args = [kind, doc["version"], _dump(doc), now, _when(due), self._write_id()]
         # The retention entry first (only if there is none): on a cluster it is another shard's,
         # and a document written without one would never be purged, counted or exported. One left
         # without its document (the write then failed) is dropped by the next purge.
