@@ -23,7 +23,7 @@ from wibble.core import Trie
 
 pytestmark = pytest.mark.e2e
 
-SPRINT = 5  # seconds: the daily's length on this test's server
+SPRINT = 120  # seconds: the daily's length on this test's server (the try is ended at once, by hand)
 # The README's picture of the Stats view: `WIBBLE_README_SCREENSHOTS=1` takes it again.
 SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "images" / "stats.png"
 # The shipped English list's letter values (Scrabble's), for the sample's words.
@@ -116,10 +116,10 @@ def test_a_daily_try_shows_in_stats_and_carries_to_a_phone_by_file(
         game = WibblePage(page)
         game.wait_idle()
         word, points = game.score_word(en_trie)
-        expect(page.locator("#sprint-over-title")).to_have_text(
-            re.compile("Time's up"), timeout=(SPRINT + 10) * 1000
-        )
         total = game.total_score()
+        page.get_by_role("button", name="I'm done").click()
+        page.get_by_role("button", name="End now").click()
+        expect(page.locator("#sprint-over-title")).to_have_text(f"Done: {total} points")
 
         dialog = open_stats(page)
         numbers = dialog.get_by_test_id("stats-body")

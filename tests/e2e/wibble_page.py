@@ -17,6 +17,38 @@ from wibble.core import Trie
 
 Path = list[tuple[int, int]]
 
+RECORD = """(() => {
+  if (window.__seen) return;
+  const seen = (window.__seen = { turn: [], breakdown: [], pause: [], drag: [] });
+  const text = (id) =>
+    (document.querySelector(`[data-testid="${id}"]`)?.textContent ?? "").replace(/\\s+/g, " ").trim();
+  const note = (key, value) => {
+    const log = seen[key];
+    if (value && log[log.length - 1] !== value) log.push(value);
+  };
+  const look = () => {
+    note("turn", text("whose-turn"));
+    note("breakdown", text("breakdown"));
+    const pause = document.querySelector('[data-testid="round-pause"]');
+    if (pause && !pause.hidden) note("pause", text("round-pause"));
+    const word = text("current-word");
+    if (word && document.querySelector('[data-testid="board"]')?.dataset.owner === "other") {
+      note("drag", `${text("word-owner")} ${word}`);
+    }
+  };
+  const start = () => {
+    look();
+    const all = { attributes: true, childList: true, subtree: true, characterData: true };
+    new MutationObserver(look).observe(document.body, all);
+  };
+  if (document.body) start();
+  else document.addEventListener("DOMContentLoaded", start);
+})()"""
+"""What a match's page showed, change by change, kept in the page (``window.__seen``): whose turn
+it was, each word's breakdown, the pause between rounds, and another seat's drag ("Ada: CA").
+These pass by themselves (a bot plays 0.2 s a tile in the tests), so on a busy machine a test
+that looks for one with a second round trip may come after it has gone; it asks the record."""
+
 
 @dataclass(frozen=True)
 class Tile:
@@ -38,6 +70,23 @@ class WibblePage:
         self.submit = page.get_by_role("button", name="Submit")
         self.banner = page.get_by_test_id("connection-status")
         self.tiles = self.board.locator("[data-row][data-col]")
+
+    def record(self) -> None:
+        """Keep what the page shows of a match as it changes (``RECORD``), from now on and after
+        every reload; ``saw`` asks it."""
+        self.page.add_init_script(RECORD)
+        if self.page.url != "about:blank":
+            self.page.evaluate(RECORD)
+
+    def saw(self, key: str, text: str, timeout: float = 20_000) -> str:
+        """Wait until the page has shown ``text`` in ``key`` of ``RECORD`` (now or since it was
+        loaded), however briefly; the whole of what it showed."""
+        shown = self.page.wait_for_function(
+            "([key, text]) => window.__seen?.[key].find((value) => value.includes(text))",
+            arg=[key, text],
+            timeout=timeout,
+        )
+        return str(shown.json_value())
 
     # -- getting there -----------------------------------------------------------
 
