@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
+
+import pytest
 
 from tests.live.players import FakeClock
 from wibble.engines.claims import MemoryClaims
-from wibble.live.timers import LATE_SECONDS, RETRY_SECONDS, Timers
+from wibble.live.timers import COMPLAIN_EVERY, LATE_SECONDS, RETRY_SECONDS, Timers
 
 
 def test_a_deadline_whose_handler_failed_is_tried_again() -> None:
@@ -152,3 +155,38 @@ def test_deadlines_wait_while_the_catch_up_after_a_stop_cannot_be_done() -> None
     clock.advance(RETRY_SECONDS)
     assert timers.run_due() == 1
     assert process.happened == [FIRST, "refused", "caught up", SECOND]
+
+
+def test_a_catch_up_that_keeps_failing_is_logged_at_once_then_every_so_often(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    # Redis away for a minute after a stop: the catch-up is tried about once a second, and a
+    # host reading the log sees one line at first, then one every COMPLAIN_EVERY seconds, not 60.
+    class Away(Stoppable):
+        away = True
+
+        def catch_up(self) -> None:
+            if self.away:
+                raise ConnectionError("Redis is away (injected)")
+            super().catch_up()
+
+    process = Away()
+
+    def handler(key: object) -> None:
+        process.happened.append(key)
+        if key == FIRST:
+            process.stop()
+
+    timers, clock = process.timers, process.clock
+    timers.route("bot", handler)
+    process.due_now(FIRST, SECOND)
+    with caplog.at_level(logging.WARNING, logger="wibble.live.timers"):
+        for _ in range(60):
+            timers.run_due()
+            clock.advance(RETRY_SECONDS)
+            process.monotonic.advance(RETRY_SECONDS)
+        said = [r for r in caplog.records if "could not catch up" in r.getMessage()]
+        assert len(said) == int(60 * RETRY_SECONDS / COMPLAIN_EVERY)
+        process.away = False
+        timers.run_due()
+    assert process.happened == [FIRST, "caught up", SECOND]

@@ -30,6 +30,9 @@ LATE_SECONDS = 2.0
 are handled (``Timers.late``), means the process was stopped meanwhile (SIGSTOP, a paused
 machine): ``on_late`` runs before any more deadlines, since other processes may have moved what
 this one holds while it slept."""
+COMPLAIN_EVERY = 10.0
+"""Seconds between two log lines of a catch-up that still cannot be done (it is tried about once
+``RETRY_SECONDS``: while Redis is away, a line each time would bury the log)."""
 
 
 class Timers:
@@ -61,6 +64,8 @@ class Timers:
         """While ``run_due`` runs: when it (or a handler) last looked whether it was stopped (``late``)."""
         self._late = False
         """A stop was noticed, and its catch-up (``on_late``) is still to be done."""
+        self._complained_at = float("-inf")
+        """When a failed catch-up was last logged (``COMPLAIN_EVERY``); -inf once one succeeds."""
         self._stopped = False
         self._thread: threading.Thread | None = None
 
@@ -143,9 +148,19 @@ class Timers:
         try:
             self.on_late()
         except Exception as exc:
-            log.warning("could not catch up after this process was stopped (%s); trying again soon", exc)
+            now = self.monotonic()
+            if now - self._complained_at >= COMPLAIN_EVERY:
+                self._complained_at = now
+                log.warning(
+                    "could not catch up after this process was stopped (%s); trying again every %.0f s"
+                    " (said again every %.0f s while it fails)",
+                    exc,
+                    RETRY_SECONDS,
+                    COMPLAIN_EVERY,
+                )
             return False
         self._late = False
+        self._complained_at = float("-inf")
         return True
 
     def _handle(self, key: Hashable, handler: Callable[[Hashable], None]) -> bool:
