@@ -51,13 +51,18 @@ PONG_MESSAGE = Text("pong")  # the app's answer to a ping message
 
 
 @pytest.fixture(scope="module")
-def address() -> Iterator[tuple[str, int]]:
+def conformance_server() -> Iterator[LiveServer]:
     """One server for the module, saving nothing to disk."""
     server = LiveServer("--data-dir", "")
     try:
-        yield "127.0.0.1", int(server.url.rsplit(":", 1)[1])
+        yield server
     finally:
         server.stop()
+
+
+@pytest.fixture(scope="module")
+def address(conformance_server: LiveServer) -> tuple[str, int]:
+    return "127.0.0.1", int(conformance_server.url.rsplit(":", 1)[1])
 
 
 # -- frames a client writes --------------------------------------------------------------------
@@ -418,6 +423,45 @@ def test_a_bad_websocket_version_is_refused_with_400(address: tuple[str, int], v
         assert "sec-websocket-version" not in reply.headers  # deviation: see above
         ws.send(text(PING_MESSAGE))
         assert ws.read() == EOF  # no websocket behind it: the server closes
+
+
+@pytest.mark.parametrize(
+    ("headers", "status"),
+    [
+        ({"Origin": "http://[::1"}, 403),
+        ({"Origin": "http://[zz]:80"}, 403),
+        ({"Host": "[::1", "Origin": "http://[::1"}, 403),
+        ({"Sec-WebSocket-Protocol": "chat, \xff"}, 400),
+        ({"Connection": "Upgrade, \xe9t\xe9"}, 400),
+        ({"Sec-WebSocket-Key": "!!!"}, 400),
+        ({"Sec-WebSocket-Key": "c2hvcnQ="}, 400),  # base64, but of 5 bytes, not 16
+    ],
+    ids=[
+        "origin-bracket",
+        "origin-not-ip",
+        "host-bracket",
+        "protocol-not-ascii",
+        "connection-not-ascii",
+        "key-not-base64",
+        "key-short",
+    ],
+)
+def test_a_handshake_the_library_cannot_read_is_refused_without_a_server_error(
+    address: tuple[str, int], conformance_server: LiveServer, headers: dict[str, str], status: int
+) -> None:
+    """Each of these was a 500 and a traceback in the log (the library, or the Origin check,
+    raising on what it could not parse): a client could fill the host's log at will."""
+    logged = len(conformance_server.output)
+    with RawWebSocket(address) as ws:
+        reply = ws.upgrade(headers)
+        assert reply.status == status, reply.raw
+        assert "sec-websocket-accept" not in reply.headers
+    with RawWebSocket(address) as ws:  # and the next client is served as ever
+        assert ws.upgrade().status == 101
+        ws.send(text(PING_MESSAGE))
+        assert ws.read() == PONG_MESSAGE
+    said = "".join(conformance_server.output[logged:])
+    assert "Traceback" not in said, said
 
 
 @pytest.mark.parametrize("origin", ["http://evil.example", "https://evil.example", "null"])

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+import binascii
 import logging
 import time
 from ipaddress import IPv6Address, ip_address, ip_network
@@ -416,19 +418,14 @@ def _add_guards(app: Flask) -> None:
     def guard_websocket() -> tuple[str, int] | None:
         if request.path != "/ws":
             return None
-        headers = request.headers
-        if (
-            headers.get("Upgrade", "").lower() != "websocket"
-            or not headers.get("Sec-WebSocket-Key")
-            or headers.get("Sec-WebSocket-Version") != "13"
-        ):
+        if not handshake_readable(request.headers):
             # Left to the websocket library, a malformed handshake is a 500 and a traceback.
             return "This is Wibble's websocket endpoint; open the game's page instead.\n", 400
         origin = request.headers.get("Origin")
         if not origin_allowed(
             origin, request.host_url, app.config["ALLOWED_ORIGINS"], app.config["ALLOWED_HOSTS"]
         ):
-            if origin is not None and urlsplit(origin).netloc == request.host:
+            if origin is not None and _netloc(origin) == request.host:
                 refusals.check(urlsplit(request.host_url).hostname)  # the page's own name: say why
             abort(403)
         sock = transport_socket(request.environ)
@@ -645,6 +642,36 @@ def _whole_number(key: str, value: Any) -> int:
     raise ConfigError(f"WIBBLE_{key} must be a whole number, 0 or more, not {value!r}")
 
 
+HANDSHAKE_LISTS = ("Connection", "Upgrade", "Sec-WebSocket-Protocol", "Sec-WebSocket-Extensions")
+"""The handshake's headers the websocket library reads as comma-separated ASCII lists."""
+
+
+def handshake_readable(headers: Any) -> bool:
+    """Whether a websocket handshake is one the library can read: an upgrade to websocket,
+    version 13, a key of 16 bytes in base64 (RFC 6455 4.2.1), and its list headers in ASCII.
+    Anything else is answered 400 here: the library would raise on it (a 500 and a traceback in
+    the log for each such request)."""
+    key = headers.get("Sec-WebSocket-Key", "")
+    try:
+        sixteen = len(base64.b64decode(key, validate=True)) == 16
+    except (ValueError, binascii.Error):
+        sixteen = False
+    return (
+        sixteen
+        and headers.get("Upgrade", "").lower() == "websocket"
+        and headers.get("Sec-WebSocket-Version") == "13"
+        and all(headers.get(name, "").isascii() for name in HANDSHAKE_LISTS)
+    )
+
+
+def _netloc(url: str) -> str | None:
+    """The host and port of ``url``, or None if no URL parser can read it (``http://[zz]``)."""
+    try:
+        return urlsplit(url).netloc
+    except ValueError:
+        return None
+
+
 def origin_allowed(origin: str | None, host_url: str, allowed: list[str], hosts: list[str]) -> bool:
     """Whether a websocket handshake comes from the game's own page (or an allow-listed origin).
 
@@ -657,9 +684,13 @@ def origin_allowed(origin: str | None, host_url: str, allowed: list[str], hosts:
         return True
     if origin.rstrip("/") in {a.rstrip("/") for a in allowed}:
         return True
-    mine, theirs = urlsplit(host_url), urlsplit(origin)
+    try:
+        mine, theirs = urlsplit(host_url), urlsplit(origin)
+        name = mine.hostname
+    except ValueError:  # an Origin or a Host no URL parser can read (``http://[::1``): not ours
+        return False
     same = (theirs.scheme, theirs.netloc) in {("http", mine.netloc), ("https", mine.netloc)}
-    return same and host_trusted(mine.hostname, hosts)
+    return same and host_trusted(name, hosts)
 
 
 def host_trusted(name: str | None, hosts: list[str]) -> bool:
