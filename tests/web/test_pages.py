@@ -434,6 +434,20 @@ def test_a_rooms_link_tells_the_page_whether_the_room_exists(app: Flask, client:
         assert config["room"] == link[3:].upper()
 
 
+def test_the_replay_page_is_no_way_to_tell_an_open_rooms_code_from_none(
+    app: Flask, client: FlaskClient
+) -> None:
+    """A room has no replay: its id answers as no game at all, as a code that names nothing
+    does (else anyone could try codes here, past the failed joins' budget, and watch a room found)."""
+    host = Player(app.extensions["wibble.live"])
+    [room] = [frame for frame in host.send(type="create_room", name="Ann") if frame["type"] == "room"]
+    opened = client.get(f"/replay/room:{room['code']}")
+    nothing = client.get("/replay/room:ZZZZZZ")
+    assert opened.status_code == nothing.status_code == 404
+    assert opened.get_data() == nothing.get_data()
+    assert client.get(f"/games/room:{room['code']}/record").status_code == 404
+
+
 def test_a_rooms_link_is_no_way_round_the_failed_joins_budget(make_app: AppFactory) -> None:
     """Codes that name no room count as failed joins from the address; once its budget is spent,
     a link tells nothing more (the join is refused as before) and the websocket's join is refused too."""

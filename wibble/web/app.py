@@ -340,7 +340,10 @@ def _add_records(app: Flask, wordlists: WordLists, live: Router) -> None:
         except WibbleError:  # a damaged row, a store that failed: the page asks, and says why
             row = None
         else:
-            if row is None:  # no such game: a page that says so, with nothing to play on it
+            # No such game: a page that says so, with nothing to play on it. A room or a day's
+            # leaderboard has no replay, and answers as nothing at all: else this page would tell
+            # anyone, unmetered, which room codes are open (``room_may_exist`` meters the guesses).
+            if row is None or row.kind in ("room", "daily"):
                 return render_template("replay_missing.html"), 404
         kind = None if row is None else row.kind
         template = {"match": "match_replay.html", "race": "race_replay.html"}.get(kind or "", "replay.html")
