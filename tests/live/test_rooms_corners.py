@@ -204,6 +204,28 @@ def test_a_seats_second_tab_takes_over_the_turn_when_the_dragging_tab_closes(sta
     assert types(other.send(type="release"))[0] == "played"
 
 
+def test_someone_joining_mid_drag_takes_the_drag_from_nobody(start: Start) -> None:
+    """Only a new tab of the seat whose turn it is takes a drag over. Before, anyone joining (a
+    spectator, another seat back from a reload) let go of the dragging tab: the seat's other
+    tab could then finish the drag, and when the dragging tab went, its chain stayed on every
+    screen and the seat could not press again."""
+    live = start()
+    code, ann, bo, cy, di = table(live)
+    play_a_word(live, code, ann)
+    other = join(live, code, "Bo", token=last(bo, "room")["token"])  # Bo's second tab
+    _drag_one_tile(live, code, bo)
+    join(live, code, "Ed", address="198.51.100.9")  # a spectator comes in
+    cy.leave()
+    join(live, code, "Cy", token=last(cy, "room")["token"])  # Cy is back, on a new connection
+    assert errors(other.send(type="cancel")) == ["state/not_your_chain"]  # still Bo's first tab's
+    mark = len(di.frames)
+    bo.leave()  # the dragging tab goes: its chain goes with it, on every screen
+    assert [f["chain"] for f in di.frames[mark:] if f["type"] == "chain"] == [[]]
+    path = match_of(live, code).match.solve()[-1].path
+    other.drag_path(path)
+    assert types(other.send(type="release"))[0] == "played"
+
+
 def test_getting_up_between_matches_shows_the_match_as_a_spectator_sees_it(start: Start) -> None:
     """Before, the tab that got up kept its seat's view of the match (its ``you``), as only the
     seat's other connections were sent the match again."""

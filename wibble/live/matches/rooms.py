@@ -74,8 +74,11 @@ class RoomMatches:
         with matches.holding(live):
             for session in sessions:
                 matches.members.enter(session, "match", live.match_id)  # (as its room credential holds)
-                if live.dragger not in (None, session.id):  # the seat's new tab plays now
-                    matches.drop_chain(live, matches.seat_of(session, live), live.dragger)
+                seat = matches.seat_of(session, live)
+                if live.dragger not in (None, session.id) and seat == live.match.turn:
+                    # A new tab of the seat whose turn it is plays now (the dragging one may be a
+                    # phone that lost its network). Anyone else's coming leaves the drag alone.
+                    matches.drop_chain(live, seat, live.dragger)
             live.last_active = matches.wall_clock()
             if len(sessions) == 1:
                 matches.send_snapshot(live, only(sessions[0].id))
