@@ -581,6 +581,26 @@ def test_after_a_restart_a_timed_turn_keeps_its_deadline(start: Start) -> None:
     assert stored(again, mid)["version"] == 1
 
 
+def test_a_drag_saved_by_a_power_used_mid_drag_is_in_no_record_and_no_restart(start: Start) -> None:
+    """A drag is ephemeral. A power used in the middle of one (Extend here) saves the match with
+    its chain: before, the public record showed it (a 2v2 team's drag, to the other team), and
+    after a restart the chain came back owned by no tab, and the seat's press was refused."""
+    live = start()
+    mid, zero, one = two_humans(live, turn_seconds=TURN)
+    path = words_now(live, mid)[0].path
+    zero.drag_path(path[:2])
+    assert types(zero.send(type="extend"))[0] == "turn"
+    assert stored(live, mid)["chain"]  # (saved with the commit, to be put back if it failed)
+    record = match_record(live.store, mid)
+    assert record is not None
+    assert "chain" not in record["final"]
+
+    again = start(live.store)  # a restart: the match is only in the store
+    zero = person(again)
+    assert zero.resume_match(mid, TOKENS[0])["chain"] == []
+    play_word(zero, path)
+
+
 def test_resuming_a_match_needs_its_id_and_one_of_its_seats_tokens(start: Start) -> None:
     live = start()
     snapshot = new_match(person(live), bots=[{"level": "easy"}])

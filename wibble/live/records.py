@@ -26,7 +26,11 @@ def match_record(store: Store, match_id: str) -> dict[str, Any] | None:
     # work out every tile still to come. The room code never leaves the room: a match id may
     # be shared, while the code lets anyone in to watch or take a free seat.
     over = row.doc.get("phase") == "over"
-    hidden = {"tokens", "room", "bot"} if over else {"tokens", "room", "bot", "seed", "draws", "bot_draws"}
+    # Nor is a drag under way (saved when a power was used mid-drag) anybody's: in a 2v2 it is the
+    # team's to talk over, and a record is public.
+    hidden = {"tokens", "room", "bot", "chain"}
+    if not over:
+        hidden |= {"seed", "draws", "bot_draws"}
     doc = {key: value for key, value in row.doc.items() if key not in hidden}
     if not over and isinstance(doc.get("history"), list):
         # Each turn's best word waits for the end too: after a pass or a timeout the board

@@ -118,7 +118,10 @@ def load(match_id: str, row: Row | None, wordlists: WordLists, now: float) -> Li
             words = wordlists.get(name if isinstance(name, str) else "")
         except (KeyError, WordListError):
             raise GameDataError(f"its word list {name!r} cannot be loaded here") from None
-        match = restore_match(row.doc, words)
+        # Without the drag its document may hold (saved when a power was used mid-drag): loaded
+        # afresh (a restart, another process), no tab here is dragging it, and a chain no tab
+        # owns would refuse the seat's next press (already chaining). A drag is ephemeral.
+        match = restore_match({**row.doc, "chain": []}, words)
         bot = bot_of(row.doc, match, None)
         tokens = row.doc.get("tokens", [])
         if len(tokens) != len(match.seats) or not all(h is None or bytes.fromhex(h) for h in tokens):
