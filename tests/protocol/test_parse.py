@@ -111,6 +111,7 @@ READS = [
     ("pass", frame(type="pass"), Pass()),
     ("shuffle", frame(type="shuffle"), Shuffle()),
     ("swap", frame(type="swap", row=1, col=1, letter="qu"), Swap(Pos(1, 1), "qu")),
+    ("swap-decomposed", frame(type="swap", row=1, col=1, letter="N\u0303"), Swap(Pos(1, 1), "\u00d1")),
     ("hint", frame(type="hint"), Hint()),
     ("extend", frame(type="extend"), Extend()),
     ("rematch", frame(type="rematch"), Rematch()),
@@ -358,6 +359,8 @@ NAMES_REFUSED = [
     ("hangul-filler", "\u3164", "invisible"),
     ("braille-blank", "\u2800\u2800", "invisible"),
     ("three-accents", "x\u0301\u0302\u0303", "too many accents"),
+    ("three-accents-one-composed", "a\u0301\u0301\u0301", "too many accents"),  # NFC: á + two
+    ("starts-with-an-accent", "\u0345\u0345a", "start with an accent"),
     ("only-accents", "\u0301\u0302", "visible letter"),
     ("not-text", 5, "text"),
 ]

@@ -109,14 +109,18 @@ def display_name(data: dict[str, Any], name: str = "name") -> str:
     elif not _visible(text):
         problem = "may not hold control or invisible characters"
     else:
+        # Counted decomposed: NFC folds the first accent into a letter (á), which would let a
+        # third one through on top of it.
         marks = 0
-        for ch in text:
+        for ch in unicodedata.normalize("NFD", text):
             marks = marks + 1 if unicodedata.category(ch).startswith("M") else 0
             if marks > _MAX_MARKS:
                 problem = "has too many accents on one letter"
                 break
         if all(unicodedata.category(ch).startswith(("M", "Z")) for ch in text):
             problem = "needs a visible letter"
+        elif unicodedata.category(text[0]).startswith("M"):  # it would sit on what comes before it
+            problem = "may not start with an accent"
     if problem:
         raise ProtocolError("protocol/bad_field", f"field {name!r} {problem}")
     return text

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import unicodedata
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
@@ -206,7 +207,8 @@ def _name(data: dict[str, Any]) -> str:
 def _swap(data: dict[str, Any]) -> Swap:
     letter = text_field(data, "letter", 8)
     assert letter is not None
-    return Swap(pos_field(data), letter)
+    # In NFC, as the list's letters are: an Ñ typed as N and a combining tilde is the same tile.
+    return Swap(pos_field(data), unicodedata.normalize("NFC", letter))
 
 
 def _rules(data: dict[str, Any]) -> RulesPatch:
