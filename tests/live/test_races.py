@@ -58,6 +58,7 @@ def test_every_runner_gets_the_same_board_on_the_same_clock_and_a_spectator_the_
     assert ann_game["race"]["seat"] == 0
     assert bo_game["race"]["seat"] == 1
     assert ann_game["game_id"] != bo_game["game_id"]
+    assert "seed" not in ann_game  # it would tell every refill to come, to a runner with a solver
     race = last(di, "race")
     assert [r["name"] for r in race["runners"]] == ["Ann", "Bo", "Ada"]
     assert race["you"] is None

@@ -401,6 +401,9 @@ class Games(Service):
             snapshot["daily"] = {key: live.daily.get(key) for key in ("day", "date", "scored")}
         if live.race is not None:  # a race's: the page shows it in the room, and never resumes it alone
             snapshot["race"] = {key: live.race.get(key) for key in ("race_id", "seat")}
+        if (live.daily is not None or live.race is not None) and live.game.phase is not Phase.OVER:
+            # A board others play too, for places: its seed would tell every refill to come.
+            del snapshot["seed"]
         self.bus.publish(live.game_id, [protocol.personal(snapshot, [live.token_hash.hex()])], audience)
 
     # -- memory --------------------------------------------------------------------------
