@@ -364,3 +364,25 @@ def test_a_removal_bars_the_address_the_person_plays_from_on_another_stack(stack
     again = Person(stacks.b, "203.0.113.50")  # a new tab from where the phone played
     again.send(type="join_room", code=room["code"], name="Bo again")
     assert errors(again.send(type="take_seat", seat=2)) == ["room/removed"]
+
+
+def test_a_rematch_asked_on_both_stacks_is_one_match(stacks: Stacks) -> None:
+    """A match's one rematch was known only to the process that started it: the same seat's tab
+    on the other process (or anyone after a restart) asking for it started yet another."""
+    ann = Person(stacks.a)
+    [snapshot] = ann.send(type="new_match", wordlist=LIST, rounds=1, bots=[{"level": "easy"}])
+    mid, token = snapshot["match_id"], snapshot["token"]
+    other_tab = Person(stacks.b)
+    other_tab.resume_match(mid, token)
+    ann.send(type="pass")
+    for _ in range(50):  # the bot plays its turn, and the match is over
+        stacks.tick(0.5)
+        if "match_over" in types(ann.frames):
+            break
+    [first] = ann.send(type="rematch")
+    [second] = other_tab.send(type="rematch")
+    assert first["type"] == second["type"] == "match"
+    assert first["match_id"] == second["match_id"] != mid
+    again = Person(stacks.a)  # and a third tab, from nothing but the old match and its token
+    again.resume_match(mid, token)
+    assert again.send(type="rematch")[0]["match_id"] == first["match_id"]

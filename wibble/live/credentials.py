@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import secrets
 
@@ -10,6 +11,14 @@ def new_token(nbytes: int = 24) -> str:
     """A secret (an id or a token) from the OS: never from an injected, seeded entropy, which a
     test may make guessable."""
     return secrets.token_urlsafe(nbytes)
+
+
+def rematch_id(match_id: str) -> str:
+    """The id of the match a ``rematch`` of ``match_id`` starts: one id, worked out alike by every
+    process, so that asking again anywhere (another tab, another process, after a restart) finds
+    that same match rather than forking another. Shaped as a match's own id (16 characters)."""
+    digest = hashlib.blake2b(match_id.encode(), digest_size=12, person=b"wibble-rematch").digest()
+    return base64.urlsafe_b64encode(digest).decode()
 
 
 def token_hash(token: str) -> bytes:

@@ -53,8 +53,6 @@ class LiveMatch:
     dragger: str | None = None
     """The session that pressed the chain being dragged: only it may go on with it (another tab
     of the same seat gets ``state/not_your_chain``, as in a game). Ephemeral, like the chain."""
-    rematch: str | None = None
-    """The match this one's ``rematch`` started: a second ``rematch`` joins it rather than fork."""
 
     @property
     def doc_id(self) -> str:

@@ -13,7 +13,7 @@ from ...core import RuleError, WibbleError, WordList
 from ...core.match import BOT_NAMES, Match, MatchEvent, MatchOver, Phase, Seat, Settings
 from ...engines.bus import EVERYONE, Audience, Message, all_but, only
 from ...engines.presence import holders
-from ...engines.store import Gone, StorageError, VersionConflict
+from ...engines.store import AlreadyExists, Gone, StorageError, VersionConflict
 from ...protocol import (
     Cancel,
     Command,
@@ -25,7 +25,7 @@ from ...protocol import (
     ResumeMatch,
     Suggest,
 )
-from ..credentials import holder_of, new_token
+from ..credentials import holder_of, new_token, rematch_id
 from ..documents import Documents
 from ..parts import Parts, Service
 from ..sessions import Credential, Session
@@ -110,6 +110,7 @@ class Matches(Service):
         settings: Settings,
         seed: int | None,
         tokens: list[str | None] | None,
+        match_id: str | None = None,
     ) -> tuple[LiveMatch, str]:
         if seed is None:
             seed = self.entropy.randrange(protocol.MAX_SEED + 1)
@@ -117,7 +118,7 @@ class Matches(Service):
         token = new_token()
         if tokens is None:
             tokens = [holder_of(token) if seat.kind == "human" else None for seat in seats]
-        mid = new_token(12)
+        mid = match_id or new_token(12)
         live = LiveMatch(mid, tokens, match, self.wall_clock())
         self.bots.plan(live)
         return self.docs.create(live), token
@@ -161,20 +162,32 @@ class Matches(Service):
             old = live.match
             if old.phase is not Phase.OVER:
                 raise RuleError("match/not_over", "the match is still being played")
-            started = None if live.rematch is None else self.docs.get(live.rematch)
-            if started is None and live.rematch is not None:
-                started = self.load(live.rematch)  # (it left memory meanwhile: it is saved)
+            # Its id is the old one's own (``rematch_id``): a rematch asked on another process, or
+            # after a restart, finds the one already started, in memory or in the store.
+            new_id = rematch_id(live.match_id)
+            started = self.docs.get(new_id) or self._stored(new_id)
             if started is None:
                 seats = [Seat(s.name, s.kind, s.level, s.speed) for s in old.seats]
                 self.docs.make_room()
                 self.budgets.new_game(session.address)
-                started, _ = self._start(old.words, seats, old.settings, None, list(live.holders))
-                live.rematch = started.match_id
-                # Everyone else on the old match can follow with their own token.
-                self.bus.publish(live.match_id, [protocol.rematch(started.match_id)], all_but(session.id))
-            else:
-                started = self.docs.keep(started)
+                try:
+                    started, _ = self._start(old.words, seats, old.settings, None, list(live.holders), new_id)
+                except AlreadyExists:  # another process started it a moment ago: that one is played
+                    started = self.load(new_id)
+                else:
+                    # Everyone else on the old match can follow with their own token.
+                    self.bus.publish(live.match_id, [protocol.rematch(new_id)], all_but(session.id))
+            started = self.docs.keep(started)
         self.attach(session, started, token)
+
+    def _stored(self, match_id: str) -> LiveMatch | None:
+        """The match ``match_id`` from the store, or None if it holds none."""
+        try:
+            return self.load(match_id)
+        except RuleError as exc:
+            if exc.code == "game/not_found":
+                return None
+            raise
 
     # -- sessions on a match -------------------------------------------------------------------
 
