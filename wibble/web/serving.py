@@ -166,6 +166,8 @@ def run_housekeeping(app: Any, interval: float = HOUSEKEEPING_INTERVAL) -> None:
                 gevent.sleep(0)  # let players' moves in between batches
             if purged:
                 log.info("deleted %d saved games untouched for %s days", purged, app.config["RETENTION_DAYS"])
+        except StorageError as exc:  # the store or Redis is away: one line, not a traceback a round
+            log.warning("housekeeping could not reach the store (%s); trying again later", exc.reason)
         except Exception:
             log.exception("housekeeping failed; trying again later")
         gevent.sleep(interval)

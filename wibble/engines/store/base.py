@@ -19,7 +19,10 @@ class StorageError(WibbleError):
     """
 
     def __init__(self, reason: str) -> None:
-        super().__init__("server/storage", "the server could not save that move; nothing changed, try again")
+        # (Said of reads too: a resume or a join while the store is away. Nothing changed either way.)
+        super().__init__(
+            "server/storage", "the server could not reach its saved games; nothing changed, try again"
+        )
         self.reason = reason
 
 
