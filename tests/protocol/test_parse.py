@@ -347,6 +347,8 @@ NAMES_READ = [
     ("emoji-family", "👨\u200d👩\u200d👧", "👨\u200d👩\u200d👧"),
     ("emoji-skin-tone-joined", "👩🏽\u200d⚕️", "👩🏽\u200d⚕️"),
     ("beyond-latin", "Ñandú 李", "Ñandú 李"),
+    ("kannada", "ಗೋಪಾಲ", "ಗೋಪಾಲ"),  # ೋ decomposes into three vowel signs: one syllable, no accents
+    ("malayalam", "കൊം", "കൊം"),
 ]
 
 NAMES_REFUSED = [

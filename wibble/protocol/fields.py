@@ -97,6 +97,23 @@ def _visible(text: str) -> bool:
     return True
 
 
+def _stacked_marks(text: str) -> int:
+    """The most marks on one letter of ``text``: counted as written (NFC), and counted again
+    decomposed, where only marks that stack on a letter count (a combining class above 0: an
+    acute, a tilde). NFC folds a first accent into its letter (á), which would let a third one
+    through on top of it; and a Kannada vowel sign (ೋ) decomposes into three signs of class 0,
+    which are one syllable's, not accents stacked."""
+    most = run = 0
+    for ch in text:
+        run = run + 1 if unicodedata.category(ch).startswith("M") else 0
+        most = max(most, run)
+    run = 0
+    for ch in unicodedata.normalize("NFD", text):
+        run = run + 1 if unicodedata.combining(ch) else 0
+        most = max(most, run)
+    return most
+
+
 def display_name(data: dict[str, Any], name: str = "name") -> str:
     """A player's display name, the one rule for every name anyone is shown (a room's seats,
     a match's seat): 1-20 characters once trimmed, none of them control or invisible."""
@@ -109,14 +126,8 @@ def display_name(data: dict[str, Any], name: str = "name") -> str:
     elif not _visible(text):
         problem = "may not hold control or invisible characters"
     else:
-        # Counted decomposed: NFC folds the first accent into a letter (á), which would let a
-        # third one through on top of it.
-        marks = 0
-        for ch in unicodedata.normalize("NFD", text):
-            marks = marks + 1 if unicodedata.category(ch).startswith("M") else 0
-            if marks > _MAX_MARKS:
-                problem = "has too many accents on one letter"
-                break
+        if _stacked_marks(text) > _MAX_MARKS:
+            problem = "has too many accents on one letter"
         if all(unicodedata.category(ch).startswith(("M", "Z")) for ch in text):
             problem = "needs a visible letter"
         elif unicodedata.category(text[0]).startswith("M"):  # it would sit on what comes before it
