@@ -435,6 +435,7 @@ def test_a_bad_websocket_version_is_refused_with_400(address: tuple[str, int], v
         ({"Connection": "Upgrade, \xe9t\xe9"}, 400),
         ({"Sec-WebSocket-Key": "!!!"}, 400),
         ({"Sec-WebSocket-Key": "c2hvcnQ="}, 400),  # base64, but of 5 bytes, not 16
+        ({"Host": ""}, 400),  # none at all (HTTP/1.0 may leave it out)
     ],
     ids=[
         "origin-bracket",
@@ -444,6 +445,7 @@ def test_a_bad_websocket_version_is_refused_with_400(address: tuple[str, int], v
         "connection-not-ascii",
         "key-not-base64",
         "key-short",
+        "no-host",
     ],
 )
 def test_a_handshake_the_library_cannot_read_is_refused_without_a_server_error(

@@ -13,6 +13,7 @@ from urllib.parse import urlsplit
 
 from flask import Flask, Response, abort, jsonify, redirect, render_template, request
 from flask_sock import Sock
+from wsproto.utilities import RemoteProtocolError
 
 from .. import protocol, wordnet
 from ..cache import from_setting
@@ -454,6 +455,13 @@ def _add_websocket(app: Flask, live: Router, connections: Connections) -> None:
         address = client_address(request.environ, trusted)
         serve_connection(websocket, request.environ, live, app.config, address, connections)
 
+    @app.errorhandler(RemoteProtocolError)
+    def unreadable_handshake(exc: RemoteProtocolError) -> tuple[str, int]:
+        # A handshake the guard let through and the library still could not read: a 400 and one
+        # line, not a 500 and a traceback a client could repeat to fill the log.
+        log.info("refused a websocket handshake the library could not read: %s", exc)
+        return "This is Wibble's websocket endpoint; open the game's page instead.\n", 400
+
     sock.init_app(app)
 
 
@@ -650,7 +658,7 @@ HANDSHAKE_LISTS = ("Connection", "Upgrade", "Sec-WebSocket-Protocol", "Sec-WebSo
 
 
 def handshake_readable(headers: Any) -> bool:
-    """Whether a websocket handshake is one the library can read: an upgrade to websocket,
+    """Whether a websocket handshake is one the library can read: a Host, an upgrade to websocket,
     version 13, a key of 16 bytes in base64 (RFC 6455 4.2.1), and its list headers in ASCII.
     Anything else is answered 400 here: the library would raise on it (a 500 and a traceback in
     the log for each such request)."""
@@ -661,6 +669,7 @@ def handshake_readable(headers: Any) -> bool:
         sixteen = False
     return (
         sixteen
+        and bool(headers.get("Host"))  # (HTTP/1.0 may leave it out; the library cannot do without)
         and headers.get("Upgrade", "").lower() == "websocket"
         and headers.get("Sec-WebSocket-Version") == "13"
         and all(headers.get(name, "").isascii() for name in HANDSHAKE_LISTS)
