@@ -386,3 +386,19 @@ def test_a_rematch_asked_on_both_stacks_is_one_match(stacks: Stacks) -> None:
     again = Person(stacks.a)  # and a third tab, from nothing but the old match and its token
     again.resume_match(mid, token)
     assert again.send(type="rematch")[0]["match_id"] == first["match_id"]
+
+
+def test_a_drag_saved_on_one_stack_leaves_no_chain_on_the_other(stacks: Stacks) -> None:
+    """A power used mid-drag saves the match with its chain. The other stack's copy, refreshed
+    from that document, kept a chain no tab of its own dragged: once the drag was cancelled
+    (which saves nothing), the seat's press there was refused, already chaining."""
+    ann = Person(stacks.a)
+    [snapshot] = ann.send(type="new_match", wordlist=LIST, turn_seconds=60, bots=[{"level": "easy"}])
+    mid, token = snapshot["match_id"], snapshot["token"]
+    phone = Person(stacks.b)  # the same seat, on the other process
+    phone.resume_match(mid, token)
+    path = words(stacks, mid)[0]
+    phone.drag_path(path[:2])
+    assert types(phone.send(type="extend"))[0] == "turn"  # saved, chain and all
+    assert types(phone.send(type="cancel")) == ["chain"]
+    assert types(ann.send(type="press", row=path[0].row, col=path[0].col)) == ["chain"]

@@ -86,13 +86,14 @@ class MatchKind:
         live.match = restore_match(doc, live.match.words)  # (its bot's turn: see ``Matches.commit``)
 
     def reloaded(self, live: LiveMatch, doc: dict[str, Any]) -> None:
-        live.match = restore_match(doc, live.match.words)
+        live.match = restore_match(without_drag(doc), live.match.words)
         live.bot = bot_of(doc, live.match, None)
+        live.dragger = None
         self.show(live)
         self.follow(live)
 
     def refresh(self, live: LiveMatch, doc: dict[str, Any]) -> None:
-        live.match = restore_match(doc, live.match.words)
+        live.match = restore_match(without_drag(doc), live.match.words)
         # The turn moved on elsewhere: a bot's turn goes on at the time its document says (a
         # drag under way here, in the same turn, goes on).
         live.bot = bot_of(doc, live.match, live.bot)
@@ -106,6 +107,15 @@ class MatchKind:
         return None
 
 
+def without_drag(doc: dict[str, Any]) -> dict[str, Any]:
+    """A stored match as a copy rebuilt from the store takes it: without the drag its document
+    may hold (saved with a power used mid-drag, to be put back if that save failed). No tab here
+    is dragging it, and a chain no tab owns would refuse the seat's next press (already
+    chaining). A drag is ephemeral: one under way on another process goes on there (each of its
+    steps is told whole), and one under way here is refused at its next step and begun again."""
+    return {**doc, "chain": []}
+
+
 def load(match_id: str, row: Row | None, wordlists: WordLists, now: float) -> LiveMatch:
     """A stored match as it was saved; ``RuleError`` if there is none, or it cannot be played here."""
     if row is None or row.kind != "match":
@@ -116,10 +126,7 @@ def load(match_id: str, row: Row | None, wordlists: WordLists, now: float) -> Li
             words = wordlists.get(name if isinstance(name, str) else "")
         except (KeyError, WordListError):
             raise GameDataError(f"its word list {name!r} cannot be loaded here") from None
-        # Without the drag its document may hold (saved when a power was used mid-drag): loaded
-        # afresh (a restart, another process), no tab here is dragging it, and a chain no tab
-        # owns would refuse the seat's next press (already chaining). A drag is ephemeral.
-        match = restore_match({**row.doc, "chain": []}, words)
+        match = restore_match(without_drag(row.doc), words)
         bot = bot_of(row.doc, match, None)
         tokens = row.doc.get("tokens", [])
         if len(tokens) != len(match.seats) or not all(h is None or bytes.fromhex(h) for h in tokens):
