@@ -776,6 +776,21 @@ def test_a_rematch_is_refused_while_the_match_is_on_then_starts_a_new_one_for_th
     assert types(zero.send(type="pass")) == ["turn"]
 
 
+def test_a_rematch_asked_again_after_a_restart_is_the_same_match(start: Start) -> None:
+    live = start()
+    mid, zero, one = two_humans(live, rounds=1)
+    play_word(zero, words_now(live, mid)[-1].path)
+    play_word(one, words_now(live, mid)[-1].path)
+    [first] = zero.send(type="rematch")
+
+    again = start(live.store)  # a restart: neither match is in memory
+    one = person(again)
+    one.resume_match(mid, TOKENS[1])
+    [second] = one.send(type="rematch")
+    assert second["match_id"] == first["match_id"]
+    assert second["you"] == 1
+
+
 # -- what a second read of the code found -------------------------------------------------------------
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import secrets
+from collections.abc import Sequence
 
 
 def new_token(nbytes: int = 24) -> str:
@@ -13,11 +14,14 @@ def new_token(nbytes: int = 24) -> str:
     return secrets.token_urlsafe(nbytes)
 
 
-def rematch_id(match_id: str) -> str:
+def rematch_id(match_id: str, holders: Sequence[str | None]) -> str:
     """The id of the match a ``rematch`` of ``match_id`` starts: one id, worked out alike by every
     process, so that asking again anywhere (another tab, another process, after a restart) finds
-    that same match rather than forking another. Shaped as a match's own id (16 characters)."""
-    digest = hashlib.blake2b(match_id.encode(), digest_size=12, person=b"wibble-rematch").digest()
+    that same match rather than forking another. Keyed by the seats' holders (their tokens'
+    hashes, which only the store keeps): a match id is shared in replay links, and its rematch's
+    must not follow from it. Shaped as a match's own id (16 characters)."""
+    key = hashlib.sha256("|".join(h or "" for h in holders).encode()).digest()
+    digest = hashlib.blake2b(match_id.encode(), digest_size=12, key=key, person=b"wibble-rematch").digest()
     return base64.urlsafe_b64encode(digest).decode()
 
 

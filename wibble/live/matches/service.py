@@ -164,7 +164,7 @@ class Matches(Service):
                 raise RuleError("match/not_over", "the match is still being played")
             # Its id is the old one's own (``rematch_id``): a rematch asked on another process, or
             # after a restart, finds the one already started, in memory or in the store.
-            new_id = rematch_id(live.match_id)
+            new_id = rematch_id(live.match_id, live.holders)
             started = self.docs.get(new_id) or self._stored(new_id)
             if started is None:
                 seats = [Seat(s.name, s.kind, s.level, s.speed) for s in old.seats]
