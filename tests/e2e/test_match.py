@@ -135,9 +135,10 @@ def test_a_whole_match_against_an_easy_bot(match_page: MatchPage, en_trie: Trie)
     # A word over as many gem tiles as the board has: it scores, and earns those gems.
     word, path, crossed = game.gem_word(en_trie)
     assert crossed >= 2, "a board with ten gems has a word over two of them"
+    shown = game.seen("breakdown")
     game.drag(path)
     # (the bot plays next, at once: the breakdown may be its word's by the time one looks)
-    assert "letters" in game.saw("breakdown", f"You played {word.upper()}: ")
+    assert "letters" in game.saw("breakdown", f"You played {word.upper()}: ", since=shown)
     mine_row = game.plays.locator("li").filter(has_text=f"R1 · You{word.upper()}")
     mine = int(re.findall(r"\d+", mine_row.locator(".found-points").inner_text())[0])
     expect(game.seats.nth(0).locator(".seat-score")).to_contain_text(str(mine))
@@ -145,9 +146,7 @@ def test_a_whole_match_against_an_easy_bot(match_page: MatchPage, en_trie: Trie)
     expect(game.seats.nth(0).locator(".seat-gems")).to_have_text(re.compile(rf"^{2 + crossed}\b"))
 
     # The bot's turn: its drag shows live, then its word, then the pause before round 2.
-    game.saw("turn", f"{BOT}'s turn")
-    expect(game.power("Shuffle")).to_be_disabled()  # (until round 2: the pause keeps them so)
-    expect(game.power("Pass")).to_be_disabled()
+    game.saw("powers", f"{BOT}'s turn: none usable")
     assert game.watch_the_bot_drag()
     expect(game.plays).to_contain_text(f"R1 · {BOT}")
     assert "Round 2 starts in" in game.saw("pause", "Round 1 of 2 done")

@@ -104,11 +104,12 @@ class RoomPage(WibblePage):
     def play_a_word(self, trie: Trie) -> str:
         """Drag a word (with a finger on the phone), and wait for the server to score it."""
         word, path = self.a_word(trie)
+        shown = self.seen("breakdown")
         if self.page.viewport_size == PHONE:
             finger_drag(self.context, self.page, [self.centre(r, c) for r, c in path])
         else:
             self.drag(path)
-        self.saw("breakdown", f"You played {word.upper()}: ")  # (a bot's word may follow at once)
+        self.saw("breakdown", f"You played {word.upper()}: ", since=shown)  # (a bot's may follow at once)
         return word.upper()
 
     def saved_games(self) -> str:

@@ -19,7 +19,7 @@ Path = list[tuple[int, int]]
 
 RECORD = """(() => {
   if (window.__seen) return;
-  const seen = (window.__seen = { turn: [], breakdown: [], pause: [], drag: [] });
+  const seen = (window.__seen = { turn: [], breakdown: [], pause: [], drag: [], powers: [] });
   const text = (id) =>
     (document.querySelector(`[data-testid="${id}"]`)?.textContent ?? "").replace(/\\s+/g, " ").trim();
   const note = (key, value) => {
@@ -27,7 +27,12 @@ RECORD = """(() => {
     if (value && log[log.length - 1] !== value) log.push(value);
   };
   const look = () => {
-    note("turn", text("whose-turn"));
+    const turn = text("whose-turn");
+    note("turn", turn);
+    const buttons = document.querySelectorAll('[data-testid="powers"] [data-power]');
+    const powers = [...buttons].filter((b) => !b.hidden);
+    const usable = powers.some((b) => !b.disabled) ? "some" : "none";
+    if (turn && powers.length) note("powers", `${turn}: ${usable} usable`);
     note("breakdown", text("breakdown"));
     const pause = document.querySelector('[data-testid="round-pause"]');
     if (pause && !pause.hidden) note("pause", text("round-pause"));
@@ -45,7 +50,8 @@ RECORD = """(() => {
   else document.addEventListener("DOMContentLoaded", start);
 })()"""
 """What a match's page showed, change by change, kept in the page (``window.__seen``): whose turn
-it was, each word's breakdown, the pause between rounds, and another seat's drag ("Ada: CA").
+it was, each word's breakdown, the pause between rounds, another seat's drag ("Ada: CA"), and
+whether any power could be used on that turn ("Ada's turn: none usable").
 These pass by themselves (a bot plays 0.2 s a tile in the tests), so on a busy machine a test
 that looks for one with a second round trip may come after it has gone; it asks the record."""
 
@@ -78,12 +84,17 @@ class WibblePage:
         if self.page.url != "about:blank":
             self.page.evaluate(RECORD)
 
-    def saw(self, key: str, text: str, timeout: float = 20_000) -> str:
-        """Wait until the page has shown ``text`` in ``key`` of ``RECORD`` (now or since it was
-        loaded), however briefly; the whole of what it showed."""
+    def seen(self, key: str) -> int:
+        """How many changes of ``key`` the page has recorded so far (for ``saw``'s ``since``)."""
+        return int(self.page.evaluate("(key) => window.__seen?.[key].length ?? 0", key))
+
+    def saw(self, key: str, text: str, timeout: float = 20_000, since: int = 0) -> str:
+        """Wait until the page has shown ``text`` in ``key`` of ``RECORD``, however briefly, since
+        its ``since``-th change (``seen``: a word played again must be looked for afresh); the
+        whole of what it showed."""
         shown = self.page.wait_for_function(
-            "([key, text]) => window.__seen?.[key].find((value) => value.includes(text))",
-            arg=[key, text],
+            "([key, text, since]) => window.__seen?.[key].slice(since).find((value) => value.includes(text))",
+            arg=[key, text, since],
             timeout=timeout,
         )
         return str(shown.json_value())
