@@ -58,11 +58,8 @@ class Stoppable:
 FIRST, SECOND = ("ABCD", "bot"), ("EFGH", "bot")
 
 
-def test_a_process_stopped_partway_through_its_due_deadlines_catches_up_before_the_rest() -> None:
-    # Two bots' steps fall due together; SIGSTOP lands while the first is handled. The second must
-    # not run on what this process held before it was stopped: other processes may have played
-    # that turn meanwhile. It runs once the process has caught up, and is not lost.
-    process = Stoppable()
+def stopped_at_first(process: Stoppable) -> None:
+    """Two bots' steps fall due together, and the process is stopped while it handles the first."""
 
     def handler(key: object) -> None:
         process.happened.append(key)
@@ -71,6 +68,14 @@ def test_a_process_stopped_partway_through_its_due_deadlines_catches_up_before_t
 
     process.timers.route("bot", handler)
     process.due_now(FIRST, SECOND)
+
+
+def test_a_process_stopped_partway_through_its_due_deadlines_catches_up_before_the_rest() -> None:
+    # Two bots' steps fall due together; SIGSTOP lands while the first is handled. The second must
+    # not run on what this process held before it was stopped: other processes may have played
+    # that turn meanwhile. It runs once the process has caught up, and is not lost.
+    process = Stoppable()
+    stopped_at_first(process)
     process.timers.run_due()
     assert process.happened == [FIRST, "caught up", SECOND]
 
@@ -140,15 +145,8 @@ def test_deadlines_wait_while_the_catch_up_after_a_stop_cannot_be_done() -> None
             super().catch_up()
 
     process = AwayAtFirst()
-
-    def handler(key: object) -> None:
-        process.happened.append(key)
-        if key == FIRST:
-            process.stop()
-
     timers, clock = process.timers, process.clock
-    timers.route("bot", handler)
-    process.due_now(FIRST, SECOND)
+    stopped_at_first(process)
     assert timers.run_due() == 1
     assert process.happened == [FIRST, "refused"]
     assert timers.when(SECOND) == clock() + RETRY_SECONDS
@@ -171,15 +169,8 @@ def test_a_catch_up_that_keeps_failing_is_logged_at_once_then_every_so_often(
             super().catch_up()
 
     process = Away()
-
-    def handler(key: object) -> None:
-        process.happened.append(key)
-        if key == FIRST:
-            process.stop()
-
     timers, clock = process.timers, process.clock
-    timers.route("bot", handler)
-    process.due_now(FIRST, SECOND)
+    stopped_at_first(process)
     with caplog.at_level(logging.WARNING, logger="wibble.live.timers"):
         for _ in range(60):
             timers.run_due()
