@@ -366,9 +366,9 @@ def test_a_removal_bars_the_address_the_person_plays_from_on_another_stack(stack
     assert errors(again.send(type="take_seat", seat=2)) == ["room/removed"]
 
 
-def test_a_rematch_asked_on_both_stacks_is_one_match(stacks: Stacks) -> None:
-    """A match's one rematch was known only to the process that started it: the same seat's tab
-    on the other process (or anyone after a restart) asking for it started yet another."""
+def a_finished_match_on_both_stacks(stacks: Stacks) -> tuple[Person, Person, str, str]:
+    """A match against a bot, its seat's tab on A and another on B, played out: the tabs, its id
+    and the seat's token."""
     ann = Person(stacks.a)
     [snapshot] = ann.send(type="new_match", wordlist=LIST, rounds=1, bots=[{"level": "easy"}])
     mid, token = snapshot["match_id"], snapshot["token"]
@@ -379,6 +379,13 @@ def test_a_rematch_asked_on_both_stacks_is_one_match(stacks: Stacks) -> None:
         stacks.tick(0.5)
         if "match_over" in types(ann.frames):
             break
+    return ann, other_tab, mid, token
+
+
+def test_a_rematch_asked_on_both_stacks_is_one_match(stacks: Stacks) -> None:
+    """A match's one rematch was known only to the process that started it: the same seat's tab
+    on the other process (or anyone after a restart) asking for it started yet another."""
+    ann, other_tab, mid, token = a_finished_match_on_both_stacks(stacks)
     [first] = ann.send(type="rematch")
     [second] = other_tab.send(type="rematch")
     assert first["type"] == second["type"] == "match"
@@ -386,6 +393,20 @@ def test_a_rematch_asked_on_both_stacks_is_one_match(stacks: Stacks) -> None:
     again = Person(stacks.a)  # and a third tab, from nothing but the old match and its token
     again.resume_match(mid, token)
     assert again.send(type="rematch")[0]["match_id"] == first["match_id"]
+
+
+def test_a_rematch_two_stacks_start_at_the_same_moment_is_the_one_made_first(
+    stacks: Stacks, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """B starts the rematch between A's look in the store (nothing yet) and A's own creation of
+    it: A's creation meets B's document, and A's tab plays that one, not a second match."""
+    ann, other_tab, _, _ = a_finished_match_on_both_stacks(stacks)
+    [made] = other_tab.send(type="rematch")
+    monkeypatch.setattr(stacks.a.matches, "_stored", lambda match_id: None)  # (looked before B made it)
+    [joined] = ann.send(type="rematch")
+    assert joined["type"] == "match"
+    assert joined["match_id"] == made["match_id"]
+    assert joined["version"] == made["version"] == 0
 
 
 def test_a_drag_saved_on_one_stack_leaves_no_chain_on_the_other(stacks: Stacks) -> None:
