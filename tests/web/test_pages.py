@@ -22,6 +22,7 @@ from wibble.core import Pos, Record, differences, replay
 from wibble.core.match import MatchRecord, match_differences, replay_match
 from wibble.core.race import Race, Runner
 from wibble.live import records
+from wibble.live.rooms import room_id
 
 LIST = "en-easy"
 
@@ -441,11 +442,11 @@ def test_the_replay_page_is_no_way_to_tell_an_open_rooms_code_from_none(
     does (else anyone could try codes here, past the failed joins' budget, and watch a room found)."""
     host = Player(app.extensions["wibble.live"])
     [room] = [frame for frame in host.send(type="create_room", name="Ann") if frame["type"] == "room"]
-    opened = client.get(f"/replay/room:{room['code']}")
-    nothing = client.get("/replay/room:ZZZZZZ")
+    opened = client.get(f"/replay/{room_id(room['code'])}")
+    nothing = client.get(f"/replay/{room_id('ZZZZZZ')}")
     assert opened.status_code == nothing.status_code == 404
     assert opened.get_data() == nothing.get_data()
-    assert client.get(f"/games/room:{room['code']}/record").status_code == 404
+    assert client.get(f"/games/{room_id(room['code'])}/record").status_code == 404
 
 
 def test_a_rooms_link_is_no_way_round_the_failed_joins_budget(make_app: AppFactory) -> None:
