@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 
 import pytest
 
 from wibble.core import GameDataError, RuleError
-from wibble.core.daily import FIRST_DAY, PLACES, Leaderboard, day_number, day_of, seed_of
+from wibble.core.daily import FIRST_DAY, PLACES, DailyKey, Leaderboard, day_number, day_of, seed_of
 from wibble.core.pace import MOST_TILES, Pace
 
 DAY = date(2026, 11, 24)
@@ -25,6 +25,38 @@ def test_each_day_has_its_own_seed_and_the_same_day_always_the_same() -> None:
     assert len(seeds) == 400
     assert seed_of(DAY) == seed_of(date(2026, 11, 24))
     assert all(0 <= seed < 2**53 for seed in seeds)
+
+
+def test_a_hosts_key_draws_boards_nobody_can_work_out_from_the_code_from_its_first_day_on() -> None:
+    day, before, after = DAY, DAY - timedelta(days=1), DAY + timedelta(days=1)
+    key = DailyKey.make(bytes(range(32)), day, played_today=False)
+    assert key.since == day
+    assert key.seed(day) != seed_of(day)
+    assert key.seed(after) != seed_of(after)
+    assert key.seed(before) == seed_of(before)  # a day gone by keeps the board it had
+    assert DailyKey.make(bytes(32), day, played_today=False).seed(after) != key.seed(after)  # another host
+    # A store whose today was already played (before it had a key) keeps today's board.
+    late = DailyKey.make(bytes(range(32)), day, played_today=True)
+    assert late.since == after
+    assert late.seed(day) == seed_of(day)
+    assert late.seed(after) == key.seed(after)
+    assert DailyKey.from_doc(key.to_doc()) == key
+    with pytest.raises(ValueError, match="32 bytes"):
+        DailyKey.make(b"short", day, played_today=False)
+
+
+@pytest.mark.parametrize(
+    "doc",
+    [
+        {},
+        {"secret": "zz", "since": "2026-11-24"},
+        {"secret": "ab" * 8, "since": "2026-11-24"},
+        {"secret": "ab" * 32},
+    ],
+)
+def test_a_damaged_key_is_a_data_error(doc: dict[str, object]) -> None:
+    with pytest.raises(GameDataError):
+        DailyKey.from_doc(doc)
 
 
 def test_a_second_scored_try_and_a_busy_address_are_refused_and_change_nothing() -> None:

@@ -3,19 +3,24 @@ leaderboard that only the server's judgement of a finished sprint can change."""
 
 from __future__ import annotations
 
-from datetime import date
+from collections.abc import Callable
+from datetime import date, timedelta
+from typing import Any
 
 import pytest
 
 from tests.live.players import FakeClock, Live, LiveFactory, Player, errors, tick
-from wibble.core.daily import DAILY_SECONDS, day_number, doc_id
+from wibble.core.daily import DAILY_SECONDS, KEY_DOC_ID, Leaderboard, day_number, doc_id, seed_of
 from wibble.core.pace import MOST_TILES, WINDOW
+from wibble.engines.store import Store
+from wibble.engines.store.base import Doc
 from wibble.live.router import PICK_UP_SLACK
 
 NOON = 1_795_176_000.0  # 2026-11-20 12:00 UTC
 DAY = date(2026, 11, 20)
 ANN = "ann-" + "a" * 28
 BO = "bo-" + "b" * 29
+ONE_DAY = timedelta(days=1)
 
 
 @pytest.fixture
@@ -160,6 +165,65 @@ def test_yesterdays_board_comes_with_its_best_words(daily: Live) -> None:
     best = yesterday["best"]  # type: ignore[index]
     assert best
     assert best == sorted(best, key=lambda w: -w["points"])
+
+
+def test_the_days_board_is_drawn_with_the_hosts_key_which_every_restart_keeps(
+    make_live: LiveFactory, clock: FakeClock
+) -> None:
+    clock.now = NOON
+    first = make_live()
+    board = start(first.player())["board"]
+    # The board the code alone would tell (the public key's) is not today's...
+    assert first.player().new_game(seed=seed_of(DAY))["board"] != board
+    # ...and the same host draws the same board after a restart, on any process.
+    again = make_live(store=first.store)
+    assert start(again.player(), BO, "Bo")["board"] == board
+    # The key is nobody's game: it answers as none.
+    assert errors(first.player().resume(KEY_DOC_ID, "t" * 32)) == ["game/not_found"]
+
+
+class KeyMadeElsewhereFirst:
+    """A store on which another process makes the daily key between this one's look and its create."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.store, name)
+
+    def create(self, doc_id: str, kind: str, doc: Doc, now: float, due: float | None = None) -> None:
+        if doc_id == KEY_DOC_ID and self.store.load(KEY_DOC_ID) is None:
+            self.store.create(doc_id, kind, {**doc, "secret": "ab" * 32}, now)
+        self.store.create(doc_id, kind, doc, now, due)
+
+
+def test_a_process_whose_key_another_made_first_draws_with_the_others_key(
+    make_live: LiveFactory, clock: FakeClock, new_store: Callable[[], Store]
+) -> None:
+    clock.now = NOON
+    store = new_store()
+    lost = start(make_live(store=KeyMadeElsewhereFirst(store)).player())["board"]  # type: ignore[arg-type]
+    elsewhere = start(make_live(store=store).player(), BO, "Bo")["board"]
+    assert lost == elsewhere
+    assert store.load(KEY_DOC_ID).doc["secret"] == "ab" * 32  # type: ignore[union-attr]
+
+
+def test_a_store_whose_today_was_played_before_it_had_a_key_keeps_todays_board(
+    make_live: LiveFactory, clock: FakeClock, new_store: Callable[[], Store]
+) -> None:
+    clock.now = NOON
+    store = new_store()
+    played = Leaderboard(DAY)
+    played.start("p" * 64, "Ann", "g1", "192.0.2.1", 10)
+    store.create(doc_id(DAY), "daily", played.to_doc(), NOON)
+    live = make_live(store=store)
+    public = live.player().new_game(seed=seed_of(DAY))["board"]
+    assert start(live.player())["board"] == public  # the board Ann played, for everyone today
+    clock.advance(24 * 3600)
+    assert (
+        start(live.player(), BO, "Bo")["board"]
+        != live.player().new_game(seed=seed_of(DAY + ONE_DAY))["board"]
+    )
 
 
 def test_a_daily_sprint_nobody_reopened_after_a_restart_is_still_scored_on_time(

@@ -11,6 +11,7 @@ import json
 import signal
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -19,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import redis
 
 from tests.deployment import Deployment
 from tests.processes.test_rooms import QUICK_BOTS, Clients, Seat, a_path, create, join, play, sit
@@ -497,3 +499,44 @@ def test_people_whose_process_was_killed_are_held_for_by_another_that_never_held
             assert time.time() < held + 30, "the room was never closed"
     # Not before the dead process's liveness ran out (10 s), nor long after.
     assert killed + 9 < held < killed + 10 + 6
+
+
+def first_dailies_at_once(redis_url: str) -> list[Message]:
+    """On a fresh store, two fresh processes each asked for a daily board at the same moment."""
+    with redis.Redis.from_url(redis_url) as store:
+        store.flushall()
+    servers = [serve(redis_url) for _ in range(2)]
+    players = [Client(server.ws_url) for server in servers]
+    boards: list[Message] = [{}, {}]
+    together = threading.Barrier(2)
+
+    def draw(seat: int) -> None:
+        together.wait(10)
+        boards[seat] = players[seat].ask(
+            {"type": "new_daily", "player": f"p{seat}-" + "x" * 29, "name": "Ann"}
+        )
+
+    try:
+        threads = [threading.Thread(target=draw, args=(seat,)) for seat in (0, 1)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(20)
+        return boards
+    finally:
+        for client in players:
+            client.close()
+        for server in servers:
+            server.stop()
+
+
+def test_two_processes_drawing_their_first_daily_board_at_the_same_moment_draw_the_same(
+    redis_url: str,
+) -> None:
+    """The host's daily key is made by the first process to draw a daily board. Two drawing their
+    first at once, on a fresh store, must meet on one key (the store's create decides), or the
+    players on one process would play another "daily" board than those on the other."""
+    for round_no in range(5):  # the two creates meet in about one round of three
+        one, two = first_dailies_at_once(redis_url)
+        assert (one.get("type"), two.get("type")) == ("game", "game"), (one, two)
+        assert one["board"] == two["board"], f"round {round_no}"

@@ -19,6 +19,7 @@ from tests.support import WORDS
 from tests.web.conftest import AppFactory
 from wibble import protocol
 from wibble.core import Pos, Record, differences, replay
+from wibble.core.daily import KEY_DOC_ID
 from wibble.core.match import MatchRecord, match_differences, replay_match
 from wibble.core.race import Race, Runner
 from wibble.live import records
@@ -447,6 +448,20 @@ def test_the_replay_page_is_no_way_to_tell_an_open_rooms_code_from_none(
     assert opened.status_code == nothing.status_code == 404
     assert opened.get_data() == nothing.get_data()
     assert client.get(f"/games/{room_id(room['code'])}/record").status_code == 404
+
+
+def test_the_hosts_daily_key_is_served_to_nobody(app: Flask, client: FlaskClient) -> None:
+    """The key that draws the daily boards is a document in the store, as games are: no page or
+    record gives it away (it would tell every board to come)."""
+    ann = Player(app.extensions["wibble.live"])
+    assert [frame["type"] for frame in ann.send(type="new_daily", player="ann-" + "a" * 28, name="Ann")] == [
+        "game"
+    ]
+    assert app.extensions["wibble.store"].load(KEY_DOC_ID) is not None
+    for url in (f"/replay/{KEY_DOC_ID}", f"/games/{KEY_DOC_ID}/record"):
+        answer = client.get(url)
+        assert answer.status_code == 404, url
+        assert b"secret" not in answer.get_data()
 
 
 def test_a_rooms_link_is_no_way_round_the_failed_joins_budget(make_app: AppFactory) -> None:

@@ -1,9 +1,12 @@
 """The daily board: one board a day for everyone, and the day's leaderboard, as plain data.
 
-A day is a UTC date. Its seed is a pure function of the date (a keyed BLAKE2b hash), so
-every player, on every process and after every restart, gets the same first board, and,
-since a game's draws are a function of its seed and the draw number, the same refills in
-the same order for the same words. The caller passes in the time; nothing here reads a clock.
+A day is a UTC date. Its seed is a pure function of the date and the host's key (a keyed
+BLAKE2b hash), so every player, on every process and after every restart, gets the same first
+board, and, since a game's draws are a function of its seed and the draw number, the same
+refills in the same order for the same words. The key (``DailyKey``) is the host's own secret,
+made once and kept in the store: a key written in this code would let anyone who reads it work
+out tomorrow's board tonight. The caller passes in the time and the key's random bytes;
+nothing here reads a clock or draws a random number.
 
 The leaderboard of a day is one versioned document (``Leaderboard.to_doc``) that the live
 layer commits with a compare-and-set, like a game. It holds each player's one scored
@@ -44,7 +47,16 @@ TOP = 10
 PLACES = 2
 """Ranked places one address may hold a day: its best scored tries."""
 
-_SEED_KEY = b"wibble-daily-1"
+PUBLIC_KEY = b"wibble-daily-1"
+"""The key of the days before a host's own (``DailyKey.since``): anyone can work those out, and
+they are all past (a store made before hosts had keys played them)."""
+
+KEY_DOC_ID = "daily-key"
+"""Where the store keeps the host's ``DailyKey`` (a document of kind "daily", never served)."""
+
+KEY_BYTES = 32
+"""A host key's length: BLAKE2b's longest key."""
+
 _MAX_SEED = (1 << 53) - 1  # a seed a browser's number holds exactly, as every seed
 
 
@@ -58,10 +70,46 @@ def day_number(day: date) -> int:
     return (day - FIRST_DAY).days + 1
 
 
-def seed_of(day: date) -> int:
-    """The seed of ``day``'s board: the same for everyone, and another one each day."""
-    digest = hashlib.blake2b(day.isoformat().encode(), key=_SEED_KEY, digest_size=8).digest()
+def seed_of(day: date, key: bytes = PUBLIC_KEY) -> int:
+    """The seed of ``day``'s board under ``key``: the same for everyone, and another one each day."""
+    digest = hashlib.blake2b(day.isoformat().encode(), key=key, digest_size=8).digest()
     return int.from_bytes(digest, "big") & _MAX_SEED
+
+
+@dataclass(frozen=True, slots=True)
+class DailyKey:
+    """A host's key to its daily boards: made once, never changed, so every process and every
+    restart draws the same board for a day. Days before ``since`` keep the public key's boards,
+    so that a store that already had a day played (before it had a key) keeps that day's board,
+    and yesterday's board, shown beside the leaderboard, is the one that was played."""
+
+    secret: bytes
+    since: date
+
+    @classmethod
+    def make(cls, secret: bytes, today: date, played_today: bool) -> DailyKey:
+        """A new key from ``secret`` (random bytes), for boards from today on; from tomorrow on if
+        today's board was already played under the public key."""
+        if len(secret) != KEY_BYTES:
+            raise ValueError(f"a daily key is {KEY_BYTES} bytes")
+        return cls(secret, today + timedelta(days=1) if played_today else today)
+
+    def seed(self, day: date) -> int:
+        """The seed of ``day``'s board on this host."""
+        return seed_of(day, self.secret if day >= self.since else PUBLIC_KEY)
+
+    def to_doc(self) -> dict[str, Any]:
+        return {"version": 1, "secret": self.secret.hex(), "since": self.since.isoformat()}
+
+    @classmethod
+    def from_doc(cls, doc: Mapping[str, Any]) -> DailyKey:
+        try:
+            secret, since = bytes.fromhex(str(doc["secret"])), date.fromisoformat(str(doc["since"]))
+        except (KeyError, ValueError):
+            raise GameDataError("the daily key is damaged") from None
+        if len(secret) != KEY_BYTES:
+            raise GameDataError("the daily key is damaged")
+        return cls(secret, since)
 
 
 def yesterday(day: date) -> date:

@@ -14,6 +14,11 @@ def new_token(nbytes: int = 24) -> str:
     return secrets.token_urlsafe(nbytes)
 
 
+def new_key(nbytes: int) -> bytes:
+    """A secret key from the OS (the host's daily key), for the same reason as ``new_token``."""
+    return secrets.token_bytes(nbytes)
+
+
 def rematch_id(match_id: str, holders: Sequence[str | None]) -> str:
     """The id of the match a ``rematch`` of ``match_id`` starts: one id, worked out alike by every
     process, so that asking again anywhere (another tab, another process, after a restart) finds

@@ -12,6 +12,10 @@ its sprint ends (``Dailies.over``, the games' ``on_over``: when its clock runs o
 its player says they are done): a client can neither post a score nor pick a board. Its pace
 is judged then too, from the times this server stamped on its words (``wibble.core.pace``):
 a try faster than a person can play keeps its score, shown to its player, and is not ranked.
+
+The day's board is drawn with the host's own key (``DailyKey``), a document made once in the
+store by the first process that draws a daily board, and read by every other: without it, anyone
+who reads the code could work out tomorrow's board, and practise it.
 """
 
 from __future__ import annotations
@@ -24,13 +28,23 @@ from typing import Any
 
 from .. import protocol
 from ..core import Draws, Game, GameDataError, HashParams, RuleError, WibbleError, solve
-from ..core.daily import DAILY_SECONDS, Leaderboard, day_number, day_of, doc_id, seed_of, yesterday
+from ..core.daily import (
+    DAILY_SECONDS,
+    KEY_BYTES,
+    KEY_DOC_ID,
+    DailyKey,
+    Leaderboard,
+    day_number,
+    day_of,
+    doc_id,
+    yesterday,
+)
 from ..core.pace import MOST_TILES, judge
 from ..engines.bus import EVERYONE
 from ..engines.store import AlreadyExists, StorageError, VersionConflict
 from ..protocol import Leaderboard as LeaderboardCommand
 from ..protocol import NewDaily
-from .credentials import token_hash
+from .credentials import new_key, token_hash
 from .games import Games, LiveGame
 from .parts import Parts, Service
 from .sessions import Session
@@ -64,6 +78,9 @@ class Dailies(Service):
         """The pace bound: tiles of scored words in any ``pace.WINDOW`` seconds (``pace.MOST_TILES``)."""
         self.wall_clock = parts.wall_clock
         self._yesterdays: dict[date, dict[str, Any]] = {}
+        self._key: DailyKey | None = None
+        """The host's key, once read: it never changes, so every process may keep it."""
+        self._key_touched: date | None = None
 
     # -- commands ------------------------------------------------------------------------
 
@@ -73,7 +90,7 @@ class Dailies(Service):
         player = token_hash(command.player).hex()
         scored = not self._board(day).has_played(player)
         daily = {"date": day.isoformat(), "day": day_number(day), "player": player, "scored": scored}
-        live, token = self.games.create(None, seed_of(day), session.address, self.seconds, daily)
+        live, token = self.games.create(None, self.key(day).seed(day), session.address, self.seconds, daily)
         if scored:
             try:
                 self._change(
@@ -158,6 +175,43 @@ class Dailies(Service):
                 continue  # someone else's attempt landed first: apply ours to theirs
         raise RuleError("server/busy", "the daily leaderboard is busy; try again")
 
+    # -- the host's key --------------------------------------------------------------------
+
+    def key(self, day: date) -> DailyKey:
+        """The host's key to its daily boards, made by whichever process draws a daily board first
+        (the store's create decides between two at once), and kept: it never changes. Each day it
+        is drawn on, it is noted as opened, so that the retention of untouched documents keeps it."""
+        key = self._key
+        if key is None:
+            key = self._key = self._stored_key(day)
+            self._key_touched = day
+        elif self._key_touched != day:
+            self._key_touched = day
+            try:
+                self.store.touch(KEY_DOC_ID, self.wall_clock())
+            except StorageError as exc:  # only the retention clock missed a beat; tried tomorrow
+                log.warning("could not note that the daily key was used: %s", exc.reason)
+        return key
+
+    def _stored_key(self, day: date) -> DailyKey:
+        for _ in range(ATTEMPTS):
+            row = self.store.load(KEY_DOC_ID)
+            if row is not None:
+                if row.kind != "daily":
+                    raise GameDataError(f"{KEY_DOC_ID} is not the daily key")
+                return DailyKey.from_doc(row.doc)
+            # A store that already has today's leaderboard had today's board drawn with the public
+            # key (by a version before keys): it keeps that board today.
+            played = self.store.load(doc_id(day)) is not None
+            key = DailyKey.make(new_key(KEY_BYTES), day, played)
+            try:
+                self.store.create(KEY_DOC_ID, "daily", key.to_doc(), self.wall_clock())
+            except AlreadyExists:
+                continue  # another process made it first: theirs is the key
+            log.info("made this host's key to its daily boards (boards from %s on)", key.since)
+            return key
+        raise RuleError("server/busy", "the daily board is busy; try again")
+
     def _discard(self, live: LiveGame) -> None:
         try:
             self.games.docs.delete(live.game_id)
@@ -174,7 +228,10 @@ class Dailies(Service):
             words = self.wordlists.for_player(None)
             # The same board every player of that day began with (its hash bases change nothing).
             game = Game(
-                words, Draws(seed_of(before)), HashParams.draw(random.Random(0)), min_words=self.min_words
+                words,
+                Draws(self.key(day).seed(before)),
+                HashParams.draw(random.Random(0)),
+                min_words=self.min_words,
             )
             kept = protocol.yesterday_board(before, game, solve(game.board, words)[:YESTERDAY_BEST])
             self._yesterdays = {before: kept}  # one day's is enough
