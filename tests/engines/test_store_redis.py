@@ -93,6 +93,18 @@ def test_a_commit_that_reaches_redis_after_its_writer_gave_up_changes_nothing(re
     assert store.moves("g1") == []
 
 
+def test_a_creation_that_reaches_redis_after_its_writer_gave_up_makes_nothing(redis_url: str) -> None:
+    # The player was told the game could not be made (``server/storage``): it must not appear
+    # later, holding a daily try, say, that the player can then no longer start.
+    store = RedisStore(redis_url)
+    store._offset -= 5.0  # as if the write sat 5 s in a paused Redis's buffer before it ran
+    with pytest.raises(StorageError):
+        store.create("g1", "game", new_game(seed=4).to_doc(), T0)
+    assert store.load("g1") is None
+    store.create("g1", "game", new_game(seed=4).to_doc(), T0)  # the next try: made (the offset mended)
+    assert store.load("g1") is not None
+
+
 def test_without_the_redis_package_the_host_is_told_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
     import importlib.util
 
@@ -125,7 +137,9 @@ def test_a_retried_create_that_had_applied_is_told_as_made_and_anothers_as_taken
     store, other = RedisStore(redis_url), RedisStore(redis_url)
     store._write_id = lambda: "one write"  # type: ignore[method-assign]  # (a retry resends the same)
     store.create("g1", "game", {"version": 0, "n": 1}, T0)
-    store.create("g1", "game", {"version": 0, "n": 1}, T0)  # the retry: made, as it was
+    store._patience = -5.0  # the retry reaches Redis after its valid-until: still made, as it was
+    store.create("g1", "game", {"version": 0, "n": 1}, T0)
+    store._patience = RedisStore(redis_url)._patience
     with pytest.raises(AlreadyExists):
         other.create("g1", "game", {"version": 0, "n": 2}, T0)  # another's of the same id: taken
     row = store.load("g1")

@@ -55,18 +55,6 @@ _T = TypeVar("_T")
 
 log = logging.getLogger(__name__)
 
-CREATE = """
-local stored = redis.call('HMGET', KEYS[1], 'version', 'write')
-if stored[1] then
-  -- this very write again (its reply was lost, redis-py retried): it was made; anyone else's, taken
-  if tonumber(stored[1]) == tonumber(ARGV[2]) and stored[2] == ARGV[6] then return 1 end
-  return 0
-end
-redis.call('HSET', KEYS[1], 'kind', ARGV[1], 'version', ARGV[2], 'doc', ARGV[3],
-           'created', ARGV[4], 'updated', ARGV[4], 'due', ARGV[5], 'write', ARGV[6])
-return 1
-"""
-
 
 class CommitArgs(NamedTuple):
     """``COMMIT``'s ARGV, in order: the script takes each under the same name."""
@@ -92,11 +80,27 @@ class CommitArgs(NamedTuple):
 KEEP_DUE = "keep"
 """``CommitArgs.due`` when the commit leaves the next deadline as it was."""
 
-# What ``COMMIT`` answers:
+# What ``COMMIT`` and ``CREATE`` answer:
 #   APPLIED   1   written (or written already by this very write: a retry)
 #   CONFLICT  0   the stored version is not ``expected`` (or no document is stored)
 #   TOO_LATE -1   Redis ran it after ``valid_until``: nothing written
 APPLIED, CONFLICT, TOO_LATE = 1, 0, -1
+
+# KEYS[1] the document's hash; ARGV: kind, version, doc, now, due, write id, valid-until (the
+# last three as a commit's). CONFLICT here: another document has the id.
+CREATE = f"""
+local stored = redis.call('HMGET', KEYS[1], 'version', 'write')
+if stored[1] then
+  -- this very write again (its reply was lost, redis-py retried): it was made; anyone else's, taken
+  if tonumber(stored[1]) == tonumber(ARGV[2]) and stored[2] == ARGV[6] then return {APPLIED} end
+  return {CONFLICT}
+end
+local clock = redis.call('TIME')
+if tonumber(clock[1]) + tonumber(clock[2]) / 1000000 > tonumber(ARGV[7]) then return {TOO_LATE} end
+redis.call('HSET', KEYS[1], 'kind', ARGV[1], 'version', ARGV[2], 'doc', ARGV[3],
+           'created', ARGV[4], 'updated', ARGV[4], 'due', ARGV[5], 'write', ARGV[6])
+return {APPLIED}
+"""
 
 # KEYS[1] the document's hash, KEYS[2] its moves. The first two lines are written from the Python
 # names above, so that the two sides cannot drift apart.
@@ -256,14 +260,20 @@ class RedisStore:
     # -- the Store interface -----------------------------------------------------------
 
     def create(self, doc_id: str, kind: str, doc: Doc, now: float, due: float | None = None) -> None:
-        # A write id, as a commit's: the same create retried is told apart from another's of the id.
-        args = [kind, doc["version"], _dump(doc), now, _when(due), self._write_id()]
+        # A write id and a valid-until, as a commit's: the same create retried is told apart from
+        # another's of the id, and one that reaches Redis after this process gave up on it (the
+        # player was told nothing was made) is not made.
+        valid_until = time.time() + self._offset + self._patience
+        args = [kind, doc["version"], _dump(doc), now, _when(due), self._write_id(), valid_until]
         # The retention entry first (only if there is none): on a cluster it is another shard's,
         # and a document written without one would never be purged, counted or exported. One left
         # without its document (the write then failed) is dropped by the next purge.
         self._call(lambda: self.client.zadd(self._touched_of(doc_id), {doc_id: now}, nx=True))
         made = self._call(lambda: self._write(self._create, self._keys(doc_id)[:1], args))
-        if not made:
+        if made == TOO_LATE:
+            self._offset = self._clock_offset()
+            raise StorageError("redis: the write reached Redis too late, and was not applied")
+        if made != APPLIED:
             raise AlreadyExists(doc_id)
         if due is not None:
             self._reindex(doc_id, doc["version"], due)
