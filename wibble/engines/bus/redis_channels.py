@@ -94,6 +94,9 @@ class ShardChannels:
         self._readers: dict[str, threading.Thread] = {}
         self._leaving: Counter[str] = Counter()
         """Channels unsubscribed here whose confirmation is still to come."""
+        self._leaving_lock = threading.Lock()
+        """``_leaving`` is counted up under the bus's lock and down by the listener, which does not
+        hold it: under ``flask run``'s threads, each count is a read and a write apart."""
         self._closed = False
         self._where: dict[str, str] = {}
         """Each channel subscribed here: the master it was subscribed on (by name)."""
@@ -150,7 +153,8 @@ class ShardChannels:
         pubsub = self._pubsubs.get(where) if where is not None else None
         if pubsub is None:
             return  # never subscribed here (its subscription failed, and the listener heard so)
-        self._leaving[channel] += 1
+        with self._leaving_lock:
+            self._leaving[channel] += 1
         pubsub.sunsubscribe(channel)
 
     def _read(self, pubsub: Any) -> None:
@@ -192,11 +196,13 @@ class ShardChannels:
         if kind == "smessage" and isinstance(channel, str):
             return channel, heard["data"]
         if kind == "sunsubscribe" and isinstance(channel, str):
-            if self._leaving[channel] > 0:
-                self._leaving[channel] -= 1
-                if not self._leaving[channel]:
-                    del self._leaving[channel]
-            elif channel in self._where:
+            with self._leaving_lock:
+                expected = self._leaving[channel] > 0
+                if expected:
+                    self._leaving[channel] -= 1
+                    if not self._leaving[channel]:
+                        del self._leaving[channel]
+            if not expected and channel in self._where:
                 raise Lost(f"Redis dropped the subscription to {channel} (its slot moved)")
         return None
 
