@@ -14,6 +14,7 @@ from wibble.core.daily import DAILY_SECONDS, KEY_DOC_ID, Leaderboard, day_number
 from wibble.core.pace import MOST_TILES, WINDOW
 from wibble.engines.store import Store
 from wibble.engines.store.base import Doc
+from wibble.live.daily import KEY_CHECK_SECONDS
 from wibble.live.router import PICK_UP_SLACK
 
 NOON = 1_795_176_000.0  # 2026-11-20 12:00 UTC
@@ -206,6 +207,42 @@ def test_a_process_whose_key_another_made_first_draws_with_the_others_key(
     elsewhere = start(make_live(store=store).player(), BO, "Bo")["board"]
     assert lost == elsewhere
     assert store.load(KEY_DOC_ID).doc["secret"] == "ab" * 32  # type: ignore[union-attr]
+
+
+def test_the_key_is_kept_while_daily_boards_are_drawn_and_written_back_if_the_store_loses_it(
+    make_live: LiveFactory, clock: FakeClock
+) -> None:
+    clock.now = NOON
+    first = make_live()
+    store = first.store
+    start(first.player())
+    for n in range(3):  # a host restarting its processes every night: each restart reads the key
+        clock.advance(24 * 3600)
+        start(make_live(store=store).player(), f"p{n}-" + "x" * 29, "Cy")
+    # Untouched for days by the process that made it, the key is no older than the last draw, so
+    # the retention of untouched documents keeps it.
+    store.purge(clock.now - 60, 1000)
+    assert store.load(KEY_DOC_ID) is not None
+
+    held = make_live(store=store)
+    board = start(held.player())["board"]
+    store.delete(KEY_DOC_ID)  # lost: a Redis flushed, or failed over before a replica had it
+    clock.advance(KEY_CHECK_SECONDS)
+    assert start(held.player(), BO, "Bo")["board"] == board  # the process that kept it writes it back
+    assert start(make_live(store=store).player(), "cy-" + "c" * 29, "Cy")["board"] == board
+
+
+def test_a_damaged_key_refuses_the_daily_and_tells_the_host_what_to_do(
+    make_live: LiveFactory, clock: FakeClock, new_store: Callable[[], Store], caplog: pytest.LogCaptureFixture
+) -> None:
+    clock.now = NOON
+    store = new_store()
+    store.create(KEY_DOC_ID, "daily", {"version": 1, "secret": "not hex"}, NOON)
+    live = make_live(store=store)
+    for _ in range(3):
+        assert errors(live.player().send(type="new_daily", player=ANN, name="Ann")) == ["game/unavailable"]
+    told = [r for r in caplog.records if r.levelname == "ERROR" and KEY_DOC_ID in r.getMessage()]
+    assert len(told) == 1  # once, not at every try
 
 
 def test_a_store_whose_today_was_played_before_it_had_a_key_keeps_todays_board(

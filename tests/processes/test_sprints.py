@@ -62,6 +62,7 @@ def test_a_sprint_ends_on_time_after_the_server_is_killed_and_started_again(
     assert board["you"] == {"rank": 1, "name": "Ann", "score": 0, "words": 0, "ranked": True, "pace": 0}
     refused = client.ask({"type": "press", "row": 0, "col": 0})
     assert (refused["type"], refused["code"]) == ("error", "game/over")
-    # The board was drawn with the host's key, which the killed process made: the restarted one
-    # draws today's board with that same key, so Bo plays what Ann played.
+    # Today's board is drawn with the host's key, which the killed process made and saved (that
+    # it is not the code's public key's board is tests/live/test_daily.py's): the restarted one
+    # reads that key, so Bo plays what Ann played.
     assert daily(clients(second), "bo-" + "b" * 29, "Bo")["board"] == game["board"]

@@ -54,6 +54,9 @@ log = logging.getLogger(__name__)
 ATTEMPTS = 5
 """Compare-and-set tries of one change to a leaderboard before giving up (``server/busy``)."""
 
+KEY_CHECK_SECONDS = 300.0
+"""How often a process drawing daily boards looks that the store still holds the key it keeps."""
+
 YESTERDAY_BEST = 10
 
 
@@ -78,9 +81,11 @@ class Dailies(Service):
         """The pace bound: tiles of scored words in any ``pace.WINDOW`` seconds (``pace.MOST_TILES``)."""
         self.wall_clock = parts.wall_clock
         self._yesterdays: dict[date, dict[str, Any]] = {}
+        self.clock = parts.clock
         self._key: DailyKey | None = None
         """The host's key, once read: it never changes, so every process may keep it."""
-        self._key_touched: date | None = None
+        self._key_checked = float("-inf")
+        self._key_complained = float("-inf")
 
     # -- commands ------------------------------------------------------------------------
 
@@ -178,39 +183,76 @@ class Dailies(Service):
     # -- the host's key --------------------------------------------------------------------
 
     def key(self, day: date) -> DailyKey:
-        """The host's key to its daily boards, made by whichever process draws a daily board first
-        (the store's create decides between two at once), and kept: it never changes. Each day it
-        is drawn on, it is noted as opened, so that the retention of untouched documents keeps it."""
-        key = self._key
-        if key is None:
-            key = self._key = self._stored_key(day)
-            self._key_touched = day
-        elif self._key_touched != day:
-            self._key_touched = day
+        """The host's key to its daily boards: made by whichever process draws a daily board first
+        (the store's create decides between two at once), then read by every other, and kept by
+        each. Every ``KEY_CHECK_SECONDS`` while daily boards are drawn, a process looks that the
+        store still has it (see ``_stored_key``) and notes it as used, so that the retention of
+        untouched documents keeps it. A store that cannot be read then leaves the kept key in use."""
+        now = self.clock()
+        if self._key is None or now - self._key_checked >= KEY_CHECK_SECONDS:
             try:
-                self.store.touch(KEY_DOC_ID, self.wall_clock())
-            except StorageError as exc:  # only the retention clock missed a beat; tried tomorrow
-                log.warning("could not note that the daily key was used: %s", exc.reason)
-        return key
+                self._key = self._stored_key(day, self._key)
+            except WibbleError as exc:
+                if self._key is None:
+                    raise
+                log.warning(
+                    "could not look at the daily key in the store (%s); drawing with the one kept", exc.code
+                )
+            self._key_checked = now
+        return self._key
 
-    def _stored_key(self, day: date) -> DailyKey:
+    def _stored_key(self, day: date, held: DailyKey | None) -> DailyKey:
+        """The key the store holds, noted as used. If there is none, ``held`` (this process's)
+        is written back: the document was lost (a Redis flushed, or failed over before it had a
+        copy), and the boards to come must not change. With none held either, a new key."""
         for _ in range(ATTEMPTS):
             row = self.store.load(KEY_DOC_ID)
             if row is not None:
-                if row.kind != "daily":
-                    raise GameDataError(f"{KEY_DOC_ID} is not the daily key")
-                return DailyKey.from_doc(row.doc)
-            # A store that already has today's leaderboard had today's board drawn with the public
-            # key (by a version before keys): it keeps that board today.
-            played = self.store.load(doc_id(day)) is not None
-            key = DailyKey.make(new_key(KEY_BYTES), day, played)
+                stored = self._read_key(row.kind, row.doc)
+                if held is not None and stored != held:
+                    log.error(
+                        "the daily key in the store is not the one this process drew with (it was lost,"
+                        " and another process made a new one): drawing with the stored one from now on"
+                    )
+                try:
+                    self.store.touch(KEY_DOC_ID, self.wall_clock())
+                except StorageError as exc:  # only the retention clock missed a beat; tried again later
+                    log.warning("could not note that the daily key was used: %s", exc.reason)
+                return stored
+            if held is not None:
+                key = held
+            else:
+                # A store that already has today's leaderboard had today's board drawn with the
+                # public key (by a version before keys): it keeps that board today.
+                played = self.store.load(doc_id(day)) is not None
+                key = DailyKey.make(new_key(KEY_BYTES), day, played)
             try:
                 self.store.create(KEY_DOC_ID, "daily", key.to_doc(), self.wall_clock())
             except AlreadyExists:
                 continue  # another process made it first: theirs is the key
-            log.info("made this host's key to its daily boards (boards from %s on)", key.since)
+            if held is not None:
+                log.error("the daily key was gone from the store; written back from this process's copy")
+            else:
+                log.info("made this host's key to its daily boards (boards from %s on)", key.since)
             return key
         raise RuleError("server/busy", "the daily board is busy; try again")
+
+    def _read_key(self, kind: str, doc: dict[str, Any]) -> DailyKey:
+        try:
+            if kind != "daily":
+                raise GameDataError(f"{KEY_DOC_ID} is not the daily key")
+            return DailyKey.from_doc(doc)
+        except GameDataError as exc:
+            now = self.clock()
+            if now - self._key_complained >= KEY_CHECK_SECONDS:  # said once in a while, not every try
+                self._key_complained = now
+                log.error(
+                    "no daily board can be drawn: %s. Deleting the document %r from the store makes"
+                    " a new key (and a new board for today)",
+                    exc.message,
+                    KEY_DOC_ID,
+                )
+            raise
 
     def _discard(self, live: LiveGame) -> None:
         try:

@@ -92,7 +92,10 @@ CREATE = f"""
 local stored = redis.call('HMGET', KEYS[1], 'version', 'write')
 if stored[1] then
   -- this very write again (its reply was lost, redis-py retried): it was made; anyone else's, taken
-  if tonumber(stored[1]) == tonumber(ARGV[2]) and stored[2] == ARGV[6] then return {APPLIED} end
+  if tonumber(stored[1]) == tonumber(ARGV[2]) and stored[2] == ARGV[6] then
+    redis.call('HSET', KEYS[1], 'write', ARGV[6])  -- (a write again, so a WAIT after it waits for the first)
+    return {APPLIED}
+  end
   return {CONFLICT}
 end
 local clock = redis.call('TIME')
@@ -263,12 +266,13 @@ class RedisStore:
         # A write id and a valid-until, as a commit's: the same create retried is told apart from
         # another's of the id, and one that reaches Redis after this process gave up on it (the
         # player was told nothing was made) is not made.
-        valid_until = time.time() + self._offset + self._patience
-        args = [kind, doc["version"], _dump(doc), now, _when(due), self._write_id(), valid_until]
+        write_id = self._write_id()
         # The retention entry first (only if there is none): on a cluster it is another shard's,
         # and a document written without one would never be purged, counted or exported. One left
         # without its document (the write then failed) is dropped by the next purge.
         self._call(lambda: self.client.zadd(self._touched_of(doc_id), {doc_id: now}, nx=True))
+        valid_until = time.time() + self._offset + self._patience  # (the wait for this write alone)
+        args = [kind, doc["version"], _dump(doc), now, _when(due), write_id, valid_until]
         made = self._call(lambda: self._write(self._create, self._keys(doc_id)[:1], args))
         if made == TOO_LATE:
             self._offset = self._clock_offset()
