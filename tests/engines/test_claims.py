@@ -44,3 +44,14 @@ def test_keys_are_claimed_apart(engine: Engine) -> None:
     assert there.claim("b", "p2", LEASE)
     assert not there.claim("a", "p2", LEASE)
     assert not here.claim("b", "p1", LEASE)
+
+
+def test_a_claim_tells_how_long_it_has_left_so_that_another_looks_again_as_it_runs_out(
+    engine: Engine,
+) -> None:
+    here, there = engine.claims(), engine.claims()
+    assert there.remaining("k") == 0.0  # nobody's
+    here.claim("k", "p1", LEASE)
+    assert LEASE - 5 < there.remaining("k") <= LEASE
+    here.release("k", "p1")
+    assert there.remaining("k") == 0.0

@@ -9,7 +9,7 @@ import pytest
 
 from tests.live.players import FakeClock
 from wibble.engines.claims import MemoryClaims
-from wibble.live.timers import COMPLAIN_EVERY, LATE_SECONDS, RETRY_SECONDS, Timers
+from wibble.live.timers import CLAIM_SLACK, COMPLAIN_EVERY, LATE_SECONDS, RETRY_SECONDS, Timers
 
 
 def test_a_deadline_whose_handler_failed_is_tried_again() -> None:
@@ -27,6 +27,39 @@ def test_a_deadline_whose_handler_failed_is_tried_again() -> None:
     clock.advance(RETRY_SECONDS)
     timers.run_due()
     assert len(calls) == 2
+
+
+def test_a_process_refused_a_deadline_looks_again_as_the_holders_claim_runs_out() -> None:
+    # Two processes hold one match; the first drags the bot's word, renewing its claim at each
+    # step, and dies two steps in. The second, refused at the first step, looks again as that
+    # claim runs out (a lease after the dead one's last step), and not a lease after its own
+    # look, which a renewal since would have pushed to nearly two leases after the death.
+    clock = FakeClock()
+    claims = MemoryClaims(clock)
+    one, two = Timers(clock, claims, "one", lease=5.0), Timers(clock, claims, "two", lease=5.0)
+    steps: list[str] = []
+
+    def step(timers: Timers, name: str) -> None:
+        def handler(key: object) -> None:
+            steps.append(name)
+            timers.set(key, clock() + 0.25)  # the bot's next tile
+
+        timers.route("bot", handler)
+
+    step(one, "one")
+    step(two, "two")
+    one.set(FIRST, clock())
+    one.run_due()
+    two.set(FIRST, clock())
+    two.run_due()  # refused: one holds it
+    clock.advance(0.25)
+    one.run_due()  # one's second step renews its claim... and then one dies
+    died = clock()
+    while "two" not in steps:
+        clock.advance(0.05)
+        two.run_due()
+    assert steps == ["one", "one", "two"]
+    assert clock() - died <= 5.0 + 2 * CLAIM_SLACK + 0.05  # (it was 9.75 s: a lease after a look)
 
 
 @dataclass

@@ -8,7 +8,7 @@ then hands each due key ``(id, kind)`` to the handler routed for its kind (match
 handle theirs, rooms theirs). Tests drive it with ``run_due`` and a fake clock.
 
 With several processes, each due key is first claimed (``claims``): the process that
-holds the claim handles it, the others look again when the lease could have run out.
+holds the claim handles it, the others look again as the holder's claim runs out.
 """
 
 from __future__ import annotations
@@ -30,6 +30,8 @@ LATE_SECONDS = 2.0
 are handled (``Timers.late``), means the process was stopped meanwhile (SIGSTOP, a paused
 machine): ``on_late`` runs before any more deadlines, since other processes may have moved what
 this one holds while it slept."""
+CLAIM_SLACK = 0.05
+"""How long after another's claim runs out a process refused it looks again."""
 COMPLAIN_EVERY = 10.0
 """Seconds between two log lines of a catch-up that still cannot be done (it is tried about once
 ``RETRY_SECONDS``: while Redis is away, a line each time would bury the log)."""
@@ -173,9 +175,15 @@ class Timers:
             self._schedule.set(key, self.clock() + RETRY_SECONDS)
             return True
         if not claimed:
-            # Another process handles it; if that one dies, its lease runs out and this one looks again
-            # (if the document moved on meanwhile, its copy here has rescheduled or dropped the key).
-            self._schedule.set(key, self.clock() + self.lease)
+            # Another process handles it; if that one dies, its claim runs out and this one looks
+            # again then, not a whole lease from now: a dead holder's bot goes on within a lease of
+            # its last step, not two (if the document moved on meanwhile, its copy here has
+            # rescheduled or dropped the key).
+            try:
+                wait = min(self.claims.remaining(name), self.lease)
+            except Exception:  # (the claim was just refused: the engine answered a moment ago)
+                wait = self.lease
+            self._schedule.set(key, self.clock() + wait + CLAIM_SLACK)
             return True
         if self.late():  # stopped while it asked (the claim may be older than another's): catch up first
             self._schedule.set(key, self.clock())

@@ -21,6 +21,7 @@ from ..core import RecordError, WibbleError
 from ..core.room import is_code
 from ..definitions import Definitions
 from ..engines import Engines, MemoryEngines
+from ..engines.claims import LEASE
 from ..engines.store import Store, default_data_dir, open_store
 from ..live import BotPace, Limits, LiveSettings, RoomLimits, Router, wire
 from ..live.race_replay import RaceReplays, finished_race, race_record
@@ -59,7 +60,7 @@ DEFAULTS: dict[str, Any] = {
     "REDIS_URL": "",
     # With several processes: how long one process's claim on a deadline (a turn timer, a bot's
     # turn) holds without renewal, so how late a deadline runs when the process holding it dies.
-    "DEADLINE_LEASE_SECONDS": 10.0,
+    "DEADLINE_LEASE_SECONDS": LEASE,
     "RETENTION_DAYS": 30.0,  # a saved game nobody has opened for this long is deleted
     "IDLE_TIMEOUT": 3600.0,  # seconds a game with nobody connected stays in memory (it stays saved)
     "MAX_GAMES": 10_000,  # games held in memory at once; unattended ones make room (they stay saved)

@@ -20,8 +20,10 @@ from __future__ import annotations
 
 from typing import Protocol
 
-LEASE = 10.0
-"""Seconds a claim holds without being renewed: how late a deadline of a dead process runs."""
+LEASE = 5.0
+"""Seconds a claim holds without being renewed: at most how late a deadline of a dead process
+runs (a bot's word, a turn's end). Its holder renews it at each step of a bot's drag (a quarter
+of a second apart), so only a process stopped or dead that long loses it."""
 
 
 class Claims(Protocol):
@@ -30,3 +32,7 @@ class Claims(Protocol):
 
     def release(self, key: str, holder: str) -> None:
         """Let ``key`` go, if ``holder`` has it."""
+
+    def remaining(self, key: str) -> float:
+        """Seconds until the claim on ``key`` runs out unless renewed (0.0: nobody holds it): when
+        a process refused the key may look again, to take over from a holder that died."""

@@ -27,3 +27,7 @@ class MemoryClaims:
         current = self._held.get(key)
         if current is not None and current[0] == holder:
             del self._held[key]
+
+    def remaining(self, key: str) -> float:
+        current = self._held.get(key)
+        return 0.0 if current is None else max(0.0, current[1] - self.clock())

@@ -32,3 +32,7 @@ class RedisClaims:
 
     def release(self, key: str, holder: str) -> None:
         self._release(keys=[self._key(key)], args=[holder])
+
+    def remaining(self, key: str) -> float:
+        left = self.client.pttl(self._key(key))  # -2: no such key; -1: no expiry (never written so)
+        return max(0, int(left)) / 1000
