@@ -160,6 +160,20 @@ def _overrides(args: argparse.Namespace) -> dict[str, Any]:
     return {key: value for key, value in options.items() if value is not None}
 
 
+def _log_to_stderr() -> None:
+    """Wibble's own log lines go to stderr with their time and level, the informational ones too
+    (a handshake refused, old games deleted, the daily key made): with no handler, Python would
+    print only warnings and errors, bare, and drop the rest."""
+    import logging
+
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s", "%Y-%m-%d %H:%M:%S"))
+    wibble = logging.getLogger("wibble")
+    wibble.addHandler(handler)
+    wibble.setLevel(logging.INFO)
+    wibble.propagate = False
+
+
 def _serve(args: argparse.Namespace) -> int:
     # Patch before anything imports threading or socket: every connection is a
     # greenlet, so thousands of idle websockets cost memory, not OS threads.
@@ -186,6 +200,7 @@ def _serve(args: argparse.Namespace) -> int:
     def warn(line: str) -> None:
         print(f"Warning: {line}", file=sys.stderr, flush=True)
 
+    _log_to_stderr()
     try:
         app = create_app(_overrides(args))
         get_ready(app, say, warn)

@@ -8,6 +8,7 @@ processes, a process SIGKILLed mid-match, and Redis itself killed and restarted.
 from __future__ import annotations
 
 import json
+import re
 import signal
 import subprocess
 import sys
@@ -501,8 +502,9 @@ def test_people_whose_process_was_killed_are_held_for_by_another_that_never_held
     assert killed + 9 < held < killed + 10 + 6
 
 
-def first_dailies_at_once(redis_url: str) -> list[Message]:
-    """On a fresh store, two fresh processes each asked for a daily board at the same moment."""
+def first_dailies_at_once(redis_url: str) -> tuple[list[Message], list[str]]:
+    """On a fresh store, two fresh processes each asked for a daily board at the same moment:
+    the boards they answered, and each one's log."""
     with redis.Redis.from_url(redis_url) as store:
         store.flushall()
     servers = [serve(redis_url) for _ in range(2)]
@@ -522,12 +524,12 @@ def first_dailies_at_once(redis_url: str) -> list[Message]:
             thread.start()
         for thread in threads:
             thread.join(20)
-        return boards
     finally:
         for client in players:
             client.close()
         for server in servers:
             server.stop()
+    return boards, ["".join(server.output) for server in servers]
 
 
 def test_two_processes_drawing_their_first_daily_board_at_the_same_moment_draw_the_same(
@@ -539,6 +541,8 @@ def test_two_processes_drawing_their_first_daily_board_at_the_same_moment_draw_t
     creates meet in a round is up to timing: about one round in three did when this was written;
     tests/live/test_daily.py makes them meet every time, on one process.)"""
     for round_no in range(5):  # the two creates meet in about one round of three
-        one, two = first_dailies_at_once(redis_url)
+        (one, two), logs = first_dailies_at_once(redis_url)
         assert (one.get("type"), two.get("type")) == ("game", "game"), (one, two)
         assert one["board"] == two["board"], f"round {round_no}"
+        made = [log for log in logs if re.search(r"\d\d:\d\d:\d\d INFO made this host's key", log)]
+        assert len(made) == 1, logs  # one key made, as the host's log says (with its time)
