@@ -477,6 +477,23 @@ def test_a_timeout_the_store_cannot_save_is_tried_again_once_it_can(start: Start
     assert stored(live, mid)["version"] == 1
 
 
+def test_a_bots_deadline_run_before_its_thinking_is_done_waits_until_it_is(start: Start) -> None:
+    """A process that takes a bot's turn over from another (whose claim ran out) may run its
+    deadline before the plan's time: the bot still thinks until then, and chooses on time."""
+    live = start()
+    me = person(live)
+    mid = new_match(me, bots=[{"level": "easy"}])["match_id"]
+    me.send(type="pass")
+    mark = len(me.frames)
+    live.router.timers.set((mid, "bot"), live.clock())  # due now, though the bot thinks THINK s
+    assert live.router.timers.run_due() == 1
+    assert me.since(mark) == []
+    assert held(live, mid).bot.path == ()  # type: ignore[union-attr]  # (it has not chosen)
+    assert tick(live, THINK - STEP) == 0
+    assert tick(live, STEP) == 1
+    assert types(me.since(mark)) == ["chain"]
+
+
 def test_a_bot_stopped_as_it_chose_its_word_shows_no_drag_until_its_process_caught_up(
     start: Start, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -179,11 +179,13 @@ class Timers:
             # again then, not a whole lease from now: a dead holder's bot goes on within a lease of
             # its last step, not two (if the document moved on meanwhile, its copy here has
             # rescheduled or dropped the key).
+            # Not sooner than a second, though: a claim let go a moment ago is the holder's work
+            # done, and this copy may not have heard its commit yet.
             try:
                 wait = min(self.claims.remaining(name), self.lease)
             except Exception:  # (the claim was just refused: the engine answered a moment ago)
                 wait = self.lease
-            self._schedule.set(key, self.clock() + wait + CLAIM_SLACK)
+            self._schedule.set(key, self.clock() + max(wait + CLAIM_SLACK, RETRY_SECONDS))
             return True
         if self.late():  # stopped while it asked (the claim may be older than another's): catch up first
             self._schedule.set(key, self.clock())
@@ -194,11 +196,20 @@ class Timers:
             log.exception("a deadline's handler failed (%r); trying it again in a second", key)
             if self._schedule.when(key) is None:  # never lose a deadline to a passing failure
                 self._schedule.set(key, self.clock() + RETRY_SECONDS)
-        if self._schedule.when(key) is None:  # nothing more due under this key here: let it go
+        after = self._schedule.when(key)
+        if after is None:  # nothing more due under this key here: let it go
             try:
                 self.claims.release(name, self.holder)
             except Exception as exc:  # it runs out with its lease
                 log.warning("could not release a deadline's claim (%r): %s", key, exc)
+        elif after - self.clock() > self.lease / 2:
+            # Kept for a step that comes a while from now (a bot thinking before its next word):
+            # held until a lease past it, or another process would take the key over meanwhile.
+            # (The steps of a drag come far sooner, and renew it as they run.)
+            try:
+                self.claims.claim(name, self.holder, after - self.clock() + self.lease)
+            except Exception as exc:  # its lease may run out before the step: the claim decides then
+                log.warning("could not hold a deadline's claim until its next step (%r): %s", key, exc)
         return True
 
     def loop(self) -> None:

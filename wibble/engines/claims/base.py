@@ -3,10 +3,11 @@
 Every process that holds a match or a room in memory sets its deadlines, so with
 several processes the same turn timer or bot step falls due in each. Before handling a
 due deadline, a process claims its key for a lease; a process that finds the key
-claimed by another leaves it alone and looks again once the lease could have run out.
+claimed by another leaves it alone and looks again as that claim runs out (``remaining``).
 A holder keeps its claim while the same key keeps falling due on it (a bot's drag, step
-by step, is one claim) and lets it go when nothing more is due under that key. A holder
-that dies simply stops renewing: its lease runs out and another process takes over.
+by step, is one claim; a step further off than half a lease is held for until then) and lets
+it go when nothing more is due under that key. A holder that dies simply stops renewing:
+its lease runs out and another process takes over.
 
 Handling a deadline twice would still change nothing (every handler checks the document
 and commits with compare-and-set); the claim is what keeps two processes from both

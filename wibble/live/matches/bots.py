@@ -68,6 +68,11 @@ class Bots:
         if bot is None or bot.turn_no != match.turn_no or match.phase is not Phase.PLAYING:
             return
         seat = match.turn
+        if not bot.path and now < bot.at:
+            # Still thinking, as its plan says (a process that took the deadline over early, say,
+            # from one that held it): it chooses when its time comes, not before.
+            self.timers.set((live.match_id, "bot"), bot.at)
+            return
         if not bot.path:
             move: BotMove = choose(match, seat, bot.shuffled, level=live.stand_ins.get(seat))
             if move.kind == "shuffle":
