@@ -41,6 +41,10 @@ def test_a_hosts_key_draws_boards_nobody_can_work_out_from_the_code_from_its_fir
     assert late.seed(day) == seed_of(day)
     assert late.seed(after) == key.seed(after)
     assert DailyKey.from_doc(key.to_doc()) == key
+    # Two keys one store came to hold: every process keeps the one that came first.
+    assert late.first_of(key) == key.first_of(late) == key
+    other = DailyKey.make(bytes(32), day, played_today=False)
+    assert other.first_of(key) == key.first_of(other) == other  # the same day: by their bytes
     with pytest.raises(ValueError, match="32 bytes"):
         DailyKey.make(b"short", day, played_today=False)
 

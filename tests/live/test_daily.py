@@ -231,6 +231,16 @@ def test_the_key_is_kept_while_daily_boards_are_drawn_and_written_back_if_the_st
     assert start(held.player(), BO, "Bo")["board"] == board  # the process that kept it writes it back
     assert start(make_live(store=store).player(), "cy-" + "c" * 29, "Cy")["board"] == board
 
+    # Lost again, and this time a process started meanwhile, holding none, makes a new key first.
+    store.delete(KEY_DOC_ID)
+    newcomer = make_live(store=store)
+    start(newcomer.player(), "di-" + "d" * 29, "Di")
+    clock.advance(KEY_CHECK_SECONDS)
+    # The process that held the first one writes it back over the new one; the newcomer, at its
+    # next look, draws with it too: one board for the day everywhere, the one that was played.
+    assert start(held.player(), "ed-" + "e" * 29, "Ed")["board"] == board
+    assert start(newcomer.player(), "fy-" + "f" * 29, "Fy")["board"] == board
+
 
 def test_a_damaged_key_refuses_the_daily_and_tells_the_host_what_to_do(
     make_live: LiveFactory, clock: FakeClock, new_store: Callable[[], Store], caplog: pytest.LogCaptureFixture

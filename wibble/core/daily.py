@@ -94,6 +94,12 @@ class DailyKey:
             raise ValueError(f"a daily key is {KEY_BYTES} bytes")
         return cls(secret, today + timedelta(days=1) if played_today else today)
 
+    def first_of(self, other: DailyKey) -> DailyKey:
+        """Of two keys one store came to hold (the first was lost, and another process made a new
+        one), the one to keep: the one drawing boards since the earlier day, as those were played;
+        two from the same day by their bytes, so that every process keeps the same one."""
+        return min(self, other, key=lambda key: (key.since, key.secret))
+
     def seed(self, day: date) -> int:
         """The seed of ``day``'s board on this host."""
         return seed_of(day, self.secret if day >= self.since else PUBLIC_KEY)

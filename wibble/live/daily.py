@@ -54,7 +54,7 @@ log = logging.getLogger(__name__)
 ATTEMPTS = 5
 """Compare-and-set tries of one change to a leaderboard before giving up (``server/busy``)."""
 
-KEY_CHECK_SECONDS = 300.0
+KEY_CHECK_SECONDS = 30.0
 """How often a process drawing daily boards looks that the store still holds the key it keeps."""
 
 YESTERDAY_BEST = 10
@@ -204,15 +204,31 @@ class Dailies(Service):
     def _stored_key(self, day: date, held: DailyKey | None) -> DailyKey:
         """The key the store holds, noted as used. If there is none, ``held`` (this process's)
         is written back: the document was lost (a Redis flushed, or failed over before it had a
-        copy), and the boards to come must not change. With none held either, a new key."""
+        copy), and the boards to come must not change. With none held either, a new key. If the
+        store holds another than ``held`` (lost, and made anew by a process that held none),
+        the one that came first is kept by every process, and written back if need be."""
         for _ in range(ATTEMPTS):
             row = self.store.load(KEY_DOC_ID)
             if row is not None:
                 stored = self._read_key(row.kind, row.doc)
                 if held is not None and stored != held:
+                    # The first key was lost, and another process made a new one: both are drawn
+                    # with now. Every process keeps the same one of the two (``first_of``).
+                    if held.first_of(stored) == held:
+                        version = int(row.doc.get("version", 1))
+                        doc = {**held.to_doc(), "version": version + 1}
+                        try:
+                            self.store.commit(
+                                KEY_DOC_ID, version, doc, {"version": version + 1}, self.wall_clock()
+                            )
+                        except VersionConflict:
+                            continue
+                        log.error(
+                            "the store held a daily key made after this one was lost: wrote this one back"
+                        )
+                        return held
                     log.error(
-                        "the daily key in the store is not the one this process drew with (it was lost,"
-                        " and another process made a new one): drawing with the stored one from now on"
+                        "the store holds a daily key that came before this process's: drawing with that one"
                     )
                 try:
                     self.store.touch(KEY_DOC_ID, self.wall_clock())
