@@ -47,10 +47,18 @@ def _fast_tier_starts_no_server(request: pytest.FixtureRequest, monkeypatch: pyt
 
 @pytest.fixture(scope="session", autouse=True)
 def _cache_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    """Servers and commands started by tests keep compiled lists and saved games in the run's own folders."""
+    """Servers and commands started by tests keep compiled lists and saved games in the run's own
+    folders. The compiled lists and definitions books (rebuildable, written whole, then renamed
+    into place) are shared by the run's workers, so that each does not compile them again (seconds
+    of CPU each, on a machine the other workers keep busy); saved games are each worker's own."""
     keys = ("XDG_CACHE_HOME", "WIBBLE_CACHE_DIR", "XDG_DATA_HOME", "WIBBLE_DATA_DIR")
     saved = {key: os.environ.get(key) for key in keys}
-    os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("cache-home"))
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        cache_home = tmp_path_factory.getbasetemp().parent / "cache-home"  # (the run's, beside its workers')
+        cache_home.mkdir(exist_ok=True)
+    else:
+        cache_home = tmp_path_factory.mktemp("cache-home")
+    os.environ["XDG_CACHE_HOME"] = str(cache_home)
     os.environ["XDG_DATA_HOME"] = str(tmp_path_factory.mktemp("data-home"))
     os.environ.pop("WIBBLE_CACHE_DIR", None)
     os.environ.pop("WIBBLE_DATA_DIR", None)
