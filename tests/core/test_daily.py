@@ -11,6 +11,7 @@ from wibble.core.daily import FIRST_DAY, PLACES, DailyKey, Leaderboard, day_numb
 from wibble.core.pace import MOST_TILES, Pace
 
 DAY = date(2026, 11, 24)
+T = 1_795_500_000.0  # a moment on DAY
 
 
 def test_a_day_is_the_utc_date_and_its_number_counts_from_the_first_day() -> None:
@@ -29,24 +30,26 @@ def test_each_day_has_its_own_seed_and_the_same_day_always_the_same() -> None:
 
 def test_a_hosts_key_draws_boards_nobody_can_work_out_from_the_code_from_its_first_day_on() -> None:
     day, before, after = DAY, DAY - timedelta(days=1), DAY + timedelta(days=1)
-    key = DailyKey.make(bytes(range(32)), day, played_today=False)
+    key = DailyKey.make(bytes(range(32)), T, day, played_today=False)
     assert key.since == day
     assert key.seed(day) != seed_of(day)
     assert key.seed(after) != seed_of(after)
     assert key.seed(before) == seed_of(before)  # a day gone by keeps the board it had
-    assert DailyKey.make(bytes(32), day, played_today=False).seed(after) != key.seed(after)  # another host
+    assert DailyKey.make(bytes(32), T, day, played_today=False).seed(after) != key.seed(after)  # another host
     # A store whose today was already played (before it had a key) keeps today's board.
-    late = DailyKey.make(bytes(range(32)), day, played_today=True)
+    late = DailyKey.make(bytes(range(32)), T, day, played_today=True)
     assert late.since == after
     assert late.seed(day) == seed_of(day)
     assert late.seed(after) == key.seed(after)
     assert DailyKey.from_doc(key.to_doc()) == key
-    # Two keys one store came to hold: every process keeps the one that came first.
-    assert late.first_of(key) == key.first_of(late) == key
-    other = DailyKey.make(bytes(32), day, played_today=False)
-    assert other.first_of(key) == key.first_of(other) == other  # the same day: by their bytes
+    # Two keys one store came to hold (the first lost, another made): every process keeps the
+    # one made first, whatever days they draw from.
+    later = DailyKey.make(bytes(32), T + 60, day - timedelta(days=1), played_today=False)
+    assert later.first_of(key) == key.first_of(later) == key
+    twin = DailyKey.make(bytes(32), T, day, played_today=False)
+    assert twin.first_of(key) == key.first_of(twin) == twin  # made at the same moment: by their bytes
     with pytest.raises(ValueError, match="32 bytes"):
-        DailyKey.make(b"short", day, played_today=False)
+        DailyKey.make(b"short", T, day, played_today=False)
 
 
 @pytest.mark.parametrize(

@@ -83,6 +83,11 @@ def test_a_holder_whose_next_step_is_far_off_keeps_the_key_until_then() -> None:
     both.run(30.0, both.one, both.two)
     assert both.who() == {"one"}
     assert len(both.steps) == 4  # at 0, 8, 16 and 24 s
+    # The holder lets its match go (that step will not come there): the key is the other's at its
+    # next look, within a lease, not held until a lease past a step nobody will take (37 s here).
+    both.one.cancel(FIRST)
+    both.run(5.5, both.two)
+    assert both.steps[-1][0] == "two"
 
 
 @dataclass

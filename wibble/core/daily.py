@@ -85,37 +85,40 @@ class DailyKey:
 
     secret: bytes
     since: date
+    made: float = 0.0
+    """When it was made (seconds since the epoch; 0 for a key kept before this was noted)."""
 
     @classmethod
-    def make(cls, secret: bytes, today: date, played_today: bool) -> DailyKey:
-        """A new key from ``secret`` (random bytes), for boards from today on; from tomorrow on if
-        today's board was already played under the public key."""
+    def make(cls, secret: bytes, now: float, today: date, played_today: bool) -> DailyKey:
+        """A new key from ``secret`` (random bytes), made at ``now``, for boards from today on;
+        from tomorrow on if today's board was already played under the public key."""
         if len(secret) != KEY_BYTES:
             raise ValueError(f"a daily key is {KEY_BYTES} bytes")
-        return cls(secret, today + timedelta(days=1) if played_today else today)
+        return cls(secret, today + timedelta(days=1) if played_today else today, now)
 
     def first_of(self, other: DailyKey) -> DailyKey:
         """Of two keys one store came to hold (the first was lost, and another process made a new
-        one), the one to keep: the one drawing boards since the earlier day, as those were played;
-        two from the same day by their bytes, so that every process keeps the same one."""
-        return min(self, other, key=lambda key: (key.since, key.secret))
+        one), the one to keep: the one made first, whose boards were played; two made at the
+        same moment by their bytes, so that every process keeps the same one."""
+        return min(self, other, key=lambda key: (key.made, key.secret))
 
     def seed(self, day: date) -> int:
         """The seed of ``day``'s board on this host."""
         return seed_of(day, self.secret if day >= self.since else PUBLIC_KEY)
 
     def to_doc(self) -> dict[str, Any]:
-        return {"version": 1, "secret": self.secret.hex(), "since": self.since.isoformat()}
+        return {"version": 1, "secret": self.secret.hex(), "since": self.since.isoformat(), "made": self.made}
 
     @classmethod
     def from_doc(cls, doc: Mapping[str, Any]) -> DailyKey:
         try:
             secret, since = bytes.fromhex(str(doc["secret"])), date.fromisoformat(str(doc["since"]))
-        except (KeyError, ValueError):
+            made = float(doc.get("made", 0.0))
+        except (KeyError, ValueError, TypeError):
             raise GameDataError("the daily key is damaged") from None
         if len(secret) != KEY_BYTES:
             raise GameDataError("the daily key is damaged")
-        return cls(secret, since)
+        return cls(secret, since, made)
 
 
 def yesterday(day: date) -> date:

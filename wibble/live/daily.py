@@ -185,13 +185,17 @@ class Dailies(Service):
     def key(self, day: date) -> DailyKey:
         """The host's key to its daily boards: made by whichever process draws a daily board first
         (the store's create decides between two at once), then read by every other, and kept by
-        each. Every ``KEY_CHECK_SECONDS`` while daily boards are drawn, a process looks that the
-        store still has it (see ``_stored_key``) and notes it as used, so that the retention of
-        untouched documents keeps it. A store that cannot be read then leaves the kept key in use."""
+        each. Every ``KEY_CHECK_SECONDS`` while boards are drawn (and at each housekeeping round,
+        ``keep_key``), a process looks that the store still has it (see ``_stored_key``) and notes
+        it as used, so that the retention of untouched documents keeps it. A store that cannot be
+        read then leaves the kept key in use."""
         now = self.clock()
         if self._key is None or now - self._key_checked >= KEY_CHECK_SECONDS:
             try:
-                self._key = self._stored_key(day, self._key)
+                key = self._stored_key(day, self._key)
+                if key != self._key:
+                    self._yesterdays = {}  # (drawn with the key this process had)
+                self._key = key
             except WibbleError as exc:
                 if self._key is None:
                     raise
@@ -200,6 +204,13 @@ class Dailies(Service):
                 )
             self._key_checked = now
         return self._key
+
+    def keep_key(self) -> None:
+        """What housekeeping calls: a process that holds the key looks at the stored one (as
+        ``key`` does when a board is drawn) whether or not anyone draws a board here, so that a
+        lost key is written back, and two keys become one, within a housekeeping round or so."""
+        if self._key is not None:
+            self.key(day_of(self.wall_clock()))
 
     def _stored_key(self, day: date, held: DailyKey | None) -> DailyKey:
         """The key the store holds, noted as used. If there is none, ``held`` (this process's)
@@ -241,7 +252,7 @@ class Dailies(Service):
                 # A store that already has today's leaderboard had today's board drawn with the
                 # public key (by a version before keys): it keeps that board today.
                 played = self.store.load(doc_id(day)) is not None
-                key = DailyKey.make(new_key(KEY_BYTES), day, played)
+                key = DailyKey.make(new_key(KEY_BYTES), self.wall_clock(), day, played)
             try:
                 self.store.create(KEY_DOC_ID, "daily", key.to_doc(), self.wall_clock())
             except AlreadyExists:

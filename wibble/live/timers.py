@@ -70,6 +70,8 @@ class Timers:
         """When a failed catch-up was last logged (``COMPLAIN_EVERY``); -inf once one succeeds."""
         self._stopped = False
         self._thread: threading.Thread | None = None
+        self._held_ahead: set[str] = set()
+        """Claims held here for a step far off (``_handle``): let go if that step is cancelled."""
 
     def __len__(self) -> int:
         return len(self._schedule)
@@ -87,6 +89,13 @@ class Timers:
 
     def cancel(self, key: Hashable) -> None:
         self._schedule.cancel(key)
+        name = repr(key)
+        if name in self._held_ahead:  # held for a step that will not come here now: let it go
+            self._held_ahead.discard(name)
+            try:
+                self.claims.release(name, self.holder)
+            except Exception as exc:  # it runs out with its lease
+                log.warning("could not release a deadline's claim (%r): %s", key, exc)
 
     def when(self, key: Hashable) -> float | None:
         return self._schedule.when(key)
@@ -197,6 +206,7 @@ class Timers:
             if self._schedule.when(key) is None:  # never lose a deadline to a passing failure
                 self._schedule.set(key, self.clock() + RETRY_SECONDS)
         after = self._schedule.when(key)
+        self._held_ahead.discard(name)
         if after is None:  # nothing more due under this key here: let it go
             try:
                 self.claims.release(name, self.holder)
@@ -207,7 +217,8 @@ class Timers:
             # held until a lease past it, or another process would take the key over meanwhile.
             # (The steps of a drag come far sooner, and renew it as they run.)
             try:
-                self.claims.claim(name, self.holder, after - self.clock() + self.lease)
+                if self.claims.claim(name, self.holder, after - self.clock() + self.lease):
+                    self._held_ahead.add(name)
             except Exception as exc:  # its lease may run out before the step: the claim decides then
                 log.warning("could not hold a deadline's claim until its next step (%r): %s", key, exc)
         return True

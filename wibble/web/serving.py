@@ -157,6 +157,7 @@ def run_housekeeping(app: Any, interval: float = HOUSEKEEPING_INTERVAL) -> None:
             if live.rooms.keeper.races is not None:
                 live.rooms.keeper.races.sweep()
             live.rooms.deadlines.sweep(PURGE_BATCH)
+            live.dailies.keep_key()
             before, purged = time.time() - keep, 0
             while True:
                 deleted = store.purge(before, PURGE_BATCH)
