@@ -89,6 +89,8 @@ class Timers:
 
     def cancel(self, key: Hashable) -> None:
         self._schedule.cancel(key)
+        if not self._held_ahead:  # (the usual case: cancel is on the path of players' moves)
+            return
         name = repr(key)
         if name in self._held_ahead:  # held for a step that will not come here now: let it go
             self._held_ahead.discard(name)
