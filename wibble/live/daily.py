@@ -226,7 +226,9 @@ class Dailies(Service):
                     # The first key was lost, and another process made a new one: both are drawn
                     # with now. Every process keeps the same one of the two (``first_of``).
                     if held.first_of(stored) == held:
-                        version = int(row.doc.get("version", 1))
+                        version = row.doc.get("version")
+                        if not isinstance(version, int):
+                            raise GameDataError(f"{KEY_DOC_ID} has no version")
                         doc = {**held.to_doc(), "version": version + 1}
                         try:
                             self.store.commit(
