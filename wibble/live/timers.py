@@ -94,10 +94,7 @@ class Timers:
         name = repr(key)
         if name in self._held_ahead:  # held for a step that will not come here now: let it go
             self._held_ahead.discard(name)
-            try:
-                self.claims.release(name, self.holder)
-            except Exception as exc:  # it runs out with its lease
-                log.warning("could not release a deadline's claim (%r): %s", key, exc)
+            self._release(name, key)
 
     def when(self, key: Hashable) -> float | None:
         return self._schedule.when(key)
@@ -210,10 +207,7 @@ class Timers:
         after = self._schedule.when(key)
         self._held_ahead.discard(name)
         if after is None:  # nothing more due under this key here: let it go
-            try:
-                self.claims.release(name, self.holder)
-            except Exception as exc:  # it runs out with its lease
-                log.warning("could not release a deadline's claim (%r): %s", key, exc)
+            self._release(name, key)
         elif after - self.clock() > self.lease / 2:
             # Kept for a step that comes a while from now (a bot thinking before its next word):
             # held until a lease past it, or another process would take the key over meanwhile.
@@ -224,6 +218,13 @@ class Timers:
             except Exception as exc:  # its lease may run out before the step: the claim decides then
                 log.warning("could not hold a deadline's claim until its next step (%r): %s", key, exc)
         return True
+
+    def _release(self, name: str, key: Hashable) -> None:
+        """Let go of the claim on ``key`` (named ``name``), now that nothing is due under it here."""
+        try:
+            self.claims.release(name, self.holder)
+        except Exception as exc:  # it runs out with its lease
+            log.warning("could not release a deadline's claim (%r): %s", key, exc)
 
     def loop(self) -> None:
         """Run deadlines as they fall due, until ``stop``. The server runs this in its own greenlet."""
