@@ -20,8 +20,24 @@ export const SEARCH_BUDGET = 20_000;
 /** Paths kept, best first: enough to cycle through, few enough to rank at every key. */
 export const MAX_PATHS = 12;
 
-/** A letter as typed or shown, for comparing: one case, one Unicode form. */
-export const fold = (text) => String(text ?? "").normalize("NFC").toLocaleUpperCase();
+/**
+ * One letter as the page compares it: in upper case, unless upper case would make it another
+ * letter or two (ς is not σ, ı is not i, ß is not SS: a list may hold both, and the server's
+ * tiles show such letters in lower case to keep them apart).
+ */
+const foldLetter = (letter) => {
+  const upper = letter.toUpperCase();
+  return [...upper].length === 1 && upper.toLowerCase() === letter.toLowerCase() ? upper : letter;
+};
+
+/** Letters as typed or shown, for comparing: one Unicode form, and one case where case is all that differs. */
+export const fold = (text) => Array.from(String(text ?? "").normalize("NFC"), foldLetter).join("");
+
+/**
+ * Letters compared more loosely: all in upper case, so ς reads as σ and ß as SS. Tried only
+ * when the letters as typed spell no path (a list that keeps one sigma, typed with the other).
+ */
+export const foldLoose = (text) => String(text ?? "").normalize("NFC").toUpperCase();
 
 /**
  * What one tile adds, as scoring.py's modifiers see it: its letter score times its
@@ -68,14 +84,23 @@ function readsAt(letter, typed, at) {
  *   a tile that cannot be played now (its replacement is on its way); `prefer`: a path to
  *   rank first among equals (the one on screen, so typing on does not jump elsewhere);
  *   `limit`, `budget`: how many paths to keep and how far to search.
- * @returns {{paths: Array<{path: number[][], points: number}>, exhausted: boolean}}
- *   `exhausted`: the search stopped at its budget (more paths may exist).
+ * @returns {{paths: Array<{path: number[][], points: number}>, exhausted: boolean, loose: boolean}}
+ *   `exhausted`: the search stopped at its budget (more paths may exist); `loose`: the letters
+ *   as typed spelled nothing, and these paths spell them in upper case (`foldLoose`).
  */
-export function findPaths(board, typed, { match = false, blocked = () => false, prefer = null, limit = MAX_PATHS, budget = SEARCH_BUDGET } = {}) {
-  const target = fold(typed);
+export function findPaths(board, typed, options = {}) {
+  const exact = search(board, typed, fold, options);
+  if (exact.paths.length > 0 || exact.exhausted) return { ...exact, loose: false };
+  const loose = search(board, typed, foldLoose, options);
+  return { ...loose, loose: loose.paths.length > 0 };
+}
+
+/** `findPaths` with letters compared as `foldWith` makes them. */
+function search(board, typed, foldWith, { match = false, blocked = () => false, prefer = null, limit = MAX_PATHS, budget = SEARCH_BUDGET } = {}) {
+  const target = foldWith(typed);
   const rows = Array.isArray(board) ? board.length : 0;
   if (target === "" || rows === 0) return { paths: [], exhausted: false };
-  const letters = board.map((row) => (Array.isArray(row) ? row.map((tile) => (tile ? fold(tile.letter) : "")) : []));
+  const letters = board.map((row) => (Array.isArray(row) ? row.map((tile) => (tile ? foldWith(tile.letter) : "")) : []));
   const playable = (r, c) => letters[r]?.[c] !== undefined && letters[r][c] !== "" && !blocked(r, c);
 
   // A tile's worth for ordering the search: what it adds to the letters, doubled again on

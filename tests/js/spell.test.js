@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { findPaths, fold, indexOfPath, pointsOf } from "../../static/js/spell.js";
+import { findPaths, fold, foldLoose, indexOfPath, pointsOf } from "../../static/js/spell.js";
 
 /** A board from rows of letters ("CAT/..."), each tile scoring `scores[letter]` (1 if not named). */
 function boardOf(rows, scores = {}, marks = {}) {
@@ -120,7 +120,7 @@ test("25 letters: a snake through every tile is found, and a 26th letter is refu
   assert.equal(exhausted, false);
   assertValid(board, word, paths);
   assert.equal(paths.length, 1);
-  assert.deepEqual(findPaths(board, `${word}Z`), { paths: [], exhausted: false });
+  assert.deepEqual(findPaths(board, `${word}Z`), { paths: [], exhausted: false, loose: false });
 });
 
 test("25 letters on a board of one letter: bounded, fast, and still finds paths through every tile", () => {
@@ -148,4 +148,33 @@ test("the path on screen is kept among the candidates when typing goes on from i
   assert.equal(continues.length >= 1, true);
   assert.equal(indexOfPath(paths, continues[0].path) >= 0, true);
   assert.equal(indexOfPath(paths, [[9, 9]]), -1);
+});
+
+test("letters that upper case would merge stay apart: σ and ς, ß and SS, ı and i", () => {
+  const board = boardOf("ΛΟΓΟX/XXXXX/XXXXX/XXXXX/XXXXX", { σ: 9 });
+  board[0][4] = { letter: "σ", score: 9 };
+  board[1][3] = { letter: "ς", score: 1 };
+  const { paths, loose } = findPaths(board, "λογος");
+  assert.deepEqual(paths.map((p) => p.path), [[[0, 0], [0, 1], [0, 2], [0, 3], [1, 3]]]);
+  assert.equal(loose, false);
+  assert.equal(fold("ς"), "ς");
+  assert.equal(fold("σ"), "Σ");
+  assert.equal(fold("ß"), "ß");
+  assert.equal(fold("ı"), "ı");
+  assert.equal(fold("i"), "I");
+
+  const german = boardOf("STRAX/XXXSE/XXXXX/XXXXX/XXXXX");
+  german[1][4] = { letter: "E", score: 1 };
+  german[0][4] = { letter: "ß", score: 8 };
+  german[1][3] = { letter: "S", score: 1 };
+  // STRAßE on the ß tile only; STRASSE would need the S below A twice.
+  assert.deepEqual(findPaths(german, "straße").paths.map((p) => p.path), [[[0, 0], [0, 1], [0, 2], [0, 3], [0, 4], [1, 4]]]);
+});
+
+test("a letter typed as another case form is read loosely only when nothing spells it as typed", () => {
+  const board = boardOf("ΛΟΓΟΣ/XXXXX/XXXXX/XXXXX/XXXXX"); // a list that keeps one sigma
+  const { paths, loose } = findPaths(board, "λογος");
+  assert.deepEqual(paths.map((p) => p.path), [[[0, 0], [0, 1], [0, 2], [0, 3], [0, 4]]]);
+  assert.equal(loose, true);
+  assert.equal(foldLoose("λογος"), "ΛΟΓΟΣ");
 });

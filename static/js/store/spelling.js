@@ -5,13 +5,13 @@
 
 import { sameChain } from "../chain.js";
 import * as P from "../protocol.js";
-import { findPaths, fold } from "../spell.js";
+import { findPaths, fold, foldLoose } from "../spell.js";
 import { clearsMiss, said } from "./change.js";
 import { cancel, othersChain, turnRefused, undo } from "./drag.js";
 import { isOver, watchingRace } from "./endless.js";
 import { dangling, isRefilling } from "./reconcile.js";
 
-const lettersOf = (board, path) => fold(path.map(([r, c]) => board[r]?.[c]?.letter ?? "").join(""));
+const lettersOf = (board, path, foldWith = fold) => foldWith(path.map(([r, c]) => board[r]?.[c]?.letter ?? "").join(""));
 
 /**
  * The spelling to keep after any change: typing is over (null) once the chain on the board is
@@ -22,7 +22,8 @@ export function checked(state) {
   const { spelling, chain, board, mine } = state;
   if (!spelling) return spelling;
   const path = spelling.paths[spelling.index].path;
-  return !mine || !sameChain(chain, path) || lettersOf(board, path) !== spelling.typed ? null : spelling;
+  const foldWith = spelling.loose ? foldLoose : fold; // (as the paths were found)
+  return !mine || !sameChain(chain, path) || lettersOf(board, path, foldWith) !== foldWith(spelling.typed) ? null : spelling;
 }
 
 /** Letters may be typed now (null): a chain of ours, or none, on our turn; else why not. */
@@ -44,7 +45,8 @@ export function typeLetter(tab, key) {
   const state = tab.state;
   if (state.swap) {
     if (!state.swap.tile || !state.match) return null;
-    const letter = state.match.letters.find((name) => fold(name) === fold(key));
+    const letters = state.match.letters;
+    const letter = letters.find((name) => fold(name) === fold(key)) ?? letters.find((name) => foldLoose(name) === foldLoose(key));
     return letter ? { match: ["swapTo", letter] } : null;
   }
   const refused = typingRefused(tab);
@@ -57,7 +59,7 @@ export function typeLetter(tab, key) {
 /** Light up a path spelling `typed`, going on from `prefer` when one does; a refusal if none. */
 export function spell(tab, typed, prefer, key = null) {
   const state = tab.state;
-  const { paths } = findPaths(state.board, typed, {
+  const { paths, loose } = findPaths(state.board, typed, {
     match: state.match !== null,
     blocked: (r, c) => isRefilling(state, r, c),
     prefer,
@@ -73,7 +75,7 @@ export function spell(tab, typed, prefer, key = null) {
   const onward = paths.findIndex(({ path }) => prefer.length > 0 && prefer.every(([r, c], i) => path[i]?.[0] === r && path[i]?.[1] === c));
   const index = Math.max(0, onward);
   const followed = follow(tab, paths[index].path);
-  const spelling = { typed, paths, index };
+  const spelling = { typed, paths, index, loose };
   return { ...followed, state: { ...followed.state, ...clearsMiss(state), spelling }, event: { type: "local", spelled: true } };
 }
 
@@ -122,6 +124,8 @@ export function unspell(tab) {
   const path = spelling.paths[spelling.index].path;
   if (path.length <= 1) return cancel(tab);
   const last = path[path.length - 1];
-  const typed = spelling.typed.slice(0, spelling.typed.length - fold(state.board[last[0]][last[1]].letter).length);
+  const foldWith = spelling.loose ? foldLoose : fold;
+  const all = foldWith(spelling.typed);
+  const typed = all.slice(0, all.length - foldWith(state.board[last[0]][last[1]].letter).length);
   return spell(tab, typed, path.slice(0, -1));
 }
