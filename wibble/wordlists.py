@@ -131,6 +131,21 @@ def _run_here(load_list: Callable[[Path], WordList | WordListError], path: Path)
     return load_list(path)
 
 
+Stamp = tuple[int, int, int, int]
+"""What tells a list's files changed: the words' and the settings' modification times and sizes."""
+
+
+def _stamp(path: Path) -> Stamp:
+    """The stamp of the list ``path`` (``OSError`` if its words are gone; no settings file is 0, 0)."""
+    words = path.stat()
+    try:
+        settings = path.with_suffix(".toml").stat()
+        extra = settings.st_mtime_ns, settings.st_size
+    except FileNotFoundError:
+        extra = 0, 0
+    return words.st_mtime_ns, words.st_size, *extra
+
+
 def _list_files(directory: Path) -> list[Path]:
     """The ``*.txt`` regular files of a folder (not folders or broken links), sorted."""
     return sorted(p for p in directory.glob("*.txt") if p.is_file())
@@ -167,10 +182,12 @@ class WordLists:
                 str(self.directory), f"has no list named {default!r} (has {', '.join(self._paths)})"
             )
         self.default = default
-        self._loaded: dict[str, WordList] = {}
-        # A broken list is remembered with its file's mtime: not re-read on every
-        # request, but tried again as soon as the host fixes the file.
-        self._failed: dict[str, tuple[float, WordListError]] = {}
+        # Each list as loaded, with the stamp of its files then: a host who edits the words or
+        # the settings gets the new list in every game begun after (games under way keep theirs).
+        self._loaded: dict[str, tuple[Stamp, WordList]] = {}
+        # A broken list is remembered with its files' stamp: not re-read on every
+        # request, but tried again as soon as the host fixes either file.
+        self._failed: dict[str, tuple[Stamp, WordListError]] = {}
         self._locks: dict[str, threading.Lock] = {}
         self._lock = threading.Lock()
 
@@ -228,26 +245,29 @@ class WordLists:
         path = self._paths.get(name)
         if path is None:
             raise KeyError(name)
+        try:
+            stamp = _stamp(path)
+        except OSError:  # taken away since the folder was read
+            raise KeyError(name) from None
         loaded = self._loaded.get(name)
-        if loaded is not None:
-            return loaded
+        if loaded is not None and loaded[0] == stamp:
+            return loaded[1]
         with self._lock:
             lock = self._locks.setdefault(name, threading.Lock())
         with lock:  # two players asking at once build it once; other lists load meanwhile
-            if name in self._loaded:
-                return self._loaded[name]
-            try:
-                mtime = path.stat().st_mtime
-            except OSError:
-                raise KeyError(name) from None
+            loaded = self._loaded.get(name)
+            if loaded is not None and loaded[0] == stamp:
+                return loaded[1]
             failed = self._failed.get(name)
-            if failed is not None and failed[0] == mtime:
+            if failed is not None and failed[0] == stamp:
                 raise failed[1].again()
             result = self.offload(partial(load_or_error, cache=self.cache), path)
             if isinstance(result, WordListError):
                 log.error("word list %r cannot be loaded: %s", name, result.message)
-                self._failed[name] = (mtime, result)
+                self._failed[name] = (stamp, result)
                 raise result
-            self._loaded[name] = result
+            if loaded is not None:
+                log.info("word list %r changed: new games play the new one", name)
+            self._loaded[name] = (stamp, result)
             self._failed.pop(name, None)
             return result

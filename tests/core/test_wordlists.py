@@ -82,6 +82,9 @@ def test_upper_case_and_decomposed_letters_are_stored_in_nfc_lower_case(tmp_path
         ("ca-t\n", 1, "'-'"),
         ("cat\nR2D2\n", 2, "'2'"),
         ("cat\n\U0001f600\n", 2, "'\U0001f600'"),
+        # A capital whose lower case takes two characters is named as written (Turkish İ).
+        ("ankara\nİSTANBUL\n", 2, "'İ', whose lower case is more than one letter"),
+        ("नमस्ते\n", 1, "combining mark '\u094d' (U+094D)"),
     ],
 )
 def test_a_word_with_a_non_letter_names_the_file_and_line(
@@ -350,6 +353,40 @@ def test_two_players_asking_at_once_load_a_list_once(folder: Path, monkeypatch: 
     assert len(calls) == 1
     assert len(got) == 8
     assert all(words is got[0] for words in got)
+
+
+def test_a_list_edited_while_the_server_runs_is_the_one_new_games_get(folder: Path) -> None:
+    lists = WordLists(folder)
+    before = lists.get("beta")
+    write_list(folder, "beta", "cat\nemu\n", 'title = "Beta, edited"\nmin_length = 3\n')
+
+    after = lists.get("beta")
+
+    assert "emu" in after.trie
+    assert "emu" not in before.trie
+    assert after.title == "Beta, edited"
+    assert after.digest != before.digest
+    assert lists.get("beta") is after  # loaded once again, not at every ask
+
+
+def test_settings_fixed_while_the_server_runs_make_a_broken_list_playable(folder: Path) -> None:
+    write_list(folder, "mine", "emu\n", 'title = "Broken\n')
+    lists = WordLists(folder)
+    with pytest.raises(WordListError, match="bad TOML"):
+        lists.get("mine")
+
+    write_list(folder, "mine", "emu\n", 'title = "Mine, fixed"\n')  # the words' file untouched
+
+    assert lists.get("mine").title == "Mine, fixed"
+
+
+def test_a_list_taken_away_while_the_server_runs_is_unknown(folder: Path) -> None:
+    lists = WordLists(folder)
+    lists.get("beta")
+    (folder / "beta.txt").unlink()
+
+    with pytest.raises(KeyError):
+        lists.get("beta")
 
 
 def test_an_unknown_list_is_a_key_error(folder: Path) -> None:

@@ -119,6 +119,29 @@ def test_a_list_dropped_in_while_running_is_playable(client: Client, words_dir: 
     assert {tile["letter"] for row in game["board"] for tile in row} <= {"A", "B"}
 
 
+def test_a_list_edited_while_running_is_the_one_new_games_play(client: Client, words_dir: Path) -> None:
+    (words_dir / "zzedit.txt").write_text("aab\n", encoding="utf-8")
+    (words_dir / "zzedit.toml").write_text('title = "Before"\n', encoding="utf-8")
+    assert new_game(client, wordlist="zzedit", seed=4)["wordlist_title"] == "Before"
+
+    (words_dir / "zzedit.txt").write_text("aab\naaa\n", encoding="utf-8")
+    (words_dir / "zzedit.toml").write_text('title = "After"\nmin_length = 2\n', encoding="utf-8")
+    game = new_game(client, wordlist="zzedit", seed=4)
+
+    assert (game["wordlist_title"], game["min_length"]) == ("After", 2)
+
+
+def test_a_list_whose_settings_are_fixed_while_running_plays(client: Client, words_dir: Path) -> None:
+    (words_dir / "zzfix.txt").write_text("aab\n", encoding="utf-8")
+    (words_dir / "zzfix.toml").write_text('title = "Broken\n', encoding="utf-8")
+    client.send({"type": "new_game", "wordlist": "zzfix"})
+    assert client.recv()["code"] == "game/wordlist_unavailable"
+
+    (words_dir / "zzfix.toml").write_text('title = "Fixed"\n', encoding="utf-8")  # its words untouched
+
+    assert new_game(client, wordlist="zzfix", seed=5)["wordlist_title"] == "Fixed"
+
+
 def test_the_server_log_names_the_broken_line(words_dir: Path) -> None:
     """docs/protocol.md: game/wordlist_unavailable — 'the server log names the line'."""
     server = LiveServer("--words-dir", str(words_dir))
