@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -25,7 +26,9 @@ from wibble.core.match import (
     choose,
     match_differences,
     replay_match,
+    restore,
 )
+from wibble.core.wordlist import CHANGED_IN_PLAY
 
 
 @pytest.fixture(scope="module")
@@ -212,3 +215,21 @@ def test_a_move_read_from_a_record_keeps_what_a_replay_needs() -> None:
     assert move.swap == (Pos(2, 4), "q")
     clock = MatchMove.from_doc({"version": 4, "seat": None, "action": "timeout"}, 2)
     assert (clock.seat, clock.action) == (None, "timeout")
+
+
+def test_a_match_resumed_after_its_list_changed_is_refused_by_every_version_of_the_list() -> None:
+    words = shipped_list("en")
+    match = new_match(3, seats=humans())
+    edited = replace(words, digest="0" * 64)  # the same list, as after a host's edit of its file
+
+    resumed = restore(match.to_doc(), edited)
+
+    assert resumed.to_doc()["wordlist_digest"] == CHANGED_IN_PLAY
+    assert restore(match.to_doc(), words).to_doc()["wordlist_digest"] == match.to_doc()["wordlist_digest"]
+    rec = every_kind_of_move()
+    doc = rec.record()
+    doc["wordlist"]["digest"] = CHANGED_IN_PLAY
+    with pytest.raises(RecordError) as caught:
+        replay_match(MatchRecord.from_doc(doc), words)
+    assert caught.value.code == "record/wordlist_changed"
+    assert "changed while the match was being played" in caught.value.message

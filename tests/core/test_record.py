@@ -29,6 +29,8 @@ from wibble.core import (
     replay,
     solve,
 )
+from wibble.core.solver import count_words
+from wibble.core.wordlist import CHANGED_IN_PLAY
 
 P = Pos
 
@@ -370,3 +372,59 @@ def test_a_record_with_settings_no_game_can_have_is_refused_as_invalid(field: st
         replay(record, AB)
 
     assert refused.value.code == "record/invalid"
+
+
+# -- a list that changed while a game was being played ------------------------------------------
+
+# The list with fewer words (its 3-letter ones), as after a host's edit between a save and a resume.
+AB_SHORTER = build_word_list(
+    "ab",
+    [word for word in AB_WORDS if len(word) == 3],
+    {"letters": {"a": {"score": 1, "weight": 1}, "b": {"score": 2, "weight": 1}}},
+    "ab.toml",
+    "v3",
+)
+
+
+def test_a_game_played_on_after_its_list_changed_is_refused_by_every_version_of_the_list() -> None:
+    game, moves = played(AB, 4, turns=3)
+    resumed = Game.from_doc(game.to_doc(), AB_EDITED)
+    moves.append(release(resumed, (P(0, 0), P(0, 1), P(1, 1))))
+    record = record_of(resumed, moves)
+
+    assert record.wordlist_digest == CHANGED_IN_PLAY
+    for words in (AB, AB_EDITED):
+        with pytest.raises(RecordError) as refused:
+            replay(record, words)
+        assert refused.value.code == "record/wordlist_changed"
+        assert "changed while the game was being played" in refused.value.message
+
+
+def test_a_game_resumed_with_its_list_unchanged_records_that_list() -> None:
+    game, moves = played(AB, 4, turns=3)
+    resumed = Game.from_doc(game.to_doc(), AB)
+    moves.append(release(resumed, (P(0, 0), P(0, 1), P(1, 1))))
+
+    assert replay(record_of(resumed, moves), AB).total == resumed.total
+
+
+def test_a_game_resumed_with_another_version_of_its_list_counts_its_words_left_with_that_version() -> None:
+    game, _ = played(AB, 4, turns=3)
+
+    resumed = Game.from_doc(game.to_doc(), AB_SHORTER)
+
+    assert resumed.words_left == count_words(resumed.board, AB_SHORTER, resumed.found.words)
+    assert resumed.words_left < game.words_left
+
+
+def test_a_mismatch_names_a_verdict_as_the_record_writes_it(english_game: tuple[Game, list[Move]]) -> None:
+    game, moves = english_game
+    record = record_of(game, moves)
+    first = record.moves[0]
+    assert isinstance(first, Move)
+    bad = edited(record, 1, result=Result.NOT_A_WORD if first.result is Result.SCORED else Result.SCORED)
+
+    message = mismatch(bad, game.words).message
+
+    assert "<" not in message
+    assert "'scored'" in message

@@ -58,7 +58,7 @@ from .hashing import DEFAULT_MODULI, FoundWords, HashParams
 from .letters import Letter, LetterSampler
 from .scoring import ENDLESS_ORDER, Totals, points_of_totals
 from .solver import Found, count_words, solve
-from .wordlist import WordList
+from .wordlist import WordList, digest_in_play
 
 MAX_DRAWS = 50
 """Draws of a new board, or of a refill's tiles, before settling for the best one seen.
@@ -192,6 +192,8 @@ class Game:
         self.early = False
         """A sprint the player ended before its deadline (``end_early``)."""
         self.words = words
+        self.digest = words.digest
+        """The list version the record's moves were judged by (``digest_in_play`` once restored)."""
         self.min_words = min_words
         self.draws = draws
         self._sampler = LetterSampler(words.letters)
@@ -218,7 +220,7 @@ class Game:
         doc = {
             "format": DOC_FORMAT,
             "wordlist": self.words.name,
-            "wordlist_digest": self.words.digest,
+            "wordlist_digest": self.digest,
             "size": self.board.size,
             "min_words": self.min_words,
             "seed": self.draws.seed,
@@ -453,6 +455,7 @@ def _restore(cls: type[Game], doc: Mapping[str, Any], words: WordList) -> Game:
 
     game = cls.__new__(cls)
     game.words = words
+    game.digest = digest_in_play(doc.get("wordlist_digest"), words)
     game.min_words = count_of(doc, "min_words")
     game.draws = draws
     game._sampler = LetterSampler(words.letters)
@@ -473,6 +476,8 @@ def _restore(cls: type[Game], doc: Mapping[str, Any], words: WordList) -> Game:
         raise GameDataError(f"the chain does not fit the phase {phase.value!r}")
     for step in chain:
         game._chain.add(game.board, _chain_step(step, game))
+    if game.digest != words.digest:  # saved with another version of the list: count with this one
+        game.words_left = game._unfound(game.board, game.found.words)
     return game
 
 

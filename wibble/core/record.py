@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from enum import Enum
 from typing import Any
 
 from .board import Pos
@@ -25,7 +26,7 @@ from .draws import Draws
 from .errors import WibbleError
 from .game import Game, Result, WordJudged
 from .hashing import DEFAULT_MODULI, HashParams
-from .wordlist import WordList
+from .wordlist import CHANGED_IN_PLAY, WordList
 
 RECORD_FORMAT = 1
 
@@ -45,6 +46,30 @@ class RecordError(WibbleError):
     def __init__(self, code: str, message: str, move: int | None = None) -> None:
         super().__init__(code, message if move is None else f"move {move}: {message}")
         self.move = move
+
+
+def check_list(kind: str, name: str, recorded: str, words: WordList) -> None:
+    """``record/wordlist_changed`` unless ``words`` is the version of the list the ``kind`` (a game or
+    a match) was played with."""
+    if (name, recorded) == (words.name, words.digest):
+        return
+    if recorded == CHANGED_IN_PLAY:
+        raise RecordError(
+            "record/wordlist_changed",
+            f"the list {name!r} changed while the {kind} was being played, so no one version of it "
+            f"replays the {kind}",
+        )
+    raise RecordError(
+        "record/wordlist_changed",
+        f"the {kind} was played with another version of the list {name!r} "
+        f"(recorded {recorded[:12]}, this one is {words.digest[:12]}); "
+        f"replaying it would not reproduce the {kind}",
+    )
+
+
+def shown(value: Any) -> str:
+    """A recorded value as a mismatch names it: an enum by its value (``'scored'``, not ``<Result...>``)."""
+    return repr(value.value if isinstance(value, Enum) else value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,13 +232,7 @@ def replay(record: Record, words: WordList, each: Callable[[Game, Move], None] |
     Raises ``RecordError`` if the list is not the one the game was played with, or
     if a move does not come out as recorded (the message names the move and how).
     """
-    if (record.wordlist, record.wordlist_digest) != (words.name, words.digest):
-        raise RecordError(
-            "record/wordlist_changed",
-            f"the game was played with another version of the list {record.wordlist!r} "
-            f"(recorded {record.wordlist_digest[:12]}, this one is {words.digest[:12]}); "
-            "replaying it would not reproduce the game",
-        )
+    check_list("game", record.wordlist, record.wordlist_digest, words)
     # A replay has no clock: a sprint's deadline is put at the epoch, and its end comes
     # exactly where the record says the clock ran out.
     deadline = None if record.sprint is None else 0.0
@@ -257,7 +276,7 @@ def replay(record: Record, words: WordList, each: Callable[[Game, Move], None] |
                 if getattr(move, name) != getattr(got, name)
             )
             raise RecordError(
-                "record/mismatch", f"{field} was {want!r} but the replay gives {have!r}", number
+                "record/mismatch", f"{field} was {shown(want)} but the replay gives {shown(have)}", number
             )
     return game
 

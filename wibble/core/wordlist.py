@@ -34,6 +34,23 @@ def normalise(text: str) -> str:
     return unicodedata.normalize("NFC", text.strip().lower())
 
 
+def _not_a_letter(raw: str, bad: str) -> str:
+    """Why the word ``raw`` (as written) is refused for ``bad``, a character of its lower case."""
+    # A capital whose lower case is two characters (Turkish İ: i and a combining dot) shows the
+    # dot only after lower-casing: name the capital the host wrote.
+    capital = next((ch for ch in raw if ch != bad and bad in unicodedata.normalize("NFC", ch.lower())), None)
+    if capital is not None:
+        return (
+            f"{raw!r} has {capital!r}, whose lower case is more than one letter: write the word in lower case"
+        )
+    if unicodedata.category(bad).startswith("M"):
+        return (
+            f"{raw!r} has the combining mark {bad!r} (U+{ord(bad):04X}): each tile is one letter, "
+            "and such a mark is not one on its own"
+        )
+    return f"{raw!r} has {bad!r}, which is not a letter"
+
+
 def parse_words(text: str, source: str) -> list[str]:
     """Words from one-word-per-line text; blank lines are skipped, anything else odd is an error."""
     # Whole-text operations run in C; the line-by-line loop below only runs to name a bad line.
@@ -45,12 +62,23 @@ def parse_words(text: str, source: str) -> list[str]:
             if word and not word.isalpha():
                 bad = next(ch for ch in word if not ch.isalpha())
                 raw = text.split("\n")[number - 1].strip()
-                raise WordListError(source, f"{raw!r} has {bad!r}, which is not a letter", number)
+                raise WordListError(source, _not_a_letter(raw, bad), number)
     # Longer words cannot be spelled on the board; skipping them keeps the trie smaller.
     words = [word for word in words if len(word) <= MAX_WORD_LENGTH]
     if not words:
         raise WordListError(source, "has no words")
     return words
+
+
+CHANGED_IN_PLAY = "changed-in-play"
+"""The list digest a game or match records once its list changed while it was played: its moves
+were judged by two versions of the list, so no one version replays it (``record/wordlist_changed``)."""
+
+
+def digest_in_play(recorded: object, words: WordList) -> str:
+    """The digest a saved game or match goes on recording once restored with ``words``: the one it
+    recorded if that is still the list's, else ``CHANGED_IN_PLAY``."""
+    return words.digest if recorded == words.digest else CHANGED_IN_PLAY
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ from typing import Any
 
 from ..board import Pos
 from ..errors import GameDataError, WibbleError
-from ..record import MAX_SIZE, RecordError
+from ..record import MAX_SIZE, RecordError, check_list, shown
 from ..wordlist import CLASSIC, WordList
 from .settings import MAX_SEATS, Settings
 from .state import Match, MatchEvent, Phase, Played, Seat
@@ -192,13 +192,7 @@ def replay_match(
             f"which this version of the list {words.name!r} lacks; "
             "replaying it would not reproduce the match",
         ) from None
-    if (record.wordlist, record.wordlist_digest) != (words.name, words.digest):
-        raise RecordError(
-            "record/wordlist_changed",
-            f"the match was played with another version of the list {record.wordlist!r} "
-            f"(recorded {record.wordlist_digest[:12]}, this one is {words.digest[:12]}); "
-            "replaying it would not reproduce the match",
-        )
+    check_list("match", record.wordlist, record.wordlist_digest, words)
     now = 0.0
     try:
         seats = [Seat(s.name, s.kind, s.level, s.speed) for s in record.seats]
@@ -255,7 +249,7 @@ def _check(match: Match, move: MatchMove, events: list[MatchEvent], number: int)
         for name, want, have in checked:
             if want != have:
                 raise RecordError(
-                    "record/mismatch", f"{name} was {want!r} but the replay gives {have!r}", number
+                    "record/mismatch", f"{name} was {shown(want)} but the replay gives {shown(have)}", number
                 )
     if match.version != move.version:
         raise RecordError(

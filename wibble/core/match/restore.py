@@ -10,17 +10,25 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..board import Pos
+from ..board import Board, Pos
 from ..chain import Chain
 from ..draws import Draws
 from ..errors import GameDataError
 from ..fields import count_of, field_of
 from ..game import board_of
+from ..solver import count_words
 from ..turns import TICKS_PER_ROUND, TurnOrder, step
-from ..wordlist import WordList
+from ..wordlist import WordList, digest_in_play
 from .settings import LEVELS, MAX_SEATS, Settings
 from .state import DOC_FORMAT, Match, Phase, Seat, bot_seed
 from .tiles import DL, TL, Specials
+
+
+def _list_version(doc: Mapping[str, Any], words: WordList, board: Board) -> tuple[str, int]:
+    """The list digest the match goes on recording, and its words left: counted again with
+    ``words`` if the match was saved with another version of the list."""
+    digest, left = digest_in_play(doc.get("wordlist_digest"), words), count_of(doc, "words_left")
+    return digest, left if digest == words.digest else count_words(board, words)
 
 
 def restore(doc: Mapping[str, Any], words: WordList) -> Match:
@@ -45,7 +53,7 @@ def restore(doc: Mapping[str, Any], words: WordList) -> Match:
     match.draws, match.bot_draws = draws, bot_draws
     match.board = board_of(doc, words)
     match.specials = _specials(doc, match.board.size)
-    match.words_left = count_of(doc, "words_left")
+    match.digest, match.words_left = _list_version(doc, words, match.board)
     match.seats = _seats(doc, match.settings)
     match.round = count_of(doc, "round")
     match.turn = count_of(doc, "turn")

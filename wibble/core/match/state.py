@@ -205,6 +205,8 @@ class Match:
         # A list without the chosen table plays its own values, and the match says so.
         self.settings = replace(settings, values=words.values_for(settings.values))
         self.words = words = words.with_values(self.settings.values)
+        self.digest = words.digest
+        """The list version the record's moves were judged by (``digest_in_play`` once restored)."""
         self.min_words = min_words
         self.draws = Draws(seed)
         self.bot_draws = Draws(bot_seed(seed))
@@ -613,7 +615,7 @@ class Match:
             "format": DOC_FORMAT,
             "kind": "match",
             "wordlist": self.words.name,
-            "wordlist_digest": self.words.digest,
+            "wordlist_digest": self.digest,
             "size": self.board.size,
             "min_words": self.min_words,
             "seed": self.draws.seed,
