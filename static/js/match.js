@@ -122,7 +122,9 @@ export function matchOf(message, now) {
     letters, // the list's letters, for the swap picker
     // Every play so far, newest last: the board of a play is gone, so its breakdown is kept.
     plays: history.filter((turn) => turn.played).map((turn) => ({ seat: turn.seat, round: turn.round, ...turn.played, marks: [] })),
-    hint: null, // {word, path, points}: the last hint bought, until the board or the turn changes
+    // {word, path, points}: the last hint bought, until the board or the turn changes (a
+    // snapshot carries it to the seat that paid, so a reload or a reconnect keeps it).
+    hint: hintOf(message.hint),
     passed: null, // how the last turn ended without a word: {seat, how: "pass"|"timeout"}
     summary: message.summary ? summaryOf(message.summary) : null,
     // A 2v2: each seat's team (0: A, 1: B), and the tiles each seat marks for its teammate
@@ -274,12 +276,14 @@ export function applyPresence(match, message) {
   if (typeof message.away === "boolean") seat.away = message.away;
 }
 
+/** A hint as a `hint` message or a snapshot's `hint` gives it; null if none (or the board holds no word). */
+function hintOf(hint) {
+  return typeof hint?.word === "string" && hint.word ? { word: hint.word, path: pathOf(hint.path), points: int(hint.points) } : null;
+}
+
 /** `hint`: the best word on the board now, with its path (null word: the board holds none). */
 export function applyHint(match, message) {
-  match.hint =
-    typeof message.word === "string" && message.word
-      ? { word: message.word, path: pathOf(message.path), points: int(message.points) }
-      : null;
+  match.hint = hintOf(message);
 }
 
 export function applyOver(match, message) {

@@ -207,6 +207,25 @@ def test_a_hint_goes_to_the_seat_that_paid_and_the_others_see_only_its_gems(star
     assert stored(live, mid)["seats"][0]["gems"] == 6
 
 
+def test_a_hint_bought_is_shown_again_to_its_seat_after_a_reload_or_a_restart_until_the_board_changes(
+    start: Start,
+) -> None:
+    live = start()
+    mid, zero, _ = two_humans(live)
+    hint, _ = zero.send(type="hint")
+    shown = {key: hint[key] for key in ("word", "path", "points")}
+
+    assert person(live).resume_match(mid, TOKENS[0])["hint"] == shown  # a reload
+    assert "hint" not in person(live).resume_match(mid, TOKENS[1])  # the other seat never
+    after_restart = start(live.store)
+    assert person(after_restart).resume_match(mid, TOKENS[0])["hint"] == shown
+
+    zero.send(type="shuffle")  # the board it was bought on is gone
+
+    assert "hint" not in person(live).resume_match(mid, TOKENS[0])
+    assert "hinted" not in stored(live, mid)
+
+
 def test_a_seat_cannot_act_on_anothers_turn_and_a_token_always_opens_its_own_seat(start: Start) -> None:
     live = start()
     mid, zero, one = two_humans(live)

@@ -22,12 +22,18 @@ from ..core.match import (
 from ..core.match import Phase as MatchPhase
 from ..core.solver import Found
 from .messages import _chain, _faces
+from .readers import HINT
 
 
 def _found(found: Found | None, letters: LetterTable) -> dict[str, Any] | None:
     if found is None:
         return None
     return {"word": _faces(found.word, letters), "path": _chain(found.path), "points": found.score}
+
+
+def hint_fields(found: Found | None, letters: LetterTable) -> dict[str, Any]:
+    """A hint's word, path and points (a word of None: the board holds none)."""
+    return _found(found, letters) or {"word": None, "path": [], "points": 0}
 
 
 def _turn_doc(turn: dict[str, Any] | None, letters: LetterTable) -> dict[str, Any] | None:
@@ -156,6 +162,8 @@ def match_snapshot(
         message["token"] = token
     if room is not None:
         message["room"] = room
+    if match.hinted is not None:  # for the seat that paid (and its teammate): see ``for_reader``
+        message[HINT] = {"seat": match.hinted, **hint_fields(match.best(), letters)}
     if match.phase is MatchPhase.OVER:
         message["seed"] = match.draws.seed
         message["summary"] = match_summary(match.summary(), letters)
@@ -213,7 +221,7 @@ def match_event(ev: MatchEvent, letters: LetterTable, now: float) -> dict[str, A
     if isinstance(ev, Suggested):
         return {"type": "suggestion", "seat": ev.seat, "marks": _chain(ev.marks)}
     if isinstance(ev, HintGiven):
-        return {"type": "hint", **(_found(ev.found, letters) or {"word": None, "path": [], "points": 0})}
+        return {"type": "hint", **hint_fields(ev.found, letters)}
     if isinstance(ev, MatchOver):
         return {"type": "match_over", **match_summary(ev.summary, letters), "version": ev.version}
     raise TypeError(f"no message for {ev!r}")

@@ -14,6 +14,8 @@ from typing import Any
 from .rooms import with_reader
 
 SEATS = "_seats"
+HINT = "_hint"
+"""A match snapshot's hint bought this turn, with the seat that bought it: told to that seat's team."""
 
 
 def personal(message: dict[str, Any], seats: list[str | None]) -> dict[str, Any]:
@@ -28,13 +30,16 @@ def is_personal(message: dict[str, Any]) -> bool:
 def for_reader(message: dict[str, Any], holder: str | None, token: str | None, name: str) -> dict[str, Any]:
     """A personal message as the session holding ``token`` (its hash ``holder``) reads it."""
     seats: list[str | None] = message[SEATS]
-    message = {key: value for key, value in message.items() if key != SEATS}
+    hint = message.get(HINT)
+    message = {key: value for key, value in message.items() if key not in (SEATS, HINT)}
     you = seats.index(holder) if holder is not None and holder in seats else None
     kind = message.get("type")
     if kind == "game":
         return {**message, "token": token or ""}
     if kind == "match":
         message = _team_chain(message, you)
+        if hint is not None and _hears_hint(message, you, hint["seat"]):
+            message["hint"] = {key: value for key, value in hint.items() if key != "seat"}
         if message.get("room") is not None:  # a room's seat acts through the room; its token is the room's
             return {**message, "you": you}
         return {**message, "you": you or 0, "token": token or ""}
@@ -43,6 +48,15 @@ def for_reader(message: dict[str, Any], holder: str | None, token: str | None, n
     if kind == "race":  # the reader's own seat, if they run
         return {**message, "you": you}
     return message
+
+
+def _hears_hint(message: dict[str, Any], you: int | None, bought: int) -> bool:
+    """Whether seat ``you`` is told the hint seat ``bought`` paid for: that seat, and in a 2v2 its
+    teammate, as they heard it when it was bought (``live.matches.teams``)."""
+    if you is None:
+        return False
+    teams = message.get("teams")
+    return you == bought or (teams is not None and teams[you] == teams[bought])
 
 
 def _team_chain(message: dict[str, Any], you: int | None) -> dict[str, Any]:

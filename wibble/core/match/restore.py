@@ -31,6 +31,16 @@ def _list_version(doc: Mapping[str, Any], words: WordList, board: Board) -> tupl
     return digest, left if digest == words.digest else count_words(board, words)
 
 
+def _hinted(doc: Mapping[str, Any], seats: int) -> int | None:
+    """The seat that bought a hint of the board this turn, if one did."""
+    seat = doc.get("hinted")
+    if seat is None:
+        return None
+    if type(seat) is not int or not 0 <= seat < seats:
+        raise GameDataError("field 'hinted' is damaged")
+    return seat
+
+
 def restore(doc: Mapping[str, Any], words: WordList) -> Match:
     """The match ``doc`` describes; ``GameDataError`` if it is damaged or does not fit ``words``."""
     if not isinstance(doc, Mapping):
@@ -74,6 +84,7 @@ def restore(doc: Mapping[str, Any], words: WordList) -> Match:
             match.order.push(index, seat.key)
     match._solved = None
     match.marks = {}  # (never saved: suggestions are the turn's, as the drag's tiles are)
+    match.hinted = _hinted(doc, len(match.seats))
     match._chain = Chain(words)
     chain = field_of(doc, "chain", list)
     if chain and phase is not Phase.PLAYING:

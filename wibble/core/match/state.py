@@ -234,6 +234,9 @@ class Match:
         self._solved: tuple[Any, tuple[Found, ...]] | None = None
         self.marks: dict[int, tuple[Pos, ...]] = {}
         """Each seat's suggestions this turn (a 2v2's): ephemeral, like the chain, and never saved."""
+        self.hinted: int | None = None
+        """The seat that bought a hint of the board as it is, this turn: saved, so that a page
+        coming back (a reload, another process) is shown the hint it paid for."""
         # The drag's rules live in Chain, shared with the endless game; the turn is checked here.
         self._chain = Chain(words)
         self._begin_turn(now)
@@ -461,6 +464,7 @@ class Match:
         events = self._drop_chain()
         build = run(SHUFFLE, self._build(()))
         self.words_left = build.words_left
+        self.hinted = None  # (a hint is of the board it was bought on)
         return events + self._spend(
             seat, "shuffle", BoardChanged(tuple(build.wire), "shuffle", self.words_left, self.version + 1)
         )
@@ -479,6 +483,7 @@ class Match:
         self.words_left = count_words(self.board, self.words)
         self._chain.respell(self.board)  # the chain may cross the swapped tile: it spells the new letter
         changed = ({"row": pos.row, "col": pos.col, **tile_wire(self.board, self.specials, pos)},)
+        self.hinted = None
         events = self._spend(seat, "swap", BoardChanged(changed, "swap", self.words_left, self.version + 1))
         if self._chain:  # (after the swap's version: the chain as it spells now)
             events.append(self.chain_moved())
@@ -490,6 +495,7 @@ class Match:
         found = self.best()
         if found is None:
             raise RuleError("hint/no_words", "there is no word on the board to hint at")
+        self.hinted = seat
         return self._spend(seat, "hint", HintGiven(seat, found))
 
     def extend(self, seat: int) -> list[MatchEvent]:
@@ -527,6 +533,7 @@ class Match:
     ) -> list[MatchEvent]:
         seat = self.seats[self.turn]
         self.marks = {}  # a suggestion is for the turn it was made in
+        self.hinted = None
         self.history.append(
             {
                 "turn_no": self.turn_no,
@@ -634,6 +641,7 @@ class Match:
             "chain": _path_doc(self._chain.tiles),
             "history": list(self.history),  # entries never change once written; the list grows
             "version": self.version,
+            **({} if self.hinted is None else {"hinted": self.hinted}),  # (older documents have none)
         }
 
 
