@@ -68,7 +68,7 @@ def test_every_runner_gets_the_same_board_on_the_same_clock_and_a_spectator_the_
 
 def test_a_scored_word_reaches_every_screen_and_refills_each_copy_the_same_way(start: Start) -> None:
     live = start()
-    _, ann, bo, di = race_room(live)
+    code, ann, bo, di = race_room(live)
     path = ann.a_word()
     ann.drag_path(path)
     ann.send(type="release")
@@ -76,7 +76,11 @@ def test_a_scored_word_reaches_every_screen_and_refills_each_copy_the_same_way(s
     assert standing["seat"] == 0
     assert standing["words"] == 1
     assert standing["score"] > 0
+    assert standing["last"] == standing["last"].upper()  # as the tiles show it
     assert last(bo, "race_standing") == standing
+    # Someone arriving now (or a page reloaded) reads the same standings in the race's snapshot.
+    late = last(join(live, code, "Eve"), "race")["runners"][0]
+    assert (late["score"], late["words"], late["last"]) == (standing["score"], 1, standing["last"])
     bo.drag_path(path)  # the same word on Bo's copy
     bo.send(type="release")
     assert [str(row) for row in ann.game.board.rows()] == [str(row) for row in bo.game.board.rows()]

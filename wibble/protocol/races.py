@@ -7,17 +7,23 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..core import Game
+from ..core.letters import LetterTable
 from ..core.race import OVER, Race, Result, nobody_found, only_one_found, standing
 from ..core.solver import Found, solve
 from .messages import _chain, _faces, board
 
 
 def race_snapshot(
-    race: Race, standings: Mapping[int, Result], now: float, start: Game | None = None
+    race: Race,
+    standings: Mapping[int, Result],
+    now: float,
+    start: Game | None = None,
+    letters: LetterTable | None = None,
 ) -> dict[str, Any]:
     """The ``race`` message (``for_reader`` adds the reader's own seat as ``you``). ``standings``:
     each runner's score and words so far, as their games hold them; ``start``: the board the race
-    began on, for the end screen once it is over."""
+    began on, for the end screen once it is over; ``letters``: the list's, for the words as the
+    tiles show them (as ``race_standing`` tells them)."""
     message: dict[str, Any] = {
         "type": "race",
         "race_id": race.race_id,
@@ -32,7 +38,7 @@ def race_snapshot(
                 "name": runner.name,
                 "kind": runner.kind,
                 "level": runner.level,
-                **standing(standings.get(runner.seat, Result(runner.seat, 0, ()))),
+                **_shown(standing(standings.get(runner.seat, Result(runner.seat, 0, ()))), letters),
             }
             for runner in race.runners
         ],
@@ -45,11 +51,15 @@ def race_snapshot(
 
 def race_standing(race_id: str, seat: int, game: Game) -> dict[str, Any]:
     """``race_standing``: a runner scored; their score, word count and last word."""
-    letters = game.words.letters
     line = standing(Result(seat, game.total, tuple(game.found.in_order)))
-    if line["last"] is not None:
+    return {"type": "race_standing", "race_id": race_id, **_shown(line, game.words.letters)}
+
+
+def _shown(line: dict[str, Any], letters: LetterTable | None) -> dict[str, Any]:
+    """A standing with its last word as the tiles show it."""
+    if line["last"] is not None and letters is not None:
         line["last"] = _faces(line["last"], letters)
-    return {"type": "race_standing", "race_id": race_id, **line}
+    return line
 
 
 def race_over(race: Race, start: Game, best: Sequence[Found] | None = None) -> dict[str, Any]:

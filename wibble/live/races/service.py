@@ -264,7 +264,11 @@ class Races(Service):
 
     def _show(self, live: LiveRace, audience: Audience, holders: list[str | None] | None = None) -> None:
         start = self.start_board(live.race) if not live.racing else None
-        message = protocol.race_snapshot(live.race, self.standings(live), self.wall_clock(), start)
+        try:
+            letters = self.wordlists.get(live.race.wordlist).letters
+        except (KeyError, WibbleError):  # (the list is gone: its words as stored)
+            letters = None
+        message = protocol.race_snapshot(live.race, self.standings(live), self.wall_clock(), start, letters)
         self.bus.publish(_room_topic(live.race.room), [protocol.personal(message, holders or [])], audience)
 
     def _show_over(self, live: LiveRace) -> None:
