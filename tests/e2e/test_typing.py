@@ -119,6 +119,7 @@ def test_a_word_typed_after_a_too_short_one_is_not_shown_under_its_miss(
     page.keyboard.type(word.upper())  # the next word: the last one's miss is gone
     expect(page.get_by_test_id("chain-status")).to_contain_text("word")
     expect(game.message).to_have_text("")
+    expect(game.message).not_to_have_attribute("data-kind", "miss")  # (whose ::before draws a ✗)
     page.keyboard.press("Enter")
     expect(game.message).to_contain_text(word.upper())
 

@@ -30,7 +30,10 @@ export class MessagesPanel {
   renderMessage(state) {
     const message = state.message;
     if (!message) {
-      if (this.shown !== 0) this.line.textContent = ""; // a stale one taken away (store/change.js)
+      if (this.shown !== 0) {
+        this.line.textContent = ""; // a stale one taken away (store/change.js)
+        delete this.line.dataset.kind; // and its ✓ or ✗ with it
+      }
       this.shown = 0;
       return false;
     }
