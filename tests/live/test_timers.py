@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import logging
+import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -242,3 +244,30 @@ def test_a_catch_up_that_keeps_failing_is_logged_at_once_then_every_so_often(
         process.away = False
         timers.run_due()
     assert process.happened == [FIRST, "caught up", SECOND]
+
+
+def test_a_fault_of_the_loop_itself_is_logged_and_the_loop_catches_up_and_goes_on(
+    caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    caught_up, handled = threading.Event(), threading.Event()
+    timers = Timers(time.time, on_late=caught_up.set)
+    timers.route("bot", lambda key: handled.set())
+    real_run_due = timers.run_due
+    faults = iter([RuntimeError("a bug in the loop")])
+
+    def run_due() -> int:
+        fault = next(faults, None)
+        if fault is not None:
+            raise fault
+        return real_run_due()
+
+    monkeypatch.setattr(timers, "run_due", run_due)
+    timers.set(FIRST, time.time())
+    with caplog.at_level(logging.ERROR, logger="wibble.live.timers"):
+        timers.start()
+        try:
+            assert caught_up.wait(5 * RETRY_SECONDS)  # what the fault dropped is found again
+            assert handled.wait(5 * RETRY_SECONDS)  # and the clocks and bots go on
+        finally:
+            timers.stop()
+    assert "the deadlines' loop failed" in caplog.text

@@ -229,7 +229,18 @@ class Timers:
     def loop(self) -> None:
         """Run deadlines as they fall due, until ``stop``. The server runs this in its own greenlet."""
         while not self._stopped:
-            self.run_due()
+            try:
+                self.run_due()
+            except Exception:
+                # A fault of this loop's own (a handler's is caught in ``_handle``) must not stop
+                # every clock and bot of the server for good: what it dropped is found again as
+                # after a stop, by catching up from the store.
+                log.exception("the deadlines' loop failed; catching up from the store in a second")
+                self._wake.wait(RETRY_SECONDS)
+                self._wake.clear()
+                self._late = True
+                self._catch_up()  # (if it cannot be done yet, run_due tries again first)
+                continue
             head = self._schedule.peek()
             timeout = None if head is None else max(0.0, head[1] - self.clock())
             asleep = self.monotonic()
