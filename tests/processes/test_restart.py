@@ -202,6 +202,21 @@ def test_sigterm_tells_players_the_server_is_restarting_and_exits_cleanly(
     assert sorted(path.name for path in tmp_path.iterdir()) == ["wibble.db"]
 
 
+def test_a_second_server_on_a_folder_in_use_says_so_in_its_log(
+    tmp_path: Path, start_server: StartServer
+) -> None:
+    first = start_server("--data-dir", str(tmp_path))
+    second = start_server("--data-dir", str(tmp_path))
+    second.stop()
+    first.stop()
+    after = start_server("--data-dir", str(tmp_path))  # the folder is free again
+    after.stop()
+
+    warning = "another Wibble process serves games from"
+    assert warning in "".join(second.output)
+    assert warning not in "".join(first.output) + "".join(after.output)
+
+
 def test_a_running_server_soon_copies_what_was_played_into_the_database_file_itself(
     tmp_path: Path, start_server: StartServer, clients: Callable[[LiveServer], Client], english: Trie
 ) -> None:

@@ -108,7 +108,7 @@ def connect(url: str, **overrides: Any) -> Any:
     the package is missing or the server does not answer."""
     if not redis_available():
         raise StoreOpenError(
-            "--redis needs the redis package: pip install 'wibble[redis]' (or `pip install redis`)"
+            "--redis needs the redis package: in Wibble's folder, .venv/bin/pip install -e '.[redis]'"
         )
     import redis
 

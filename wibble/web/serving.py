@@ -13,8 +13,10 @@ Every function here expects gevent's monkey-patching to have been done.
 
 from __future__ import annotations
 
+import fcntl
 import gc
 import logging
+import os
 import time
 from collections.abc import Callable
 from typing import Any
@@ -116,11 +118,13 @@ class Chores:
         self._stopping = gevent.event.Event()
         self._loops: list[gevent.Greenlet] = []  # killed at stop
         self._checkpoints: gevent.Greenlet | None = None  # asked to stop, and waited for
+        self._folder: int | None = None  # the lock held on the SQLite folder (``hold_folder``)
 
     def start(self) -> None:
         self._loops = [gevent.spawn(run_housekeeping, self.app), gevent.spawn(run_pick_up, self.app)]
         store = self.app.extensions["wibble.store"]
         if isinstance(store, SqliteStore):
+            self._folder = hold_folder(store)
             self._checkpoints = gevent.spawn(run_checkpoints, store, self._stopping)
         self.app.extensions["wibble.live"].timers.start()
 
@@ -132,6 +136,37 @@ class Chores:
         self.app.extensions["wibble.live"].timers.stop()
         if self._checkpoints is not None:
             self._checkpoints.join()
+        if self._folder is not None:
+            os.close(self._folder)  # (the lock goes with it; a SIGKILL lets go of it too)
+            self._folder = None
+
+
+def hold_folder(store: SqliteStore) -> int | None:
+    """Lock the database's folder for as long as this process serves from it, and say so in the
+    log when another process holds it already: each keeps the games it serves in memory, so two
+    on one folder serve each other's players stale games (docs/deploy.md).
+
+    The lock is on the folder itself (``flock``, which SQLite's own locks never meet): nothing is
+    written, and a process that dies lets go of it."""
+    try:
+        fd = os.open(store.path.parent, os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as exc:
+        os.close(fd)
+        if not isinstance(exc, BlockingIOError):  # a file system without such locks: nothing to say
+            return None
+        log.warning(
+            "another Wibble process serves games from %s: each keeps the games it serves in memory, "
+            "so a player sent from one to the other meets their game as it was, and their next move "
+            "is refused. Serve one folder from one process (for a moment during a gunicorn reload, "
+            "two is expected), or share games between processes through Redis (docs/deploy.md)",
+            store.path.parent,
+        )
+        return None
+    return fd
 
 
 def say_goodbye(app: Any, grace: float = SHUTDOWN_GRACE) -> None:
