@@ -10,11 +10,13 @@ from typing import Any
 import pytest
 
 from tests.live.players import FakeClock, Live, LiveFactory, Player, errors, tick
+from wibble.core import RuleError
 from wibble.core.daily import DAILY_SECONDS, KEY_DOC_ID, Leaderboard, day_number, doc_id, seed_of
 from wibble.core.pace import MOST_TILES, WINDOW
 from wibble.engines.store import Store
 from wibble.engines.store.base import Doc
 from wibble.live.daily import KEY_CHECK_SECONDS
+from wibble.live.records import record_of
 from wibble.live.router import PICK_UP_SLACK
 
 NOON = 1_795_176_000.0  # 2026-11-20 12:00 UTC
@@ -396,3 +398,17 @@ def test_a_try_faster_than_a_person_is_shown_to_its_player_but_not_ranked(daily:
     board = leaderboard(ann)
     assert [s["name"] for s in board["top"]] == ["Ann"]  # type: ignore[index]
     assert board["players"] == 1
+
+
+def test_a_daily_try_s_record_opens_only_once_its_day_is_over(daily: Live, clock: FakeClock) -> None:
+    """Its seed draws the board and every refill that others still play for places that day."""
+    ann = daily.player()
+    game_id = str(start(ann)["game_id"])
+    ann.send(type="done")  # over for Ann; not for the others who play today
+
+    with pytest.raises(RuleError) as refused:
+        record_of(daily.store, game_id, clock())
+    assert refused.value.code == "record/in_progress"
+
+    clock.now = NOON + 12 * 3600  # midnight UTC: the next day's board is out
+    assert record_of(daily.store, game_id, clock()).game_id == game_id

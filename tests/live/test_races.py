@@ -293,7 +293,7 @@ def test_a_runner_s_game_record_waits_for_the_race_s_end(start: Start) -> None:
     score_a_word(ann)
     game_id = last(ann, "game")["game_id"]
     with pytest.raises(RuleError) as refused:  # (a watcher learns the id by following)
-        record_of(live.store, game_id)
+        record_of(live.store, game_id, live.clock())
     assert refused.value.code == "record/in_progress"
     race_over(live)
-    assert record_of(live.store, game_id).game_id == game_id
+    assert record_of(live.store, game_id, live.clock()).game_id == game_id

@@ -11,6 +11,7 @@ race's results is refused (``game/unavailable``, ``record/mismatch``), never sho
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 from ..core import GameDataError, Record, RecordError, RuleError
@@ -163,7 +164,7 @@ def _game(store: Store, race: Race, runner: Runner) -> tuple[Record, list[float]
     if not (isinstance(times, list) and all(type(t) in (int, float) and t >= 0 for t in times)):
         raise unavailable
     try:
-        record = record_of(store, runner.game_id)
+        record = record_of(store, runner.game_id, time.time())
     except RuleError:
         raise unavailable from None
     if (record.seed, record.wordlist, record.sprint) != (race.seed, race.wordlist, race.seconds):

@@ -327,7 +327,7 @@ def _add_records(app: Flask, wordlists: WordLists, live: Router) -> None:
             race = finished_race(store, game_id)
             if race is not None:
                 return Response(race_replays.json(store, race), mimetype="application/json")
-            return jsonify(replay_frames(record_of(store, game_id), wordlists))
+            return jsonify(replay_frames(record_of(store, game_id, time.time()), wordlists))
         except KeyError:
             return _error_response(WibbleError("game/unavailable", "this game's word list is gone"))
         except WibbleError as exc:
@@ -359,7 +359,7 @@ def _record(store: Store, game_id: str) -> dict[str, Any]:
     if record is not None:
         return record
     race = finished_race(store, game_id)
-    return race_record(store, race) if race is not None else record_of(store, game_id).to_doc()
+    return race_record(store, race) if race is not None else record_of(store, game_id, time.time()).to_doc()
 
 
 def room_may_exist(live: Router, code: str, address: str) -> bool:
