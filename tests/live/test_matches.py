@@ -261,6 +261,18 @@ def test_a_seat_cannot_act_on_anothers_turn_and_a_token_always_opens_its_own_sea
     assert [(t["seat"], t["ended"]) for t in stored(live, mid)["history"]] == [(0, "passed"), (1, "passed")]
 
 
+def test_a_seat_not_on_turn_is_told_so_whether_or_not_a_chain_is_being_dragged(start: Start) -> None:
+    """Else the answer would tell a 2v2's other team when its opponents drag (their chain is theirs)."""
+    live = start()
+    mid, zero, one = two_humans(live)
+    pos = words_now(live, mid)[-1].path[0]
+    for dragging in (False, True):
+        if dragging:
+            zero.send(type="press", row=pos.row, col=pos.col)
+        for message in ({"type": "enter", "row": 0, "col": 0}, {"type": "release"}, {"type": "cancel"}):
+            assert errors(one.send(**message)) == ["turn/not_your_turn"], (dragging, message)
+
+
 def test_seq_is_echoed_to_the_sender_alone_on_replies_and_on_refusals(start: Start) -> None:
     live = start()
     mid, zero, one = two_humans(live)

@@ -290,6 +290,7 @@ class Matches(Service):
             if (
                 isinstance(command, Enter | Cancel | Release)
                 and match.chain
+                and seat == match.turn  # (any other seat is refused for its turn: nothing to learn here)
                 and live.dragger not in (None, session.id)
             ):
                 raise RuleError("state/not_your_chain", "someone else (another tab) is dragging this chain")
