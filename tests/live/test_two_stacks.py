@@ -215,6 +215,26 @@ def test_a_change_that_meets_another_stacks_commit_first_is_made_on_the_room_as_
     assert (seats[1]["name"], seats[2]["kind"]) == ("Bo", "bot")
 
 
+def test_a_seat_another_stack_gave_first_is_refused_as_taken_not_as_a_conflict(stacks: Stacks) -> None:
+    """Bo sits on B; A's doorbell for it is still on its way when Cy, on A, asks for the same seat.
+    A's commit meets B's; tried again on the stored room, Cy's request breaks a rule, and Cy hears
+    that rule (the seat is taken), with the room as it stands, not that the "game" changed."""
+    ann = Person(stacks.a)
+    [room] = ann.send(type="create_room", name="Ann", rules={"wordlist": LIST, "rounds": 2})
+    bo, cy = on(stacks.b, code=room["code"], name="Bo"), on(stacks.a, code=room["code"], name="Cy")
+    doorbell = stacks.a.rooms.docs.doorbell
+    assert doorbell is not None
+    doc_id = f"room:{room['code']}"
+    doorbell.unwatch(doc_id)
+    bo.send(type="take_seat", seat=1)
+    doorbell.watch(doc_id)
+
+    answer = cy.send(type="take_seat", seat=1)
+
+    assert errors(answer) == ["room/seat_taken"]
+    assert [f["seats"][1]["name"] for f in answer if f["type"] == "room"] == ["Bo"]
+
+
 def test_a_catch_up_after_the_bus_came_back_that_cannot_ask_the_store_says_so_to_be_tried_again(
     stacks: Stacks,
 ) -> None:

@@ -15,16 +15,19 @@ from ..engines.bus import Bus, Unsettled
 from ..engines.presence import Presence
 from ..engines.store import Store, VersionConflict
 from ..protocol import (
+    Cancel,
     Command,
     CreateRoom,
     Define,
     EndSprint,
+    Enter,
     JoinRoom,
     Leaderboard,
     MatchCommand,
     NewDaily,
     NewGame,
     NewMatch,
+    Release,
     Resume,
     ResumeMatch,
     RoomCommand,
@@ -93,12 +96,15 @@ class Router:
                 raise
             # Another process committed first (its doorbell on its way): the copy has taken the
             # stored document, and the command is judged once more on it, as if sent a moment
-            # later. Only if it no longer fits (a drag under way is not in the stored document)
-            # does the player hear of the conflict.
+            # later. If it no longer fits, the player hears the rule it breaks now (the seat was
+            # taken, the match started), except for a drag's step: the drag under way is not in
+            # the stored document, and the conflict says why it is gone.
             try:
                 self._handle(session, command)
             except RuleError:
-                raise conflict from None
+                if isinstance(command, Enter | Release | Cancel):
+                    raise conflict from None
+                raise
         except RuleError:
             if not (self.shared and self._caught_up(session)):
                 raise
