@@ -381,17 +381,20 @@ export class MatchPanel {
     const box = make(doc, "section", "team-result");
     box.dataset.team = String(team.team);
     box.dataset.rank = String(team.rank);
-    const players = team.seats.map((seat) => (seat === match.you ? "you" : M.seatName(match, seat))).join(" and ");
-    box.append(
-      make(doc, "h3", "team-result-title", `${teamText(team.team)} · ${pts(team.score)}`),
-      make(doc, "p", "team-result-players", players),
-    );
+    // Each name in a <bdi>: a right-to-left name would otherwise reorder the words around it.
+    const players = make(doc, "p", "team-result-players");
+    team.seats.forEach((seat, i) => {
+      if (i > 0) players.append(" and ");
+      players.append(seat === match.you ? "you" : make(doc, "bdi", "", M.seatName(match, seat)));
+    });
+    box.append(make(doc, "h3", "team-result-title", `${teamText(team.team)} · ${pts(team.score)}`), players);
     const words = make(doc, "ol", "team-result-words");
     words.setAttribute("aria-label", `${teamText(team.team)}'s words`);
     for (const entry of team.words) {
       const item = make(doc, "li");
-      const who = entry.seat === match.you ? "You" : M.seatName(match, entry.seat);
-      item.append(withWord(doc, "team-word", `R${entry.round} · ${who}: `, entry));
+      const lead = make(doc, "span");
+      lead.append(`R${entry.round} · `, entry.seat === match.you ? "You" : make(doc, "bdi", "", M.seatName(match, entry.seat)), ": ");
+      item.append(withWord(doc, "team-word", lead, entry));
       words.append(item);
     }
     if (!team.words.length) words.append(make(doc, "li", "", "No words played"));
