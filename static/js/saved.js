@@ -164,6 +164,15 @@ export function savedRooms(local, { key = ROOMS_KEY, nameKey = NAME_KEY, now = (
         .slice(0, MAX_SAVED_ROOMS);
       return write(key, JSON.stringify(Object.fromEntries(kept)));
     },
+    /** The room joined last in which this browser still holds a seat: `{code, name}`, or null. */
+    latest() {
+      const held = Object.entries(all())
+        .filter(([code, entry]) => /^[A-Z0-9]{1,8}$/.test(code) && typeof entry?.token === "string" && entry.token)
+        .sort(([, a], [, b]) => (Number(b?.at) || 0) - (Number(a?.at) || 0));
+      if (held.length === 0) return null;
+      const [code, entry] = held[0];
+      return { code, name: typeof entry.name === "string" ? entry.name : "" };
+    },
     forget(code) {
       const rooms = all();
       delete rooms[code];

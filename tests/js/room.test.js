@@ -495,3 +495,18 @@ test("a 2v2: its lobby's four seats in two teams, a teammate's marks, and the te
   assert.deepStrictEqual(result.after, [false, 0]); // team B's turn: no marks, none to make
   assert.deepStrictEqual(result.totals, [20, 20]);
 });
+
+test("the form to make a room offers the way back to the room this browser holds a seat in", async () => {
+  const result = await run(async () => {
+    const local = memory();
+    let clock = 0;
+    const rooms = S.savedRooms(local, { now: () => (clock += 1) });
+    rooms.save("OLD111", "tok-old", "Bo");
+    rooms.save("K7QX2M", "tok", "Bo"); // the latest, with a seat
+    rooms.save("WATCH1", null, "Bo"); // only watched: nothing to go back to
+    const { store } = make({ local });
+    return { back: store.state.join.back, none: S.savedRooms(memory()).latest() };
+  });
+  assert.deepStrictEqual(result.back, { code: "K7QX2M", name: "Bo" });
+  assert.deepStrictEqual(result.none, null);
+});

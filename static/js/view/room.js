@@ -45,6 +45,7 @@ export class RoomPanel {
       codeForm: $('[data-testid="room-code-form"]'),
       codeError: $('[data-testid="code-error"]'),
       gone: $('[data-testid="room-gone"]'),
+      back: $('[data-testid="room-back"]'),
       lobby: $('[data-testid="room"]'),
       title: $("#room-title"),
       code: $('[data-testid="room-code"]'),
@@ -126,6 +127,13 @@ export class RoomPanel {
     setText(el.entryIntro, intro);
     setHidden(el.nameForm, !asking);
     setHidden(el.codeForm, !creating);
+    // Left for another tab mid-match (or a reload at /): the way back to the seat still held.
+    const back = creating ? join.back : null;
+    setHidden(el.back, !back);
+    if (back) {
+      el.back.querySelector("a").href = `/r/${encodeURIComponent(back.code)}`;
+      setText(el.back.querySelector(".room-back-code"), back.code);
+    }
     setHidden(el.gone, !gone);
     setText(el.submit, creating ? (join.step === "creating" ? "Creating…" : "Create a room") : "Join room");
     el.submit.disabled = busy || state.connection.state !== "open";
