@@ -234,7 +234,8 @@ class WordLists:
         except WordListError:
             # The detail (file and line) is for the host's log (get() wrote it), not for players.
             raise RuleError(
-                "game/wordlist_unavailable", f"word list {name!r} cannot be loaded; the server log says why"
+                "game/wordlist_unavailable",
+                f"the word list {name!r} cannot be played right now; pick another (the host can see why)",
             ) from None
 
     def get(self, name: str | None = None) -> WordList:

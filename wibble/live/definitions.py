@@ -32,6 +32,6 @@ class Lookups(Service):
         except WordListError:
             # The file and line are for the host's log (``Definitions.book`` wrote it), not for players.
             raise RuleError(
-                "define/unavailable", "this list's definitions cannot be loaded; the server log says why"
+                "define/unavailable", "this list's definitions cannot be read now (the host can see why)"
             ) from None
         self.bus.reply(session, [protocol.definition(answer)], command.seq)

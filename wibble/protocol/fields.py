@@ -124,7 +124,7 @@ def display_name(data: dict[str, Any], name: str = "name") -> str:
     if not 1 <= len(text) <= MAX_DISPLAY_NAME:
         problem = f"must be 1-{MAX_DISPLAY_NAME} characters once trimmed"
     elif not _visible(text):
-        problem = "may not hold control or invisible characters"
+        problem = "cannot hold invisible characters (a zero-width space, say) or control characters"
     else:
         if _stacked_marks(text) > _MAX_MARKS:
             problem = "has too many accents on one letter"
