@@ -20,6 +20,7 @@ from typing import Any
 
 from .cache import TrieCache
 from .core import RuleError, Trie, WordList, WordListError, build_word_list, parse_words
+from .core.wordlist import left_out
 
 log = logging.getLogger(__name__)
 
@@ -269,6 +270,15 @@ class WordLists:
                 raise result
             if loaded is not None:
                 log.info("word list %r changed: new games play the new one", name)
+            missing, share = left_out(result)
+            if missing:
+                log.warning(
+                    "word list %r: its [letters] leave out %s (%.0f%% of its words' letters): no tile "
+                    "shows them, so no word holding one can be played",
+                    name,
+                    ", ".join(missing),
+                    share * 100,
+                )
             self._loaded[name] = (stamp, result)
             self._failed.pop(name, None)
             return result

@@ -14,6 +14,7 @@ import pytest
 from wibble import wordlists
 from wibble.cache import TrieCache
 from wibble.core import Board, LetterSampler, WordList, WordListError
+from wibble.core.wordlist import left_out
 from wibble.wordlists import DEFAULT_DIR, WordLists, load
 
 
@@ -522,3 +523,14 @@ def test_weights_too_large_to_add_up_are_refused(tmp_path: Path) -> None:
     settings = "[letters]\na = { weight = 1e308 }\nb = { weight = 1e308 }\nc = { weight = 1e308 }\n"
     error = load_error(write_list(tmp_path, "huge", "abc\ncab\n", settings))
     assert "add up" in error.message
+
+
+def test_letters_the_settings_leave_out_are_named_with_their_share(tmp_path: Path) -> None:
+    letters = "".join(f"{letter} = {{}}\n" for letter in "acdog")
+    path = write_list(tmp_path, "mine", "cat\ndog\nset\n", f"[letters]\n{letters}")
+
+    missing, share = left_out(load(path))
+
+    assert missing == ["e", "s", "t"]
+    assert share == pytest.approx(4 / 9)  # s, e, t and the t of cat: 4 of the 9 letters
+    assert left_out(load(write_list(tmp_path, "all", "cat\n"))) == ([], 0.0)

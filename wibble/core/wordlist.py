@@ -195,6 +195,15 @@ def build_letters(counts: Mapping[str, int], settings: Mapping[str, Any], source
     return LetterTable(replace(letter, face=faces[letter.symbol]) for letter in letters)
 
 
+def left_out(words: WordList) -> tuple[list[str], float]:
+    """The letters the list's words use that its settings' ``[letters]`` leave out (no tile ever
+    shows them, so no word holding one can be played), and their share of all its words' letters."""
+    counts = words.trie.letter_counts
+    missing = sorted(symbol for symbol in counts if symbol not in words.letters)
+    total = sum(counts.values()) or 1
+    return missing, sum(counts[symbol] for symbol in missing) / total
+
+
 def build_tables(letters: LetterTable, settings: Mapping[str, Any], source: str) -> dict[str, dict[str, int]]:
     """The settings' named value tables (``[values.NAME]``), each a score for every tile of ``letters``."""
     tables = settings.get("values", {})
