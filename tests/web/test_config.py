@@ -96,6 +96,7 @@ BAD_SETTINGS = [
     ("IDLE_TIMEOUT", -5),
     ("IDLE_TIMEOUT", "soon"),
     ("MAX_GAMES", "many"),
+    ("MAX_GAMES", 1.5),  # (not rounded down to 1)
     ("RATE_LIMIT", True),
     ("GAMES_PER_MINUTE", None),
     ("MIN_BOARD_WORDS", -1),

@@ -601,7 +601,8 @@ def _wordnet(config: dict[str, Any]) -> Path | None:
 
 def _positive(key: str, kind: type, value: Any) -> Any:
     try:
-        if isinstance(value, bool):
+        # int() would round 1.5 down, silently: not what the host meant.
+        if isinstance(value, bool) or (kind is int and isinstance(value, float) and not value.is_integer()):
             raise ValueError
         number = kind(value)
         if not number > 0:
