@@ -115,7 +115,7 @@ def test_without_the_redis_package_the_host_is_told_what_to_install(monkeypatch:
     monkeypatch.setattr(
         importlib.util, "find_spec", lambda name, *a: None if name == "redis" else real(name, *a)
     )
-    with pytest.raises(StoreOpenError, match=r"pip install 'wibble\[redis\]'"):
+    with pytest.raises(StoreOpenError, match=r"\.venv/bin/pip install -e '\.\[redis\]'"):
         open_engines("redis://127.0.0.1:1/0")
 
 
