@@ -144,8 +144,19 @@ def test_on_a_phone_yesterdays_words_missed_words_and_a_replays_word_show_theirs
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"]
 
-    # The replay of the game: the word of each step, on a page that opens a socket only to ask.
-    game_id = game.game_id()
+    # A daily try's replay waits for the day's end (its seed draws every refill others still
+    # play for places); an endless game's replay shows the word of each step, on a page that
+    # opens a socket only to ask.
+    page.goto(f"{server.url}/replay/{game.game_id()}")
+    expect(page.locator("body")).to_have_attribute("data-ready", "error")
+    expect(page.locator("main")).to_contain_text("its record opens when the day is over")
+    assert [e for e in errors if "409" not in e] == []
+    errors.clear()  # (the browser logs the 409 it was answered)
+    desk = browser.new_context()  # (another player's game: this phone's page is the daily's)
+    endless = WibblePage(desk.new_page()).open(server.url)
+    endless.score_word(en_trie)
+    game_id = endless.game_id()
+    desk.close()
     page.goto(f"{server.url}/replay/{game_id}")
     expect(page.locator("body")).to_have_attribute("data-ready", "true")
     step_word = page.get_by_test_id("replay-word").locator("[data-define]")

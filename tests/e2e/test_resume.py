@@ -337,10 +337,13 @@ def test_a_game_the_server_no_longer_has_leaves_your_games_for_a_new_one_in_its_
     live = server_on(port, "--data-dir", "")  # games in memory only: a restart forgets them
     game = WibblePage(page).open(live.url, wordlist="es")
     old = game.game_id()
+    # Off the page while the server restarts: told 1012, it would reconnect by itself, and on a
+    # busy machine could reach the new server (its game refused, a new one made) before a reload.
+    page.goto("about:blank")
     live.stop()
     server_on(port, "--data-dir", "")
 
-    page.reload()
+    page.goto(live.url)  # as a reload: the page resumes the game this browser keeps
 
     # The lost game leaves the screen at once; the new one comes after the page's resume was
     # refused and its new game made, round trips that a loaded 2-core machine can take seconds

@@ -30,6 +30,14 @@ def test_a_one_minute_sprint_counts_down_while_words_score(
     expect(game.total).to_have_text(str(points))
     expect(clock).to_have_text(re.compile(r"^0:[0-5]\d$"))
 
+    # Ended: "Your games" no longer says the sprint on screen is being played.
+    entry = page.get_by_test_id("your-games").locator(f'[data-game-id="{game.game_id()}"]')
+    expect(entry).to_contain_text("playing")
+    page.get_by_role("button", name="I'm done").click()
+    page.get_by_role("button", name="End now").click()
+    expect(entry).to_contain_text("on screen")
+    expect(entry).not_to_contain_text("playing")
+
     page.get_by_label("Clock").select_option(label="None: Endless")
     game.new_game()
     expect(clock).to_be_hidden()
