@@ -281,7 +281,7 @@ def local_addresses() -> list[str]:
 def _check_lists(words_dir: Path | None) -> int:
     from .cache import from_setting
     from .core import WordListError
-    from .core.wordlist import left_out
+    from .core.wordlist import left_out_warning
     from .definitions import FILE_SUFFIX
     from .wordlists import DEFAULT_DIR, WordLists, load
 
@@ -303,10 +303,9 @@ def _check_lists(words_dir: Path | None) -> int:
         letters = " ".join(f"{letter.face}{letter.score}" for letter in words.letters)
         print(f"{name}: {words.title} [{words.language or '?'}] {len(words.trie):,} words,", end=" ")
         print(f"min length {words.min_length}; tiles {letters}")
-        missing, share = left_out(words)
-        if missing:
-            gone = f"{', '.join(missing)} ({share:.0%} of its words' letters)"
-            print(f"  warning: its [letters] leave out {gone}: no word holding one can ever be played")
+        warning = left_out_warning(words)
+        if warning:
+            print(f"  warning: {warning}")
         if not _check_definitions(directory / f"{name}{FILE_SUFFIX}", words):
             status = 1
     return status

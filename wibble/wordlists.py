@@ -11,6 +11,7 @@ import hashlib
 import logging
 import re
 import threading
+import time
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -20,7 +21,7 @@ from typing import Any
 
 from .cache import TrieCache
 from .core import RuleError, Trie, WordList, WordListError, build_word_list, parse_words
-from .core.wordlist import left_out
+from .core.wordlist import left_out_warning
 
 log = logging.getLogger(__name__)
 
@@ -132,19 +133,29 @@ def _run_here(load_list: Callable[[Path], WordList | WordListError], path: Path)
     return load_list(path)
 
 
-Stamp = tuple[int, int, int, int]
-"""What tells a list's files changed: the words' and the settings' modification times and sizes."""
+Stamp = tuple[int, ...]
+"""What tells a list's files changed: each file's modification time, size and inode (a file
+replaced whole, as editors and ``mv`` do, is a new inode even within one clock tick)."""
+
+SETTLE_SECONDS = 1.0
+"""How long a loaded list's changed files must be left alone before the change is taken: a file
+being copied or saved in steps is not read half-written (its last good version serves meanwhile)."""
 
 
 def _stamp(path: Path) -> Stamp:
-    """The stamp of the list ``path`` (``OSError`` if its words are gone; no settings file is 0, 0)."""
+    """The stamp of the list ``path`` (``OSError`` if its words are gone; no settings file is 0s)."""
     words = path.stat()
     try:
         settings = path.with_suffix(".toml").stat()
-        extra = settings.st_mtime_ns, settings.st_size
+        extra = settings.st_mtime_ns, settings.st_size, settings.st_ino
     except FileNotFoundError:
-        extra = 0, 0
-    return words.st_mtime_ns, words.st_size, *extra
+        extra = 0, 0, 0
+    return words.st_mtime_ns, words.st_size, words.st_ino, *extra
+
+
+def _settled(stamp: Stamp, now: float) -> bool:
+    """Whether both files were last changed at least ``SETTLE_SECONDS`` before ``now``."""
+    return now - max(stamp[0], stamp[3]) / 1e9 >= SETTLE_SECONDS
 
 
 def _list_files(directory: Path) -> list[Path]:
@@ -252,33 +263,35 @@ class WordLists:
         except OSError:  # taken away since the folder was read
             raise KeyError(name) from None
         loaded = self._loaded.get(name)
-        if loaded is not None and loaded[0] == stamp:
-            return loaded[1]
+        if loaded is not None and (loaded[0] == stamp or not _settled(stamp, time.time())):
+            return loaded[1]  # (a change still being written: the last version serves meanwhile)
         with self._lock:
             lock = self._locks.setdefault(name, threading.Lock())
         with lock:  # two players asking at once build it once; other lists load meanwhile
+            try:
+                stamp = _stamp(path)  # (again: another may have loaded it while this one waited)
+            except OSError:
+                raise KeyError(name) from None
             loaded = self._loaded.get(name)
             if loaded is not None and loaded[0] == stamp:
                 return loaded[1]
             failed = self._failed.get(name)
-            if failed is not None and failed[0] == stamp:
-                raise failed[1].again()
-            result = self.offload(partial(load_or_error, cache=self.cache), path)
-            if isinstance(result, WordListError):
+            if failed is None or failed[0] != stamp:
+                result = self.offload(partial(load_or_error, cache=self.cache), path)
+                if not isinstance(result, WordListError):
+                    return self._took(name, stamp, result, changed=loaded is not None)
                 log.error("word list %r cannot be loaded: %s", name, result.message)
-                self._failed[name] = (stamp, result)
-                raise result
-            if loaded is not None:
-                log.info("word list %r changed: new games play the new one", name)
-            missing, share = left_out(result)
-            if missing:
-                log.warning(
-                    "word list %r: its [letters] leave out %s (%.0f%% of its words' letters): no tile "
-                    "shows them, so no word holding one can be played",
-                    name,
-                    ", ".join(missing),
-                    share * 100,
-                )
-            self._loaded[name] = (stamp, result)
-            self._failed.pop(name, None)
-            return result
+                failed = self._failed[name] = (stamp, result)
+            if loaded is not None:  # a broken edit: the last good version plays on until it is fixed
+                return loaded[1]
+            raise failed[1].again()
+
+    def _took(self, name: str, stamp: Stamp, words: WordList, changed: bool) -> WordList:
+        if changed:
+            log.info("word list %r changed: new games play the new one", name)
+        warning = left_out_warning(words)
+        if warning:
+            log.warning("word list %r: %s", name, warning)
+        self._loaded[name] = (stamp, words)
+        self._failed.pop(name, None)
+        return words

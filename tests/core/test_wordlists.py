@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import os
 import random
 import threading
 import time
@@ -15,7 +16,7 @@ from wibble import wordlists
 from wibble.cache import TrieCache
 from wibble.core import Board, LetterSampler, WordList, WordListError
 from wibble.core.wordlist import left_out
-from wibble.wordlists import DEFAULT_DIR, WordLists, load
+from wibble.wordlists import DEFAULT_DIR, SETTLE_SECONDS, WordLists, load
 
 
 def write_list(folder: Path, name: str, words: str | bytes, settings: str | bytes | None = None) -> Path:
@@ -356,10 +357,20 @@ def test_two_players_asking_at_once_load_a_list_once(folder: Path, monkeypatch: 
     assert all(words is got[0] for words in got)
 
 
+def settled(folder: Path, name: str) -> None:
+    """The list's files as if written a while ago (a change is taken once its files are left alone)."""
+    for path in (folder / f"{name}.txt", folder / f"{name}.toml"):
+        if path.exists():
+            past = time.time() - 2 * SETTLE_SECONDS
+            os.utime(path, (past, past))
+
+
 def test_a_list_edited_while_the_server_runs_is_the_one_new_games_get(folder: Path) -> None:
     lists = WordLists(folder)
     before = lists.get("beta")
     write_list(folder, "beta", "cat\nemu\n", 'title = "Beta, edited"\nmin_length = 3\n')
+    assert lists.get("beta") is before  # still being written, as far as anyone can tell
+    settled(folder, "beta")
 
     after = lists.get("beta")
 
@@ -377,8 +388,22 @@ def test_settings_fixed_while_the_server_runs_make_a_broken_list_playable(folder
         lists.get("mine")
 
     write_list(folder, "mine", "emu\n", 'title = "Mine, fixed"\n')  # the words' file untouched
+    settled(folder, "mine")
 
     assert lists.get("mine").title == "Mine, fixed"
+
+
+def test_a_broken_edit_leaves_the_last_good_version_playing_until_it_is_fixed(folder: Path) -> None:
+    lists = WordLists(folder)
+    good = lists.get("beta")
+    write_list(folder, "beta", "cat\nd0g\n")
+    settled(folder, "beta")
+
+    assert lists.get("beta") is good
+    assert lists.get("beta") is good  # (not tried again until the file changes)
+    write_list(folder, "beta", "cat\ndog\n")
+    settled(folder, "beta")
+    assert "dog" in lists.get("beta").trie
 
 
 def test_a_list_taken_away_while_the_server_runs_is_unknown(folder: Path) -> None:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import itertools
+import os
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -126,9 +128,16 @@ def test_a_list_edited_while_running_is_the_one_new_games_play(client: Client, w
 
     (words_dir / "zzedit.txt").write_text("aab\naaa\n", encoding="utf-8")
     (words_dir / "zzedit.toml").write_text('title = "After"\nmin_length = 2\n', encoding="utf-8")
+    written_a_while_ago(words_dir, "zzedit")  # (a change is taken once its files are left alone)
     game = new_game(client, wordlist="zzedit", seed=4)
 
     assert (game["wordlist_title"], game["min_length"]) == ("After", 2)
+
+
+def written_a_while_ago(folder: Path, name: str) -> None:
+    past = time.time() - 10
+    for path in (folder / f"{name}.txt", folder / f"{name}.toml"):
+        os.utime(path, (past, past))
 
 
 def test_a_list_whose_settings_are_fixed_while_running_plays(client: Client, words_dir: Path) -> None:

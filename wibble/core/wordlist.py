@@ -204,6 +204,17 @@ def left_out(words: WordList) -> tuple[list[str], float]:
     return missing, sum(counts[symbol] for symbol in missing) / total
 
 
+def left_out_warning(words: WordList) -> str | None:
+    """What a host is told of the letters ``left_out`` of ``words``'s tiles, if any."""
+    missing, share = left_out(words)
+    if not missing:
+        return None
+    return (
+        f"its [letters] leave out {', '.join(missing)} ({share:.0%} of its words' letters): "
+        "no tile shows them, so no word holding one can ever be played"
+    )
+
+
 def build_tables(letters: LetterTable, settings: Mapping[str, Any], source: str) -> dict[str, dict[str, int]]:
     """The settings' named value tables (``[values.NAME]``), each a score for every tile of ``letters``."""
     tables = settings.get("values", {})
