@@ -33,11 +33,22 @@ const foldLetter = (letter) => {
 /** Letters as typed or shown, for comparing: one Unicode form, and one case where case is all that differs. */
 export const fold = (text) => Array.from(String(text ?? "").normalize("NFC"), foldLetter).join("");
 
-/**
- * Letters compared more loosely: all in upper case, so ς reads as σ and ß as SS. Tried only
- * when the letters as typed spell no path (a list that keeps one sigma, typed with the other).
- */
+/** Letters compared more loosely: all in upper case, so ς reads as σ and ß as SS. */
 export const foldLoose = (text) => String(text ?? "").normalize("NFC").toUpperCase();
+
+/**
+ * The letters typed, as the tiles of a list whose letters are `alphabet` (their faces; none
+ * known: every letter as `fold` makes it) would spell them: each as `fold` makes it, unless
+ * the list has no such letter, when it is read in upper case (ς typed on a list that keeps
+ * one sigma is its Σ, ß on a list without ß is SS). A list that has both keeps both apart.
+ */
+export function readAs(typed, alphabet = null) {
+  const letters = alphabet && alphabet.length > 0 ? new Set(Array.from(alphabet, fold)) : null;
+  return Array.from(String(typed ?? "").normalize("NFC"), (letter) => {
+    const strict = fold(letter);
+    return letters === null || letters.has(strict) ? strict : foldLoose(letter);
+  }).join("");
+}
 
 /**
  * What one tile adds, as scoring.py's modifiers see it: its letter score times its
@@ -83,24 +94,16 @@ function readsAt(letter, typed, at) {
  *   `match`: score as a match does (multipliers, the long-word bonus); `blocked(row, col)`:
  *   a tile that cannot be played now (its replacement is on its way); `prefer`: a path to
  *   rank first among equals (the one on screen, so typing on does not jump elsewhere);
- *   `limit`, `budget`: how many paths to keep and how far to search.
- * @returns {{paths: Array<{path: number[][], points: number}>, exhausted: boolean, loose: boolean}}
- *   `exhausted`: the search stopped at its budget (more paths may exist); `loose`: the letters
- *   as typed spelled nothing, and these paths spell them in upper case (`foldLoose`).
+ *   `limit`, `budget`: how many paths to keep and how far to search; `alphabet`: the list's
+ *   letters (their faces), to read a typed letter the list lacks in upper case (`readAs`).
+ * @returns {{paths: Array<{path: number[][], points: number}>, exhausted: boolean}}
+ *   `exhausted`: the search stopped at its budget (more paths may exist).
  */
-export function findPaths(board, typed, options = {}) {
-  const exact = search(board, typed, fold, options);
-  if (exact.paths.length > 0 || exact.exhausted) return { ...exact, loose: false };
-  const loose = search(board, typed, foldLoose, options);
-  return { ...loose, loose: loose.paths.length > 0 };
-}
-
-/** `findPaths` with letters compared as `foldWith` makes them. */
-function search(board, typed, foldWith, { match = false, blocked = () => false, prefer = null, limit = MAX_PATHS, budget = SEARCH_BUDGET } = {}) {
-  const target = foldWith(typed);
+export function findPaths(board, typed, { match = false, blocked = () => false, prefer = null, limit = MAX_PATHS, budget = SEARCH_BUDGET, alphabet = null } = {}) {
+  const target = readAs(typed, alphabet);
   const rows = Array.isArray(board) ? board.length : 0;
   if (target === "" || rows === 0) return { paths: [], exhausted: false };
-  const letters = board.map((row) => (Array.isArray(row) ? row.map((tile) => (tile ? foldWith(tile.letter) : "")) : []));
+  const letters = board.map((row) => (Array.isArray(row) ? row.map((tile) => (tile ? fold(tile.letter) : "")) : []));
   const playable = (r, c) => letters[r]?.[c] !== undefined && letters[r][c] !== "" && !blocked(r, c);
 
   // A tile's worth for ordering the search: what it adds to the letters, doubled again on

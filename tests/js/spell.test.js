@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { findPaths, fold, foldLoose, indexOfPath, pointsOf } from "../../static/js/spell.js";
+import { findPaths, fold, indexOfPath, pointsOf, readAs } from "../../static/js/spell.js";
 
 /** A board from rows of letters ("CAT/..."), each tile scoring `scores[letter]` (1 if not named). */
 function boardOf(rows, scores = {}, marks = {}) {
@@ -120,7 +120,7 @@ test("25 letters: a snake through every tile is found, and a 26th letter is refu
   assert.equal(exhausted, false);
   assertValid(board, word, paths);
   assert.equal(paths.length, 1);
-  assert.deepEqual(findPaths(board, `${word}Z`), { paths: [], exhausted: false, loose: false });
+  assert.deepEqual(findPaths(board, `${word}Z`), { paths: [], exhausted: false });
 });
 
 test("25 letters on a board of one letter: bounded, fast, and still finds paths through every tile", () => {
@@ -151,30 +151,31 @@ test("the path on screen is kept among the candidates when typing goes on from i
 });
 
 test("letters that upper case would merge stay apart: σ and ς, ß and SS, ı and i", () => {
-  const board = boardOf("ΛΟΓΟX/XXXXX/XXXXX/XXXXX/XXXXX", { σ: 9 });
+  const board = boardOf("ΛΟΓΟX/XXXXX/XXXXX/XXXXX/XXXXX");
   board[0][4] = { letter: "σ", score: 9 };
   board[1][3] = { letter: "ς", score: 1 };
-  const { paths, loose } = findPaths(board, "λογος");
+  const greek = ["Λ", "Ο", "Γ", "σ", "ς", "X"];
+  const { paths } = findPaths(board, "λογος", { alphabet: greek });
   assert.deepEqual(paths.map((p) => p.path), [[[0, 0], [0, 1], [0, 2], [0, 3], [1, 3]]]);
-  assert.equal(loose, false);
   assert.equal(fold("ς"), "ς");
   assert.equal(fold("σ"), "Σ");
   assert.equal(fold("ß"), "ß");
   assert.equal(fold("ı"), "ı");
   assert.equal(fold("i"), "I");
 
-  const german = boardOf("STRAX/XXXSE/XXXXX/XXXXX/XXXXX");
-  german[1][4] = { letter: "E", score: 1 };
-  german[0][4] = { letter: "ß", score: 8 };
-  german[1][3] = { letter: "S", score: 1 };
-  // STRAßE on the ß tile only; STRASSE would need the S below A twice.
-  assert.deepEqual(findPaths(german, "straße").paths.map((p) => p.path), [[[0, 0], [0, 1], [0, 2], [0, 3], [0, 4], [1, 4]]]);
+  const german = boardOf("MAßEX/XXXXX/XXXXX/XXXXX/XXXXX");
+  const alphabet = ["M", "A", "S", "ß", "E", "X"];
+  // MAßE and MASSE are two words: each is typed as itself, and this board holds no SS.
+  assert.deepEqual(findPaths(german, "maße", { alphabet }).paths.map((p) => p.path), [[[0, 0], [0, 1], [0, 2], [0, 3]]]);
+  assert.deepEqual(findPaths(german, "masse", { alphabet }).paths, []);
 });
 
-test("a letter typed as another case form is read loosely only when nothing spells it as typed", () => {
+test("a letter the list does not have is read in upper case: one sigma, no ß", () => {
   const board = boardOf("ΛΟΓΟΣ/XXXXX/XXXXX/XXXXX/XXXXX"); // a list that keeps one sigma
-  const { paths, loose } = findPaths(board, "λογος");
-  assert.deepEqual(paths.map((p) => p.path), [[[0, 0], [0, 1], [0, 2], [0, 3], [0, 4]]]);
-  assert.equal(loose, true);
-  assert.equal(foldLoose("λογος"), "ΛΟΓΟΣ");
+  const alphabet = ["Λ", "Ο", "Γ", "Σ", "X"];
+  assert.deepEqual(findPaths(board, "λογος", { alphabet }).paths.map((p) => p.path), [[[0, 0], [0, 1], [0, 2], [0, 3], [0, 4]]]);
+  assert.equal(readAs("λογος", alphabet), "ΛΟΓΟΣ");
+  assert.equal(readAs("straße", ["S", "T", "R", "A", "E"]), "STRASSE");
+  assert.equal(readAs("straße", ["S", "T", "R", "A", "E", "ß"]), "STRAßE");
+  assert.equal(readAs("λογος"), "ΛΟΓΟς"); // no list known: every letter as itself
 });

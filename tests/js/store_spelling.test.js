@@ -13,7 +13,7 @@ const SP = await import("../../static/js/store/spelling.js");
 const config = { wordlists: [{ name: "en", title: "English" }], default_wordlist: "en" };
 
 /** A store on an open socket, recording what it sends and what it tells its listeners. */
-function make(rows) {
+function make(rows, letters = undefined) {
   const sent = [];
   const events = [];
   const store = new Store({ send: (m) => (sent.push(m), true), storage: savedGames(memory(), memory()), config, now: () => 0 });
@@ -24,6 +24,7 @@ function make(rows) {
     type: "game", game_id: "g", token: "t", seed: 1, wordlist: "en", wordlist_title: "English", language: "en",
     min_length: 3, size: board.length, phase: "idle", board, chain: [], word: "", points: 0, status: "none",
     already_found: false, total: 0, found: [], words_left: 9, version: 0,
+    ...(letters && { letters: Object.fromEntries([...letters].map((face) => [face, { score: 1, weight: 1 }])) }),
   });
   sent.length = 0;
   events.length = 0;
@@ -171,4 +172,15 @@ test("the part: while a swap's letter is chosen, a letter typed is that letter",
   const match = { you: 0, turn: 0, phase: "playing", letters: ["A", "Ñ"] };
   assert.deepEqual(SP.typeLetter(tabOf({ state: { match, swap: { tile: [0, 0] } } }), "ñ"), { match: ["swapTo", "Ñ"] });
   assert.equal(SP.typeLetter(tabOf({ state: { match, swap: { tile: null } } }), "a"), null);
+});
+
+test("on a list that keeps one sigma, ς typed is its Σ, and Backspace keeps the rest of the path", () => {
+  const { store, sent } = make("ΛΟΓ/XXΟ/XXΣ", "ΛΟΓΣX");
+  for (const key of "λογος") assert.equal(store.typeLetter(key), true, key);
+  assert.deepEqual(store.state.chain, [[0, 0], [0, 1], [0, 2], [1, 2], [2, 2]]);
+  assert.notEqual(store.state.spelling, null, "typing goes on: the path spells what was typed");
+  sent.length = 0;
+  store.unspell();
+  assert.deepEqual(store.state.chain, [[0, 0], [0, 1], [0, 2], [1, 2]]);
+  assert.deepEqual(moves(sent), ["enter 1,2"]);
 });

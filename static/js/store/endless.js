@@ -45,6 +45,8 @@ export function gameSnapshot(tab, message) {
     language: message.language,
     minLength: message.min_length,
     size: message.size,
+    // The list's letters (their faces): typing reads a letter the list lacks in upper case.
+    letters: message.letters && typeof message.letters === "object" ? Object.keys(message.letters) : [],
     sprint: sprintOf(message, tab.now()), // null: untimed
     daily, // {day, date, scored}: a daily board's game
     race, // {race_id, seat}: a race runner's game

@@ -5,13 +5,16 @@
 
 import { sameChain } from "../chain.js";
 import * as P from "../protocol.js";
-import { findPaths, fold, foldLoose } from "../spell.js";
+import { findPaths, fold, foldLoose, readAs } from "../spell.js";
 import { clearsMiss, said } from "./change.js";
 import { cancel, othersChain, turnRefused, undo } from "./drag.js";
 import { isOver, watchingRace } from "./endless.js";
 import { dangling, isRefilling } from "./reconcile.js";
 
-const lettersOf = (board, path, foldWith = fold) => foldWith(path.map(([r, c]) => board[r]?.[c]?.letter ?? "").join(""));
+const lettersOf = (board, path) => fold(path.map(([r, c]) => board[r]?.[c]?.letter ?? "").join(""));
+
+/** The list's letters (their faces), as the game or match on screen has them; null if unknown. */
+const alphabetOf = (state) => (state.match ? state.match.letters : state.game?.letters) ?? null;
 
 /**
  * The spelling to keep after any change: typing is over (null) once the chain on the board is
@@ -22,8 +25,7 @@ export function checked(state) {
   const { spelling, chain, board, mine } = state;
   if (!spelling) return spelling;
   const path = spelling.paths[spelling.index].path;
-  const foldWith = spelling.loose ? foldLoose : fold; // (as the paths were found)
-  return !mine || !sameChain(chain, path) || lettersOf(board, path, foldWith) !== foldWith(spelling.typed) ? null : spelling;
+  return !mine || !sameChain(chain, path) || lettersOf(board, path) !== readAs(spelling.typed, alphabetOf(state)) ? null : spelling;
 }
 
 /** Letters may be typed now (null): a chain of ours, or none, on our turn; else why not. */
@@ -59,7 +61,8 @@ export function typeLetter(tab, key) {
 /** Light up a path spelling `typed`, going on from `prefer` when one does; a refusal if none. */
 export function spell(tab, typed, prefer, key = null) {
   const state = tab.state;
-  const { paths, loose } = findPaths(state.board, typed, {
+  const { paths } = findPaths(state.board, typed, {
+    alphabet: alphabetOf(state),
     match: state.match !== null,
     blocked: (r, c) => isRefilling(state, r, c),
     prefer,
@@ -75,7 +78,7 @@ export function spell(tab, typed, prefer, key = null) {
   const onward = paths.findIndex(({ path }) => prefer.length > 0 && prefer.every(([r, c], i) => path[i]?.[0] === r && path[i]?.[1] === c));
   const index = Math.max(0, onward);
   const followed = follow(tab, paths[index].path);
-  const spelling = { typed, paths, index, loose };
+  const spelling = { typed, paths, index };
   return { ...followed, state: { ...followed.state, ...clearsMiss(state), spelling }, event: { type: "local", spelled: true } };
 }
 
@@ -124,8 +127,7 @@ export function unspell(tab) {
   const path = spelling.paths[spelling.index].path;
   if (path.length <= 1) return cancel(tab);
   const last = path[path.length - 1];
-  const foldWith = spelling.loose ? foldLoose : fold;
-  const all = foldWith(spelling.typed);
-  const typed = all.slice(0, all.length - foldWith(state.board[last[0]][last[1]].letter).length);
+  const all = readAs(spelling.typed, alphabetOf(state)); // (as the tiles spell it)
+  const typed = all.slice(0, all.length - fold(state.board[last[0]][last[1]].letter).length);
   return spell(tab, typed, path.slice(0, -1));
 }
