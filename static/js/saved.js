@@ -120,6 +120,8 @@ export function savedGames(local, session, { key = GAMES_KEY, now = () => Date.n
 export const ROOMS_KEY = "wibble.rooms";
 /** The display name this browser last used in a room, offered again next time. */
 export const NAME_KEY = "wibble.name";
+/** How long a room joined is offered to go back to (a room closes once left empty). */
+const LATEST_MS = 24 * 3600 * 1000;
 /** How many rooms are remembered (the oldest are forgotten here; rooms close when left empty anyway). */
 export const MAX_SAVED_ROOMS = 20;
 
@@ -164,10 +166,12 @@ export function savedRooms(local, { key = ROOMS_KEY, nameKey = NAME_KEY, now = (
         .slice(0, MAX_SAVED_ROOMS);
       return write(key, JSON.stringify(Object.fromEntries(kept)));
     },
-    /** The room joined last in which this browser still holds a seat: `{code, name}`, or null. */
+    /** The room joined last, within a day, in which this browser still holds a seat: `{code, name}`, or null. */
     latest() {
+      const since = now() - LATEST_MS;
       const held = Object.entries(all())
         .filter(([code, entry]) => /^[A-Z0-9]{1,8}$/.test(code) && typeof entry?.token === "string" && entry.token)
+        .filter(([, entry]) => (Number(entry.at) || 0) >= since)
         .sort(([, a], [, b]) => (Number(b?.at) || 0) - (Number(a?.at) || 0));
       if (held.length === 0) return null;
       const [code, entry] = held[0];

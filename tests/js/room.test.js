@@ -499,10 +499,14 @@ test("a 2v2: its lobby's four seats in two teams, a teammate's marks, and the te
 test("the form to make a room offers the way back to the room this browser holds a seat in", async () => {
   const result = await run(async () => {
     const local = memory();
-    let clock = 0;
-    const rooms = S.savedRooms(local, { now: () => (clock += 1) });
+    let clock = Date.now() - 2 * 24 * 3600 * 1000;
+    const rooms = S.savedRooms(local, { now: () => clock });
+    rooms.save("GONE11", "tok-gone", "Bo"); // two days ago: long closed, most likely
+    clock = Date.now() - 60_000;
     rooms.save("OLD111", "tok-old", "Bo");
+    clock += 1;
     rooms.save("K7QX2M", "tok", "Bo"); // the latest, with a seat
+    clock += 1;
     rooms.save("WATCH1", null, "Bo"); // only watched: nothing to go back to
     const { store } = make({ local });
     return { back: store.state.join.back, none: S.savedRooms(memory()).latest() };

@@ -235,9 +235,14 @@ class Timers:
                 # A fault of this loop's own (a handler's is caught in ``_handle``) must not stop
                 # every clock and bot of the server for good: what it dropped is found again as
                 # after a stop, by catching up from the store.
-                log.exception("the deadlines' loop failed; catching up from the store in a second")
+                now = self.monotonic()
+                if now - self._complained_at >= COMPLAIN_EVERY:  # (a fault that repeats: said now and then)
+                    self._complained_at = now
+                    log.exception("the deadlines' loop failed; catching up from the store in a second")
                 self._wake.wait(RETRY_SECONDS)
                 self._wake.clear()
+                if self._stopped:
+                    break
                 self._late = True
                 self._catch_up()  # (if it cannot be done yet, run_due tries again first)
                 continue

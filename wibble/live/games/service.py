@@ -271,7 +271,9 @@ class Games(Service):
         Refused, changing nothing: no game (``game/none``), an untimed one (``game/not_sprint``),
         one already over (``game/over``). Only the game this session opened, with its token."""
         if session.room is not None or session.match is not None:
-            raise RuleError("game/not_sprint", "a room's match or race ends on its own clock, not with done")
+            raise RuleError(
+                "game/not_sprint", "done ends a sprint: a match ends with its last round, a race on its clock"
+            )
         live = self._playing(session)
         with live.lock:
             if live.game.is_due(self.wall_clock()):
