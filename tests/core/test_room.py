@@ -45,6 +45,22 @@ def test_the_first_to_sit_hosts_and_a_refused_command_changes_nothing() -> None:
     assert room.to_doc() == before
 
 
+def test_a_name_someone_in_the_room_goes_by_already_gets_a_number() -> None:
+    room = room_with("Ann", "ann")
+    room.take_seat(2, "ANN", "token-third", playing=False)
+    room.set_seat(0, 3, "easy", None, playing=False)
+    bot = room.seats[3]
+    assert bot is not None
+    room.take_seat(4, bot.name, "token-twin", playing=False)
+    room.take_seat(5, "W" * 20, "token-w1", playing=False)
+    room.leave_seat(0, playing=False)
+    room.take_seat(0, "W" * 20, "token-w2", playing=False)
+
+    names = [seat.name if seat is not None else None for seat in room.seats]
+    assert names[1:5] == ["ann 2", "ANN 3", bot.name, f"{bot.name} 2"]
+    assert (names[5], names[0]) == ("W" * 20, "W" * 18 + " 2")  # (still 20 characters at most)
+
+
 def test_a_full_room_has_no_free_seat() -> None:
     room = room_with("A", "B", "C", "D", "E", "F")
     refused("room/full", lambda: room.take_seat(None, "G", "token-g", playing=False))

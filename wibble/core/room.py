@@ -22,6 +22,7 @@ stand-in bot until the match ends, and is free once it has.
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from collections.abc import Collection, Mapping
@@ -63,6 +64,24 @@ def new_code(entropy: random.Random) -> str:
 
 def is_code(code: str) -> bool:
     return len(code) == CODE_LENGTH and all(ch in CODE_ALPHABET for ch in code)
+
+
+MAX_DISPLAY_NAME = 20
+"""Characters a player's name may have (``protocol.fields.display_name`` checks it)."""
+
+
+def distinct(name: str, taken: Collection[str]) -> str:
+    """``name``, or with a number after it if someone in the room goes by it already, in any case:
+    with two Anns, nobody could tell whose turn "Ann's turn" is."""
+    folded = {other.casefold() for other in taken}
+    if name.casefold() not in folded:
+        return name
+    for number in itertools.count(2):
+        suffix = f" {number}"
+        candidate = name[: MAX_DISPLAY_NAME - len(suffix)].rstrip() + suffix
+        if candidate.casefold() not in folded:
+            return candidate
+    raise AssertionError("unreachable")  # (itertools.count never ends)
 
 
 @dataclass(frozen=True, slots=True)
@@ -274,6 +293,8 @@ class Room:
         self._in_play(seat)
         if self.holder(seat, playing) is not None:
             raise RuleError("room/seat_taken", "someone is in that seat")
+        others = [s.name for i, s in enumerate(self.seats) if s is not None and i != seat]
+        name = distinct(name, others)
         self.seats[seat] = RoomSeat(name, "human", token=token, joined=self.joins, where=where)
         self.joins += 1
         if self.host is None:

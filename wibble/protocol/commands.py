@@ -170,7 +170,6 @@ class Suggest(Request):
 # -- rooms -----------------------------------------------------------------------------
 
 MAX_ROOM_SEATS = 8
-MAX_DISPLAY_NAME = 20
 
 
 class Unset:

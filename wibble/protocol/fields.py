@@ -10,7 +10,8 @@ import unicodedata
 from typing import Any
 
 from ..core import Pos, ProtocolError
-from .commands import MAX_COORD, MAX_DISPLAY_NAME
+from ..core.room import MAX_DISPLAY_NAME
+from .commands import MAX_COORD
 
 
 def reject_constant(name: str) -> float:
