@@ -201,6 +201,16 @@ export class MatchMoves {
 
   // -- the player does --------------------------------------------------------
 
+  /** A power that cannot be used now (its key pressed, say): why, when it is this seat's turn (false). */
+  cannotUse(power) {
+    const match = this.state.match;
+    if (!this.store.canPlay || !match || !M.isMyTurn(match)) return false;
+    if (power === "extend" && !M.isTimed(match)) this.store.setMessage("info", "power_untimed");
+    else this.store.setMessage("info", "power_cost", { power, cost: match.costs[power], gems: M.you(match)?.gems ?? 0 });
+    this.store.emit({ type: "hint" });
+    return false;
+  }
+
   /** Not a match, or this seat's turn; else say so (false). */
   myTurn() {
     const store = this.store;
@@ -362,7 +372,7 @@ export class MatchMoves {
   usePower(power) {
     const store = this.store;
     if (power === "swap") return this.startSwap();
-    if (!store.canPlay || !M.canUse(this.state.match, power)) return false;
+    if (!store.canPlay || !M.canUse(this.state.match, power)) return this.cannotUse(power);
     this.state.swap = null;
     if (!store.move({ shuffle: P.shuffle, hint: P.hint, extend: P.extend }[power]())) return false;
     // A shuffle drops the chain on the server; a drag still going on here ends with it.
@@ -373,7 +383,7 @@ export class MatchMoves {
 
   /** Swap, step 1: the next tile pressed (or the tile given) is the one to change. Works mid-drag. */
   startSwap() {
-    if (!this.store.canPlay || !M.canUse(this.state.match, "swap")) return false;
+    if (!this.store.canPlay || !M.canUse(this.state.match, "swap")) return this.cannotUse("swap");
     this.state.swap = { tile: null };
     this.store.emit({ type: "swap" });
     return true;

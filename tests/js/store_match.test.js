@@ -355,3 +355,16 @@ test("an older snapshot of the match on screen is dropped, a newer one taken", a
   store.onMessage(matchSnapshot({ version: 7, turn: 0, turn_no: 8 }));
   assert.equal(store.state.match.version, 7);
 });
+
+test("a power this seat cannot pay for says what it costs, and sends nothing", async () => {
+  const result = await runMatch(async () => {
+    const { store, sent } = startMatch();
+    store.state.match.seats[0].gems = 1;
+    const before = sent.length;
+    const used = store.match.usePower("hint");
+    return { used, sent: sent.slice(before), message: store.state.message };
+  });
+  assert.strictEqual(result.used, false);
+  assert.deepStrictEqual(result.sent, []);
+  assert.deepStrictEqual([result.message.say, result.message.power, result.message.cost, result.message.gems], ["power_cost", "hint", 4, 1]);
+});

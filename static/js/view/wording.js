@@ -50,6 +50,8 @@ export const SAY = {
   your_turn: () => "Your turn.",
   not_your_turn: ({ name }) => `It is ${name}'s turn — wait for yours.`,
   wait_round: () => "The next round starts in a moment.",
+  power_cost: ({ power, cost, gems }) => `${capital(power)} costs ${plural(cost, "gem")}; you have ${gems}.`,
+  power_untimed: () => "This match has no clock to extend.",
   played: ({ mine, name, word, points, gemsEarned }) =>
     `${mine ? "You" : name} played ${word}: +${points}${gemsEarned ? ` and ${plural(gemsEarned, "gem")}` : ""}`,
   passed: ({ mine, name, how, yours, next }) =>
