@@ -64,14 +64,24 @@ def main(argv: list[str] | None = None) -> int:
     )
 
     lists = sub.add_parser("wordlists", help="load and check every word list, then list them")
-    lists.add_argument("--words-dir", type=Path, default=None)
+    lists.add_argument(
+        "--words-dir", type=Path, default=None, help="folder of word lists (default: the bundled words/)"
+    )
 
     define = sub.add_parser(
         "definitions",
         help="compile every word list's definitions (WordNet for English lists, and the host's "
         "NAME.definitions.tsv files), checking each file",
     )
-    define.add_argument("--words-dir", type=Path, default=None)
+    define.add_argument(
+        "--words-dir", type=Path, default=None, help="folder of word lists (default: the bundled words/)"
+    )
+    define.add_argument(
+        "--cache-dir",
+        default=None,
+        help="where to put them: the folder `wibble serve --cache-dir` reads (default: WIBBLE_CACHE_DIR "
+        "if set, else ~/.cache/wibble)",
+    )
 
     solve = sub.add_parser("solve", help="list every word a board allows, best first")
     solve.add_argument("board", metavar="BOARD", help="the 25 letters row by row ('/' between rows allowed)")
@@ -100,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "copy":
             return _copy(args.source, args.destination)
         if args.command == "definitions":
-            return _compile_definitions(args.words_dir)
+            return _compile_definitions(args.words_dir, args.cache_dir)
         return _check_lists(args.words_dir)
     except BrokenPipeError:
         # `wibble solve ... | head` closed our output early: not an error worth a traceback.
@@ -222,7 +232,8 @@ def _serve(args: argparse.Namespace) -> int:
     except OSError as exc:  # port in use, no such address, no permission
         reason = exc.strerror or str(exc)
         print(
-            f"wibble: cannot listen on {args.host}:{args.port}: {reason} (try another --port)",
+            f"wibble: cannot listen on {args.host}:{args.port}: {reason} "
+            "(another --port, or a --host address this machine has)",
             file=sys.stderr,
         )
         store.close()
@@ -330,7 +341,7 @@ def _check_definitions(path: Path, words: WordList) -> bool:
     return True
 
 
-def _compile_definitions(words_dir: Path | None) -> int:
+def _compile_definitions(words_dir: Path | None, cache_dir: str | None = None) -> int:
     """Compile each list's book now (``make play`` does, so the first player to ask waits for none)."""
     import time
 
@@ -351,7 +362,7 @@ def _compile_definitions(words_dir: Path | None) -> int:
             "WordNet's database was not found, so English lists have no definitions "
             f"(Debian: apt install wordnet-base; or set {SETTING} to its folder)"
         )
-    cache = from_setting(os.environ.get("WIBBLE_CACHE_DIR"))
+    cache = from_setting(cache_dir if cache_dir is not None else os.environ.get("WIBBLE_CACHE_DIR"))
     definitions = Definitions(lists, None if cache is None else cache.directory, folder)
     status = 0
     for name in lists.names():
