@@ -154,8 +154,11 @@ def _stamp(path: Path) -> Stamp:
 
 
 def _settled(stamp: Stamp, now: float) -> bool:
-    """Whether both files were last changed at least ``SETTLE_SECONDS`` before ``now``."""
-    return now - max(stamp[0], stamp[3]) / 1e9 >= SETTLE_SECONDS
+    """Whether both files were last changed at least ``SETTLE_SECONDS`` before ``now``. A time
+    ahead of the clock (a file copied from a machine whose clock runs fast, a ``touch -d``)
+    cannot be waited out: such a change counts as settled."""
+    age = now - max(stamp[0], stamp[3]) / 1e9
+    return age >= SETTLE_SECONDS or age < -SETTLE_SECONDS
 
 
 def _list_files(directory: Path) -> list[Path]:
@@ -273,7 +276,7 @@ class WordLists:
             except OSError:
                 raise KeyError(name) from None
             loaded = self._loaded.get(name)
-            if loaded is not None and loaded[0] == stamp:
+            if loaded is not None and (loaded[0] == stamp or not _settled(stamp, time.time())):
                 return loaded[1]
             failed = self._failed.get(name)
             if failed is None or failed[0] != stamp:

@@ -204,7 +204,8 @@ export class MatchMoves {
   /** A power that cannot be used now (its key pressed, say): why, when it is this seat's turn (false). */
   cannotUse(power) {
     const match = this.state.match;
-    if (!this.store.canPlay || !match || !M.isMyTurn(match)) return false;
+    if (!this.store.canPlay || !match) return false;
+    if (!M.isMyTurn(match)) return this.myTurn(); // (says whose turn it is)
     if (power === "extend" && !M.isTimed(match)) this.store.setMessage("info", "power_untimed");
     else this.store.setMessage("info", "power_cost", { power, cost: match.costs[power], gems: M.you(match)?.gems ?? 0 });
     this.store.emit({ type: "hint" });

@@ -100,6 +100,18 @@ def test_a_person_who_leaves_mid_match_is_gone_and_their_seat_frees_after() -> N
     assert room.holder(1, playing=True) is gone
     assert room.holder(1, playing=False) is None
     assert room.filled(playing=False) == [0, 2]
+    room.take_seat(3, "Bo", "token-bo-again", playing=False)  # between matches: Bo is nobody's now
+    seat = room.seats[3]
+    assert seat is not None
+    assert seat.name == "Bo"
+
+
+def test_a_bot_is_never_named_as_a_person_is_in_any_case() -> None:
+    room = room_with("ada")
+    room.set_seat(0, 1, "easy", None, playing=False)
+    bot = room.seats[1]
+    assert bot is not None
+    assert bot.name.casefold() != "ada"
 
 
 def test_a_removed_token_is_remembered_and_a_bot_stays_until_the_match_ends() -> None:

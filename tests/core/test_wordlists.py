@@ -393,17 +393,51 @@ def test_settings_fixed_while_the_server_runs_make_a_broken_list_playable(folder
     assert lists.get("mine").title == "Mine, fixed"
 
 
-def test_a_broken_edit_leaves_the_last_good_version_playing_until_it_is_fixed(folder: Path) -> None:
+def test_a_broken_edit_leaves_the_last_good_version_playing_until_it_is_fixed(
+    folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls: list[Path] = []
+    real_load: Callable[[Path, TrieCache | None], WordList] = wordlists.load
+
+    def counting_load(path: Path, cache: TrieCache | None = None) -> WordList:
+        calls.append(path)
+        return real_load(path, cache)
+
+    monkeypatch.setattr(wordlists, "load", counting_load)
     lists = WordLists(folder)
     good = lists.get("beta")
     write_list(folder, "beta", "cat\nd0g\n")
     settled(folder, "beta")
 
     assert lists.get("beta") is good
-    assert lists.get("beta") is good  # (not tried again until the file changes)
+    assert lists.get("beta") is good
+    assert len(calls) == 2  # the good version, then the broken one once: not at every ask
     write_list(folder, "beta", "cat\ndog\n")
     settled(folder, "beta")
     assert "dog" in lists.get("beta").trie
+
+
+def test_a_change_dated_ahead_of_the_clock_is_taken_all_the_same(folder: Path) -> None:
+    lists = WordLists(folder)
+    lists.get("beta")
+    path = write_list(folder, "beta", "cat\nemu\n")
+    ahead = time.time() + 3600  # a file copied from a machine whose clock runs fast
+    os.utime(path, (ahead, ahead))
+
+    assert "emu" in lists.get("beta").trie
+
+
+def test_a_file_replaced_whole_is_a_change_even_at_the_same_time_and_size(folder: Path) -> None:
+    settled(folder, "beta")
+    lists = WordLists(folder)
+    lists.get("beta")
+    old = (folder / "beta.txt").stat()
+    replacement = folder / "beta.new"
+    replacement.write_text("emu\n", encoding="utf-8")  # as long as "cat\n"
+    os.utime(replacement, ns=(old.st_atime_ns, old.st_mtime_ns))
+    replacement.rename(folder / "beta.txt")  # (mv: a new inode, the same time and size)
+
+    assert "emu" in lists.get("beta").trie
 
 
 def test_a_list_taken_away_while_the_server_runs_is_unknown(folder: Path) -> None:

@@ -295,10 +295,11 @@ def test_the_powers_by_their_keys_and_a_swapped_letter_typed(
     page.keyboard.press("Escape")
     expect(game.current_word).to_have_text("")
 
-    # 1: Shuffle needs a gem and there are none: the key does nothing.
+    # 1: Shuffle needs a gem and there are none: the key says so, and shuffles nothing.
     letters = game.letters()
     page.keyboard.press("1")
     expect(game.power("Shuffle")).to_be_disabled()
+    expect(game.message).to_have_text("Shuffle costs 1 gem; you have 0.")
     assert game.letters() == letters
     # 5: Pass. The bot's turn.
     page.keyboard.press("5")

@@ -293,7 +293,8 @@ class Room:
         self._in_play(seat)
         if self.holder(seat, playing) is not None:
             raise RuleError("room/seat_taken", "someone is in that seat")
-        others = [s.name for i, s in enumerate(self.seats) if s is not None and i != seat]
+        # (A seat left mid-match, free between matches, keeps no name from anyone.)
+        others = [s.name for i in range(len(self.seats)) if i != seat and (s := self.holder(i, playing))]
         name = distinct(name, others)
         self.seats[seat] = RoomSeat(name, "human", token=token, joined=self.joins, where=where)
         self.joins += 1
@@ -376,9 +377,10 @@ class Room:
             if held is not None and held.kind != "bot":
                 raise RuleError("room/seat_taken", "a person is in that seat")
             if held is None:
-                taken = {s.name for s in self.seats if s is not None}
-                name = next((n for n in BOT_NAMES if n not in taken), f"Bot {seat + 1}")
-                held = RoomSeat(name, "bot", bot)
+                taken = [s.name for s in self.seats if s is not None]
+                folded = {name.casefold() for name in taken}
+                name = next((n for n in BOT_NAMES if n.casefold() not in folded), f"Bot {seat + 1}")
+                held = RoomSeat(distinct(name, taken), "bot", bot)
             held = replace(held, level=bot)
         if speed is not None:
             if held is None:

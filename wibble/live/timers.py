@@ -68,6 +68,8 @@ class Timers:
         """A stop was noticed, and its catch-up (``on_late``) is still to be done."""
         self._complained_at = float("-inf")
         """When a failed catch-up was last logged (``COMPLAIN_EVERY``); -inf once one succeeds."""
+        self._loop_complained_at = float("-inf")
+        """When a fault of the loop itself was last logged (``COMPLAIN_EVERY``)."""
         self._stopped = False
         self._thread: threading.Thread | None = None
         self._held_ahead: set[str] = set()
@@ -236,8 +238,8 @@ class Timers:
                 # every clock and bot of the server for good: what it dropped is found again as
                 # after a stop, by catching up from the store.
                 now = self.monotonic()
-                if now - self._complained_at >= COMPLAIN_EVERY:  # (a fault that repeats: said now and then)
-                    self._complained_at = now
+                if now - self._loop_complained_at >= COMPLAIN_EVERY:  # (a fault that repeats: now and then)
+                    self._loop_complained_at = now
                     log.exception("the deadlines' loop failed; catching up from the store in a second")
                 self._wake.wait(RETRY_SECONDS)
                 self._wake.clear()

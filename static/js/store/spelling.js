@@ -13,8 +13,15 @@ import { dangling, isRefilling } from "./reconcile.js";
 
 const lettersOf = (board, path) => fold(path.map(([r, c]) => board[r]?.[c]?.letter ?? "").join(""));
 
-/** The list's letters (their faces), as the game or match on screen has them; null if unknown. */
-const alphabetOf = (state) => (state.match ? state.match.letters : state.game?.letters) ?? null;
+/**
+ * The list's letters (their faces), as the game or match on screen has them, and the board's
+ * (a game saved before its list changed may show a tile the list has no more); null if unknown.
+ */
+function alphabetOf(state) {
+  const letters = (state.match ? state.match.letters : state.game?.letters) ?? [];
+  if (letters.length === 0) return null;
+  return [...letters, ...(state.board ?? []).flat().map((tile) => tile?.letter).filter(Boolean)];
+}
 
 /**
  * The spelling to keep after any change: typing is over (null) once the chain on the board is

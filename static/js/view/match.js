@@ -90,10 +90,11 @@ export class MatchPanel {
   }
 
   /** The power's (or Pass's) button is on screen and may be pressed now. */
+  /** Whether the power's button is on screen (enabled or not: a key for one that cannot be used says why). */
   powerShown(name) {
     if (this.el.powers.hidden) return false;
     const button = name === "pass" ? this.el.pass : this.el.powerButtons.find((b) => b.dataset.power === name);
-    return Boolean(button && !button.disabled);
+    return Boolean(button && !button.hidden);
   }
 
   render(state, event, { screen, canPlay }) {
