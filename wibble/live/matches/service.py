@@ -171,7 +171,11 @@ class Matches(Service):
                 self.docs.make_room()
                 self.budgets.new_game(session.address)
                 try:
-                    started, _ = self._start(old.words, seats, old.settings, None, list(live.holders), new_id)
+                    words = self.wordlists.get(old.words.name)  # (its list as it is now, if edited since)
+                except (KeyError, WibbleError):  # gone or broken since: the one it was played with
+                    words = old.words
+                try:
+                    started, _ = self._start(words, seats, old.settings, None, list(live.holders), new_id)
                 except AlreadyExists:  # another process started it a moment ago: that one is played
                     started = self.load(new_id)
                 else:
