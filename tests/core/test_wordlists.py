@@ -316,7 +316,9 @@ def test_a_list_dropped_in_later_is_playable_without_restart(folder: Path) -> No
     assert lists.names() == ["alpha", "beta", "gamma"]
 
 
-def test_each_list_is_loaded_once_and_shared(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.fixture
+def loads(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
+    """Every list file loaded from now on, in order (``wordlists.load`` counted)."""
     calls: list[Path] = []
     real_load: Callable[[Path, TrieCache | None], WordList] = wordlists.load
 
@@ -325,6 +327,11 @@ def test_each_list_is_loaded_once_and_shared(folder: Path, monkeypatch: pytest.M
         return real_load(path, cache)
 
     monkeypatch.setattr(wordlists, "load", counting_load)
+    return calls
+
+
+def test_each_list_is_loaded_once_and_shared(folder: Path, loads: list[Path]) -> None:
+    calls = loads
     lists = WordLists(folder)
 
     first = lists.get("beta")
@@ -394,16 +401,9 @@ def test_settings_fixed_while_the_server_runs_make_a_broken_list_playable(folder
 
 
 def test_a_broken_edit_leaves_the_last_good_version_playing_until_it_is_fixed(
-    folder: Path, monkeypatch: pytest.MonkeyPatch
+    folder: Path, loads: list[Path]
 ) -> None:
-    calls: list[Path] = []
-    real_load: Callable[[Path, TrieCache | None], WordList] = wordlists.load
-
-    def counting_load(path: Path, cache: TrieCache | None = None) -> WordList:
-        calls.append(path)
-        return real_load(path, cache)
-
-    monkeypatch.setattr(wordlists, "load", counting_load)
+    calls = loads
     lists = WordLists(folder)
     good = lists.get("beta")
     write_list(folder, "beta", "cat\nd0g\n")

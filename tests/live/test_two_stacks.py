@@ -194,12 +194,9 @@ def test_a_doorbell_that_lands_while_a_refusal_is_checked_still_lets_the_move_th
     assert stacks.store.meanwhile is None  # (the store was asked)
 
 
-def test_a_change_that_meets_another_stacks_commit_first_is_made_on_the_room_as_it_stands(
-    stacks: Stacks,
-) -> None:
-    """Bo sits on B; A's doorbell for it is still on its way when Ann, on A, puts a bot in another
-    seat. A's commit meets B's (a conflict): the copy takes the stored room, and Ann's change is
-    made on it, as if she had sent it a moment later, not refused as "changed elsewhere"."""
+def bo_sits_on_b_unheard_by_a(stacks: Stacks) -> tuple[Person, str]:
+    """Ann (on A) makes a room; Bo sits in seat 1 on B, and A's doorbell for it is still on its
+    way (A's copy of the room is behind the store). Ann, and the room's code."""
     ann = Person(stacks.a)
     [room] = ann.send(type="create_room", name="Ann", rules={"wordlist": LIST, "rounds": 2})
     bo = on(stacks.b, code=room["code"], name="Bo")
@@ -209,6 +206,16 @@ def test_a_change_that_meets_another_stacks_commit_first_is_made_on_the_room_as_
     doorbell.unwatch(doc_id)
     bo.send(type="take_seat", seat=1)
     doorbell.watch(doc_id)
+    return ann, room["code"]
+
+
+def test_a_change_that_meets_another_stacks_commit_first_is_made_on_the_room_as_it_stands(
+    stacks: Stacks,
+) -> None:
+    """Bo sits on B; A's doorbell for it is still on its way when Ann, on A, puts a bot in another
+    seat. A's commit meets B's (a conflict): the copy takes the stored room, and Ann's change is
+    made on it, as if she had sent it a moment later, not refused as "changed elsewhere"."""
+    ann, code = bo_sits_on_b_unheard_by_a(stacks)
     answer = ann.send(type="set_seat", seat=2, bot="easy")
     assert errors(answer) == []
     seats = answer[-1]["seats"]
@@ -219,15 +226,8 @@ def test_a_seat_another_stack_gave_first_is_refused_as_taken_not_as_a_conflict(s
     """Bo sits on B; A's doorbell for it is still on its way when Cy, on A, asks for the same seat.
     A's commit meets B's; tried again on the stored room, Cy's request breaks a rule, and Cy hears
     that rule (the seat is taken), with the room as it stands, not that the "game" changed."""
-    ann = Person(stacks.a)
-    [room] = ann.send(type="create_room", name="Ann", rules={"wordlist": LIST, "rounds": 2})
-    bo, cy = on(stacks.b, code=room["code"], name="Bo"), on(stacks.a, code=room["code"], name="Cy")
-    doorbell = stacks.a.rooms.docs.doorbell
-    assert doorbell is not None
-    doc_id = f"room:{room['code']}"
-    doorbell.unwatch(doc_id)
-    bo.send(type="take_seat", seat=1)
-    doorbell.watch(doc_id)
+    _, code = bo_sits_on_b_unheard_by_a(stacks)
+    cy = on(stacks.a, code=code, name="Cy")
 
     answer = cy.send(type="take_seat", seat=1)
 
