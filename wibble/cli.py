@@ -238,6 +238,10 @@ def _serve(args: argparse.Namespace) -> int:
         )
         store.close()
         return 2
+    # Before the address is printed: the chores take the data folder's lock (``hold_folder``), and
+    # whoever is told this server runs may start another on the same folder at once.
+    chores = Chores(app)
+    chores.start()
     port = server.server_port
     host = "localhost" if everyone or args.host == "127.0.0.1" else args.host
     print(f"Wibble is running at http://{host}:{port}/  (Ctrl+C to stop)", flush=True)
@@ -247,8 +251,6 @@ def _serve(args: argparse.Namespace) -> int:
     stop = gevent.event.Event()
     for signum in (signal.SIGINT, signal.SIGTERM):
         gevent.signal_handler(signum, stop.set)
-    chores = Chores(app)
-    chores.start()
     stop.wait()
     print("Stopping: telling players the server is restarting…", flush=True)
     chores.stop()
