@@ -186,6 +186,16 @@ def test_a_bot_thinks_then_drags_its_word_tile_by_tile_and_everyone_watches(star
     assert me.since(mark + 2) == []
 
 
+def test_a_player_named_as_a_bot_plays_against_bots_named_otherwise(start: Start) -> None:
+    live = start()
+    me = person(live)
+    snapshot = new_match(me, name="ada", bots=[{"level": "easy"}] * 5)
+
+    names = [seat["name"] for seat in snapshot["seats"]]
+    assert names[0] == "ada"
+    assert len({name.casefold() for name in names}) == 6, names
+
+
 # -- seats: hints, turns, tokens -----------------------------------------------------------------
 
 

@@ -94,7 +94,9 @@ class Matches(Service):
         self.docs.make_room()  # every refusal before the address's budget is spent
         self.budgets.new_game(address)
         seats = [Seat(command.name, "human", speed=command.speed)]
-        seats += [Seat(BOT_NAMES[i], "bot", bot.level, bot.speed) for i, bot in enumerate(command.bots)]
+        # (Six names for at most five bots: the player's own, in any case, is left to the player.)
+        names = [name for name in BOT_NAMES if name.casefold() != command.name.casefold()]
+        seats += [Seat(names[i], "bot", bot.level, bot.speed) for i, bot in enumerate(command.bots)]
         settings = Settings(
             rounds=command.rounds,
             turn_seconds=command.turn_seconds,
