@@ -52,7 +52,7 @@ export function joinStateOf(code, rooms, { gone = false } = {}) {
   let step = JoinStep.CREATE;
   if (code) step = gone ? JoinStep.GONE : saved ? JoinStep.JOINING : JoinStep.NAME;
   // `back`: on the form to make a room, the room this browser holds a seat in, to go back to.
-  const back = code ? null : (rooms.latest?.() ?? null);
+  const back = code ? null : rooms.latest();
   return { code: code ?? null, step, error: null, name: saved?.name || rooms.name(), back };
 }
 
@@ -315,7 +315,7 @@ export class RoomMoves {
     state.mode = "room";
     state.setup = false;
     state.swap = null;
-    if (!state.join.code) state.join = { ...state.join, step: JoinStep.CREATE, error: null, back: this.saved.latest?.() ?? null };
+    if (!state.join.code) state.join = { ...state.join, step: JoinStep.CREATE, error: null, back: this.saved.latest() };
     this.store.emit({ type: "mode" });
     return true;
   }

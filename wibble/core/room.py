@@ -22,7 +22,6 @@ stand-in bot until the match ends, and is free once it has.
 
 from __future__ import annotations
 
-import itertools
 import math
 import random
 from collections.abc import Collection, Mapping
@@ -31,7 +30,8 @@ from typing import Any
 
 from .errors import GameDataError, RuleError
 from .fields import count_of, field_of
-from .match import BOT_NAMES, LEVELS, MAX_SEATS, SPELLCAST, VALUES, VERSUS
+from .match import LEVELS, MAX_SEATS, SPELLCAST, VALUES, VERSUS
+from .names import bot_names, distinct
 
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 """No 0/O, no 1/I/L: a code read aloud or copied by hand comes out right."""
@@ -64,24 +64,6 @@ def new_code(entropy: random.Random) -> str:
 
 def is_code(code: str) -> bool:
     return len(code) == CODE_LENGTH and all(ch in CODE_ALPHABET for ch in code)
-
-
-MAX_DISPLAY_NAME = 20
-"""Characters a player's name may have (``protocol.fields.display_name`` checks it)."""
-
-
-def distinct(name: str, taken: Collection[str]) -> str:
-    """``name``, or with a number after it if someone in the room goes by it already, in any case:
-    with two Anns, nobody could tell whose turn "Ann's turn" is."""
-    folded = {other.casefold() for other in taken}
-    if name.casefold() not in folded:
-        return name
-    for number in itertools.count(2):
-        suffix = f" {number}"
-        candidate = name[: MAX_DISPLAY_NAME - len(suffix)].rstrip() + suffix
-        if candidate.casefold() not in folded:
-            return candidate
-    raise AssertionError("unreachable")  # (itertools.count never ends)
 
 
 @dataclass(frozen=True, slots=True)
@@ -377,10 +359,7 @@ class Room:
             if held is not None and held.kind != "bot":
                 raise RuleError("room/seat_taken", "a person is in that seat")
             if held is None:
-                taken = [s.name for s in self.seats if s is not None]
-                folded = {name.casefold() for name in taken}
-                name = next((n for n in BOT_NAMES if n.casefold() not in folded), f"Bot {seat + 1}")
-                held = RoomSeat(distinct(name, taken), "bot", bot)
+                held = RoomSeat(next(bot_names(s.name for s in self.seats if s is not None)), "bot", bot)
             held = replace(held, level=bot)
         if speed is not None:
             if held is None:

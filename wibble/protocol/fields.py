@@ -10,7 +10,7 @@ import unicodedata
 from typing import Any
 
 from ..core import Pos, ProtocolError
-from ..core.room import MAX_DISPLAY_NAME
+from ..core.names import MAX_DISPLAY_NAME
 from .commands import MAX_COORD
 
 

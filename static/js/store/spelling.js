@@ -5,7 +5,7 @@
 
 import { sameChain } from "../chain.js";
 import * as P from "../protocol.js";
-import { findPaths, fold, foldLoose, readAs } from "../spell.js";
+import { findPaths, fold, readAs } from "../spell.js";
 import { clearsMiss, said } from "./change.js";
 import { cancel, othersChain, turnRefused, undo } from "./drag.js";
 import { isOver, watchingRace } from "./endless.js";
@@ -55,7 +55,7 @@ export function typeLetter(tab, key) {
   if (state.swap) {
     if (!state.swap.tile || !state.match) return null;
     const letters = state.match.letters;
-    const letter = letters.find((name) => fold(name) === fold(key)) ?? letters.find((name) => foldLoose(name) === foldLoose(key));
+    const letter = letters.find((name) => fold(name) === readAs(key, letters)); // (as a letter typed on the board)
     return letter ? { match: ["swapTo", letter] } : null;
   }
   const refused = typingRefused(tab);

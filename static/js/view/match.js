@@ -89,7 +89,6 @@ export class MatchPanel {
     setHidden(el.over, screen !== "over");
   }
 
-  /** The power's (or Pass's) button is on screen and may be pressed now. */
   /** Whether the power's button is on screen (enabled or not: a key for one that cannot be used says why). */
   powerShown(name) {
     if (this.el.powers.hidden) return false;

@@ -10,7 +10,8 @@ from contextlib import contextmanager
 
 from ... import protocol
 from ...core import RuleError, WibbleError, WordList
-from ...core.match import BOT_NAMES, Match, MatchEvent, MatchOver, Phase, Seat, Settings
+from ...core.match import Match, MatchEvent, MatchOver, Phase, Seat, Settings
+from ...core.names import bot_names
 from ...engines.bus import EVERYONE, Audience, Message, all_but, only
 from ...engines.presence import holders
 from ...engines.store import AlreadyExists, Gone, StorageError, VersionConflict
@@ -94,9 +95,8 @@ class Matches(Service):
         self.docs.make_room()  # every refusal before the address's budget is spent
         self.budgets.new_game(address)
         seats = [Seat(command.name, "human", speed=command.speed)]
-        # (Six names for at most five bots: the player's own, in any case, is left to the player.)
-        names = [name for name in BOT_NAMES if name.casefold() != command.name.casefold()]
-        seats += [Seat(names[i], "bot", bot.level, bot.speed) for i, bot in enumerate(command.bots)]
+        names = bot_names([command.name])  # (the player's own name is the player's)
+        seats += [Seat(next(names), "bot", bot.level, bot.speed) for bot in command.bots]
         settings = Settings(
             rounds=command.rounds,
             turn_seconds=command.turn_seconds,
