@@ -22,6 +22,7 @@ from wibble.engines import MemoryEngines
 from wibble.engines.bus import Unsettled
 from wibble.engines.store import MemoryStore, StorageError
 from wibble.live import LiveSettings, RoomLimits, Router, wire
+from wibble.live.budgets import Limits
 from wibble.live.matches import BotPace
 from wibble.wordlists import WordLists
 
@@ -49,7 +50,12 @@ class AwayStore(MemoryStore):
 
 class Stacks:
     def __init__(
-        self, wordlists: WordLists, clock: FakeClock, pace: BotPace | None = None, **rooms: Any
+        self,
+        wordlists: WordLists,
+        clock: FakeClock,
+        pace: BotPace | None = None,
+        limits: Limits | None = None,
+        **rooms: Any,
     ) -> None:
         self.clock = clock
         self.store = AwayStore()
@@ -58,6 +64,7 @@ class Stacks:
             pace=pace or BotPace(think=(0.0, 0.0), step=0.0),
             round_pause=0.0,
             rooms=RoomLimits(**{"grace": GRACE, **rooms}),
+            limits=limits,
         )
         self.a, self.b = (
             wire(
@@ -233,6 +240,30 @@ def test_a_seat_another_stack_gave_first_is_refused_as_taken_not_as_a_conflict(s
 
     assert errors(answer) == ["room/seat_taken"]
     assert [f["seats"][1]["name"] for f in answer if f["type"] == "room"] == ["Bo"]
+
+
+def test_a_match_started_on_the_room_as_it_stands_after_a_conflict_costs_one_game(
+    wordlists: WordLists, clock: FakeClock
+) -> None:
+    """Ann (on A) starts the match with a bot while A's copy of the room is behind (Bo sat down on
+    B): the start meets B's commit and is made once more on the stored room, with Bo in it. Ann's
+    address pays for one new game, not one for each try."""
+    stacks = Stacks(wordlists, clock, limits=Limits(games_per_minute=10))
+    ann = Person(stacks.a)
+    [room] = ann.send(type="create_room", name="Ann", rules={"wordlist": LIST, "rounds": 2})
+    ann.send(type="set_seat", seat=1, bot="easy")
+    bo = on(stacks.b, code=room["code"], name="Bo")
+    doorbell = stacks.a.rooms.docs.doorbell
+    assert doorbell is not None
+    doorbell.unwatch(f"room:{room['code']}")
+    bo.send(type="take_seat", seat=2)
+    doorbell.watch(f"room:{room['code']}")
+
+    answer = ann.send(type="start_match")
+
+    assert errors(answer) == []
+    assert [s["name"] for s in answer[-1]["seats"]][::2] == ["Ann", "Bo"]
+    assert stacks.a.budgets.meter.available("games", ann.session.address, 10) == pytest.approx(9, abs=0.01)
 
 
 def test_a_catch_up_after_the_bus_came_back_that_cannot_ask_the_store_says_so_to_be_tried_again(

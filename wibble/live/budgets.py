@@ -83,13 +83,24 @@ class Budgets:
         Either refusal leaves both budgets as they were: a client told ``server/busy`` is
         told to try again, and its retries must not use up the games it has not had.
         """
+        self.check_new_game(address)
+        self.spend_new_game(address)
+
+    def check_new_game(self, address: str) -> None:
+        """Refuse, as ``new_game`` would, without spending: for a start decided inside a commit,
+        which may be tried twice (a conflict with another process) and is paid once it is saved."""
         per_minute = self.limits.games_per_minute
-        limited = per_minute != UNLIMITED
-        if limited and self.meter.available("games", address, per_minute) < 1:
+        if per_minute != UNLIMITED and self.meter.available("games", address, per_minute) < 1:
             raise RuleError("limit/games", "too many new games from your address; wait a minute")
-        if self.limits.board_builds_per_second != UNLIMITED and not self._builds.take():
+        if self.limits.board_builds_per_second != UNLIMITED and self._builds.available() < 1:
             raise RuleError("server/busy", "the server is busy starting games; try again in a moment")
-        if limited:
+
+    def spend_new_game(self, address: str) -> None:
+        """Pay for a game ``check_new_game`` let start (a bucket emptied meanwhile goes into debt)."""
+        if self.limits.board_builds_per_second != UNLIMITED:
+            self._builds.spend(1)
+        per_minute = self.limits.games_per_minute
+        if per_minute != UNLIMITED:
             self.meter.take("games", address, per_minute)
 
     def resuming(self, address: str, open_it: Callable[[], _T]) -> _T:

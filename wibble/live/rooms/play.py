@@ -53,7 +53,7 @@ class Play:
             def begin() -> LiveMatch:
                 room.start(by, live.playing, match_id)  # the room's own checks first
                 matches.make_room()
-                keeper.budgets.new_game(session.address)
+                keeper.budgets.check_new_game(session.address)  # (paid once saved: see below)
                 seats, teams = self._seats(room)
                 rules = room.rules
                 settings = Settings(
@@ -66,6 +66,7 @@ class Play:
                 return matches.create(words, seats, settings, room.code, match_id)
 
             new = keeper.commit(live, begin, "start")
+            keeper.budgets.spend_new_game(session.address)  # once: a conflict's retry runs begin twice
             keeper.drop_race(live)
             old = live.match
             new.holders = keeper.holders(live)[: len(new.match.seats)]
@@ -99,7 +100,7 @@ class Play:
 
             def begin() -> LiveRace:
                 room.start(by, live.playing, race_id, race=True)  # the room's own checks first
-                keeper.budgets.new_game(session.address)
+                keeper.budgets.check_new_game(session.address)  # (paid once saved: see below)
                 runners = [
                     (seat, held.name, held.kind, held.level)
                     for seat, held in enumerate(room.seats)
@@ -110,6 +111,7 @@ class Play:
                 return races.create(words, seed, seconds, room.code, race_id, runners)
 
             new = keeper.commit(live, begin, "start")
+            keeper.budgets.spend_new_game(session.address)
             old = live.match
             live.match = None
             if old is not None:
