@@ -67,6 +67,14 @@ def main(argv: list[str] | None = None) -> int:
     lists.add_argument(
         "--words-dir", type=Path, default=None, help="folder of word lists (default: the bundled words/)"
     )
+    lists.add_argument(
+        "--min-words",
+        type=_whole_number,
+        default=30,
+        metavar="N",
+        help="the words every board is drawn to hold, as given to wibble serve (default 30): a list "
+        "with fewer words that can score is named",
+    )
 
     define = sub.add_parser(
         "definitions",
@@ -111,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
             return _copy(args.source, args.destination)
         if args.command == "definitions":
             return _compile_definitions(args.words_dir, args.cache_dir)
-        return _check_lists(args.words_dir)
+        return _check_lists(args.words_dir, args.min_words)
     except BrokenPipeError:
         # `wibble solve ... | head` closed our output early: not an error worth a traceback.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
@@ -291,10 +299,10 @@ def local_addresses() -> list[str]:
     return sorted(a for a in found if not a.startswith("127."))
 
 
-def _check_lists(words_dir: Path | None) -> int:
+def _check_lists(words_dir: Path | None, floor: int) -> int:
     from .cache import from_setting
     from .core import WordListError
-    from .core.wordlist import left_out_warning
+    from .core.wordlist import left_out_warning, scoring_warning
     from .definitions import FILE_SUFFIX
     from .wordlists import DEFAULT_DIR, WordLists, load
 
@@ -316,9 +324,9 @@ def _check_lists(words_dir: Path | None) -> int:
         letters = " ".join(f"{letter.face}{letter.score}" for letter in words.letters)
         print(f"{name}: {words.title} [{words.language or '?'}] {len(words.trie):,} words,", end=" ")
         print(f"min length {words.min_length}; tiles {letters}")
-        warning = left_out_warning(words)
-        if warning:
-            print(f"  warning: {warning}")
+        for warning in (left_out_warning(words), scoring_warning(words, floor)):
+            if warning:
+                print(f"  warning: {warning}")
         if not _check_definitions(directory / f"{name}{FILE_SUFFIX}", words):
             status = 1
     return status

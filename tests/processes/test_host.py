@@ -81,6 +81,21 @@ def test_wordlists_checks_every_list_and_names_the_bad_line(tmp_path: Path) -> N
     assert "Traceback" not in result.stderr
 
 
+def test_wordlists_names_a_list_whose_boards_cannot_hold_the_words_asked(tmp_path: Path) -> None:
+    """A host's list where few words, or none, can score: the check says so before players find
+    out on a board with nothing on it."""
+    (tmp_path / "few.txt").write_text("cat\ndog\nact\nat\n", encoding="utf-8")
+    (tmp_path / "short.txt").write_text("ab\nba\n", encoding="utf-8")
+    (tmp_path / "short.toml").write_text("min_length = 3\n", encoding="utf-8")
+    result = run_wibble("wordlists", "--words-dir", str(tmp_path), "--min-words", "3")
+    assert result.returncode == 0  # warnings: the lists still load and play
+    lines = result.stdout.splitlines()
+    assert "only" not in result.stdout  # 3 words of 3 letters or more: as many as asked
+    assert any("none of its words has 3 letters or more" in line for line in lines), lines
+    fewer = run_wibble("wordlists", "--words-dir", str(tmp_path))  # serve's default: 30
+    assert "only 3 of its words can score, fewer than the 30" in fewer.stdout
+
+
 def test_wordlists_and_definitions_check_a_hosts_definitions_file(tmp_path: Path) -> None:
     (tmp_path / "good.txt").write_text("casa\ncasas\nperro\n", encoding="utf-8")
     (tmp_path / "good.definitions.tsv").write_text("casa\tnombre\tedificio\ncasas\t=\tcasa\n", "utf-8")

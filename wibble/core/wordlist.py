@@ -215,6 +215,22 @@ def left_out_warning(words: WordList) -> str | None:
     )
 
 
+def scoring_warning(words: WordList, floor: int) -> str | None:
+    """What a host is told when few of ``words``'s words can ever score: shorter than its
+    ``min_length``, or longer than a board has tiles. A board is drawn again (up to ``MAX_DRAWS``
+    times) until it holds ``floor`` words, which a list of fewer scoring words can never give.
+    Reads every word: for ``wibble wordlists``, not for each load."""
+    scoring = sum(1 for word in words.trie if words.min_length <= len(word) <= MAX_WORD_LENGTH)
+    if scoring == 0:
+        return f"none of its words has {words.min_length} letters or more (min_length): no word can score"
+    if scoring < floor:
+        return (
+            f"only {scoring} of its words can score, fewer than the {floor} every board is drawn to "
+            "hold (--min-words): its boards hold fewer, and each is drawn several times"
+        )
+    return None
+
+
 def build_tables(letters: LetterTable, settings: Mapping[str, Any], source: str) -> dict[str, dict[str, int]]:
     """The settings' named value tables (``[values.NAME]``), each a score for every tile of ``letters``."""
     tables = settings.get("values", {})
