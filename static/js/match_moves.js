@@ -126,6 +126,7 @@ export class MatchMoves {
       word: play.word,
       points: play.points,
       gemsEarned: play.gemsEarned,
+      turnNo: match.turnNo, // (the turn that follows says it after this word, not instead of it)
     });
     if (mine) this.rememberMatch();
     store.emit({ type: "played", seat: play.seat, mine });
@@ -137,15 +138,20 @@ export class MatchMoves {
     const ended = M.applyTurn(match, message, store.now());
     if (!M.isMyTurn(match)) this.state.swap = null;
     const next = { next: M.seatName(match, match.turn), yours: M.isMyTurn(match), round: match.round };
+    // The word that ended the turn stays on the line before what follows it ("Ada played KNEED: +14.
+    // Round 1 is over."): said alone, the next message would replace it before anyone read or heard it.
+    const shown = this.state.message;
+    const after = shown?.say === "played" && shown.turnNo === before.turnNo ? shown : null;
+    const kind = after?.kind ?? "info";
     if (match.phase === M.MatchPhase.BETWEEN) {
-      store.setMessage("info", "round_over", next);
+      store.setMessage(kind, "round_over", { ...next, after });
     } else if (match.phase === M.MatchPhase.PLAYING && match.passed) {
       const facts = { name: M.seatName(match, ended), mine: ended === match.you, how: match.passed.how };
       store.setMessage("info", "passed", { ...facts, ...next });
     } else if (match.phase === M.MatchPhase.PLAYING && before.phase === M.MatchPhase.BETWEEN) {
       store.setMessage("info", "round_start", next);
     } else if (M.isMyTurn(match) && match.turnNo !== before.turnNo) {
-      store.setMessage("info", "your_turn");
+      store.setMessage(kind, "your_turn", { after });
     }
     this.rememberMatch();
     store.emit({ type: "turn", ended });

@@ -26,6 +26,7 @@ const matchSnapshot = (extra = {}) => ({
   settings: { rounds: 2, turn_seconds: null, extend_seconds: 15 }, version: 0, ...extra,
 });
 const M = await import("../../static/js/match.js");
+const W = await import("../../static/js/view/wording.js");
 const turn = (extra) => ({ type: "turn", turn: 1, round: 1, turn_no: 2, deadline: null, remaining: null,
                            phase: "playing", passed: null, version: 1, ...extra });
 const startMatch = () => {
@@ -87,7 +88,8 @@ test("a bots drag shows live then its word scores and the turn comes back", asyn
     store.onMessage(turn({ turn: 0, turn_no: 3, version: 2 }));
     return { pressed, sent: sent.length, watching, played, phase: S.phaseOf(store.state),
              gems: store.state.match.seats[1].gems, mine: M.isMyTurn(store.state.match),
-             message: store.state.message.say, tile: store.state.board[0][0] };
+             message: store.state.message.say, tile: store.state.board[0][0],
+             line: W.messageText(store.state.message), heard: W.spokenText(store.state.message) };
   });
   assert.strictEqual(result.pressed, false);
   assert.deepStrictEqual(result.sent, 2);
@@ -106,7 +108,30 @@ test("a bots drag shows live then its word scores and the turn comes back", asyn
   assert.deepStrictEqual(result.gems, 4);
   assert.strictEqual(result.mine, true);
   assert.deepStrictEqual(result.message, "your_turn");
+  // The bot's word is still said, before the turn it hands over: it is not replaced unread.
+  assert.deepStrictEqual(result.line, "Ada played CAT: +8 and 1 gem. Your turn.");
+  assert.deepStrictEqual(result.heard, "Ada played CAT for 8 points and 1 gem. Your turn.");
   assert.strictEqual(result.tile.gem, true);
+});
+
+test("the word that ends a round is said before the round's end, and only that turn's word", async () => {
+  const result = await runMatch(async () => {
+    const { store } = startMatch();
+    store.onMessage(turn({ turn: 1 }));
+    store.onMessage({ type: "played", seat: 1, word: "CAT", path: [[0, 0], [0, 1], [0, 2]], points: 8,
+                      breakdown: [{ step: "letters", points: 8 }], gems_earned: 0, score: 8, version: 2 });
+    store.onMessage(turn({ turn: 0, turn_no: 3, round: 1, phase: "between_rounds", version: 2 }));
+    const over = W.messageText(store.state.message);
+    store.onMessage(turn({ turn: 0, turn_no: 3, round: 2, phase: "playing", version: 3 }));
+    const next = W.messageText(store.state.message);
+    // A turn that passes with no word after it: the word said turns ago is not said again.
+    store.onMessage(turn({ turn: 1, turn_no: 4, round: 2, version: 4 }));
+    store.onMessage(turn({ turn: 0, turn_no: 5, round: 2, version: 5 }));
+    return { over, next, later: W.messageText(store.state.message) };
+  });
+  assert.deepStrictEqual(result.over, "Ada played CAT: +8. Round 1 is over.");
+  assert.deepStrictEqual(result.next, "Round 2 — your turn.");
+  assert.deepStrictEqual(result.later, "Your turn.");
 });
 
 test("my word goes out with seqs and its played reply ends the chain", async () => {

@@ -22,6 +22,9 @@ export function resultText({ word, result, points, minLength }) {
 }
 
 /** What each message of the store says on screen. */
+/** The word a turn ended with, before what follows it on the message line ("Ada played KNEED: +14. "). */
+const afterText = (after) => (after ? `${SAY.played(after)}. ` : "");
+
 export const SAY = {
   no_words_left: () => "No words left — start a new game.",
   list_fallback: ({ title }) => `That word list is not available — here is a new game (${title}).`,
@@ -47,7 +50,7 @@ export const SAY = {
   match_new: ({ name }) => `New match — ${name} plays first.`,
   match_new_you_first: () => "New match — you play first. Drag a word!",
   match_back: () => "Back to your match.",
-  your_turn: () => "Your turn.",
+  your_turn: ({ after }) => `${afterText(after)}Your turn.`,
   not_your_turn: ({ name }) => `It is ${name}'s turn — wait for yours.`,
   wait_round: () => "The next round starts in a moment.",
   power_cost: ({ power, cost, gems }) => `${capital(power)} costs ${plural(cost, "gem")}; you have ${gems}.`,
@@ -56,7 +59,7 @@ export const SAY = {
     `${mine ? "You" : name} played ${word}: +${points}${gemsEarned ? ` and ${plural(gemsEarned, "gem")}` : ""}`,
   passed: ({ mine, name, how, yours, next }) =>
     `${mine ? "You" : name} ${how === "timeout" ? "ran out of time" : "passed"}. ${yours ? "Your turn." : `${next}'s turn.`}`,
-  round_over: ({ round }) => `Round ${round} is over.`,
+  round_over: ({ round, after }) => `${afterText(after)}Round ${round} is over.`,
   round_start: ({ round, yours, next }) => `Round ${round} — ${yours ? "your turn" : `${next}'s turn`}.`,
   hint: () => "Hint bought — see below the board.",
   shuffled: ({ mine, name }) => `${mine ? "You" : name} shuffled the letters.`,
@@ -182,6 +185,8 @@ export const SPOKEN = {
   played: (facts) =>
     `${facts.mine ? "You" : facts.name} played ${facts.word} for ${plural(facts.points, "point")}` +
     (facts.gemsEarned ? ` and ${plural(facts.gemsEarned, "gem")}.` : "."),
+  your_turn: ({ after }) => `${after ? `${SPOKEN.played(after)} ` : ""}Your turn.`,
+  round_over: ({ round, after }) => `${after ? `${SPOKEN.played(after)} ` : ""}Round ${round} is over.`,
 };
 
 export const messageText = (message) => (SAY[message.say] ?? (() => message.text ?? ""))(message);
