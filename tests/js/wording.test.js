@@ -67,3 +67,14 @@ test("a daily try that is not ranked says its score and why", async () => {
   assert.match(DAILY.rank({ you: third, players: 3, played: true, rules }), /^Your try: 12 points, not ranked: your address already holds its 2 places today/);
   assert.equal(DAILY.rank({ you: { rank: 2, ranked: true }, players: 3, played: true, rules }), "You are 2nd of 3 players today.");
 });
+
+test("the daily's status line agrees with its rank line, and a replay's share says it was one", async () => {
+  const { DAILY } = await import("../../static/js/view/wording.js");
+  const third = { rank: null, name: "Ann", score: 12, words: 2, ranked: false, why: "address", pace: 20 };
+  assert.equal(DAILY.scoredOrNot(true, null), "This try counts on today's leaderboard."); // still running
+  assert.equal(DAILY.scoredOrNot(true, { rank: 1, ranked: true }), "This try counts on today's leaderboard.");
+  assert.equal(DAILY.scoredOrNot(true, third), "Your scored try of the day, not ranked: below says why.");
+  assert.equal(DAILY.scoredOrNot(false, third), "A replay: it does not count on the leaderboard.");
+  assert.equal(DAILY.share(342, 24, 2, false), "Wibble daily #342, played again for fun: 24 points, 2 words");
+  assert.equal(DAILY.share(342, 12, 2), "Wibble daily #342: 12 points, 2 words");
+});

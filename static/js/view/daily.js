@@ -39,7 +39,8 @@ export class DailyPanel {
   shareText(state, url) {
     const daily = state.game?.daily;
     if (!daily) return null;
-    return shareText({ heading: DAILY.share(daily.day, state.total, state.found.length), found: state.found, url });
+    const heading = DAILY.share(daily.day, state.total, state.found.length, daily.scored);
+    return shareText({ heading, found: state.found, url });
   }
 
   show(screen, state) {
@@ -68,7 +69,7 @@ export class DailyPanel {
     el.name.setAttribute("aria-invalid", String(Boolean(error)));
     el.play.disabled = state.connection.state !== "open";
     if (board?.played && screen === "daily-intro") setText(el.play, "Play today's board again (not scored)");
-    setText(el.status, state.shared ? DAILY.shared[state.shared] : state.game?.daily ? DAILY.scoredOrNot(state.game.daily.scored) : "");
+    setText(el.status, state.shared ? DAILY.shared[state.shared] : state.game?.daily ? DAILY.scoredOrNot(state.game.daily.scored, board?.you) : "");
     this.renderBoard(board);
     this.renderDays(state);
     if (event.type === "daily_error" || (event.type === "error" && state.dailyError)) el.name.focus();

@@ -105,9 +105,16 @@ export const DAILY = {
   intro: (seconds) =>
     `One board a day, the same for everyone: ${seconds % 60 === 0 ? plural(seconds / 60, "minute") : plural(seconds, "second")} to find as many words as you can. ` +
     "Your first try of the day counts on the leaderboard; after that you can play it again for fun.",
-  share: (day, total, words) => `Wibble daily #${day}: ${plural(total, "point")}, ${plural(words, "word")}`,
+  share: (day, total, words, scored = true) =>
+    `Wibble daily #${day}${scored ? "" : ", played again for fun"}: ${plural(total, "point")}, ${plural(words, "word")}`,
   shared: { copied: "Copied: paste it to your friends.", shared: "Shared.", failed: "Could not copy here: this browser keeps the clipboard closed." },
-  scoredOrNot: (scored) => (scored ? "This try counts on today's leaderboard." : "A replay: it does not count on the leaderboard."),
+  /** The try on screen: today's scored one (ranked, or not: `you` once it has ended), or a replay. */
+  scoredOrNot: (scored, you) =>
+    !scored
+      ? "A replay: it does not count on the leaderboard."
+      : you?.ranked === false
+        ? "Your scored try of the day, not ranked: below says why."
+        : "This try counts on today's leaderboard.",
   rank: ({ you, players, played, rules }) =>
     you && you.ranked === false
       ? `Your try: ${plural(you.score, "point")}, not ranked: ${DAILY.unranked(you, rules)}`
