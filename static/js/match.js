@@ -305,3 +305,10 @@ export function standings(match) {
     .sort((a, b) => b.score - a.score || a.index - b.index)
     .map((seat) => ({ ...seat, rank: 1 + scores.filter((s) => s > seat.score).length }));
 }
+
+/** Whether an end screen's turn played the best word on its board: the word, for its points too
+ * (the same word by another path may score less, a DL or 2× tile left out, and "found it" would
+ * hide the points missed). */
+export function foundTheBest({ played, best }) {
+  return Boolean(played && best && played.word === best.word && played.points >= best.points);
+}

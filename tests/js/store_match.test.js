@@ -393,3 +393,12 @@ test("a power this seat cannot pay for says what it costs, and sends nothing", a
   assert.deepStrictEqual(result.sent, []);
   assert.deepStrictEqual([result.message.say, result.message.power, result.message.cost, result.message.gems], ["power_cost", "hint", 4, 1]);
 });
+
+test("an end screen's turn found the best word only for as many points as the best path", () => {
+  const best = { word: "HASHEESHES", points: 54 };
+  assert.strictEqual(M.foundTheBest({ played: { word: "HASHEESHES", points: 54 }, best }), true);
+  assert.strictEqual(M.foundTheBest({ played: { word: "HASHEESHES", points: 32 }, best }), false);
+  assert.strictEqual(M.foundTheBest({ played: { word: "HASH", points: 9 }, best }), false);
+  assert.strictEqual(M.foundTheBest({ played: null, best }), false);
+  assert.strictEqual(M.foundTheBest({ played: { word: "CAT", points: 5 }, best: null }), false);
+});

@@ -353,8 +353,7 @@ export class MatchPanel {
         const best = turn.best
           ? withWord(doc, "turn-best", "Best on the board: ", turn.best)
           : make(doc, "span", "turn-best", "No word on the board");
-        const same = turn.played && turn.best && turn.played.word === turn.best.word;
-        item.dataset.best = String(Boolean(same));
+        item.dataset.best = String(M.foundTheBest(turn));
         item.append(
           make(doc, "span", "turn-who", `Round ${turn.round} · ${name}`),
           played,
