@@ -485,11 +485,22 @@ export class RoomMoves {
     return true;
   }
 
-  /** Leave the room (a seat held is given up) and go home. */
+  /** Leave the room (a seat held is given up) and go home. While the room plays and this tab holds a
+   * seat, the first press only asks again (a stand-in plays the seat to the end, and its person can
+   * come back only to watch: a mis-tap on a phone must not cost that); a second within
+   * LEAVE_CONFIRM_MS (room.js) leaves. */
   leaveRoom() {
     const code = this.state.join.code;
     if (!code) return false;
-    if (this.state.room) this.store.send(P.leaveRoom()); // if the socket is down, the seat's grace runs out instead
+    const room = this.state.room;
+    if (room && R.isSeated(room) && R.matchRunning(room) && !R.leaveAsked(this.state, this.store.now())) {
+      this.state.leaveAsked = this.store.now();
+      this.store.setMessage("info", "leave_confirm", { race: R.isRace(room) });
+      this.store.emit({ type: "leave_asked" });
+      return false;
+    }
+    this.state.leaveAsked = null;
+    if (room) this.store.send(P.leaveRoom()); // if the socket is down, the seat's grace runs out instead
     this.saved.forget(code);
     this.state.join = { ...this.state.join, step: JoinStep.LEFT };
     this.store.emit({ type: "leave_page", to: { home: true } });

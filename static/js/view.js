@@ -68,7 +68,7 @@ export class View {
     this.word = new WordPanel(root);
     this.endless = new EndlessPanel(root, config);
     this.match = new MatchPanel(root, { board: this.board, now, config });
-    this.room = new RoomPanel(root, config, { announce: (text) => this.messages.announce(text) });
+    this.room = new RoomPanel(root, config, { announce: (text) => this.messages.announce(text), now });
     this.race = new RacePanel(root, now);
     this.games = new GamesPanel(root);
     this.sprint = new SprintPanel(root, now);

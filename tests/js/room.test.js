@@ -16,6 +16,7 @@ const S = await import("../../static/js/store.js");
 const R = await import("../../static/js/room.js");
 const M = await import("../../static/js/match.js");
 const P = await import("../../static/js/protocol.js");
+const W = await import("../../static/js/view/wording.js");
 const config = { wordlists: [{ name: "en", title: "English" }, { name: "es", title: "Español" }],
                  default_wordlist: "en" };
 const person = (name, extra = {}) => ({ name, kind: "human", level: null, speed: 1, connected: true,
@@ -42,12 +43,12 @@ const roomMatch = (extra = {}) => ({
 const running = { match_id: "rm1", phase: "playing", round: 1, rounds: 1 };
 const two = () => [person("Ann"), person("Bo"), null, null, null, null]; // Ann and Bo seated
 const refusal = (code, request, message = "no") => ({ type: "error", code, message, request });
-const make = ({ room = null, local = memory(), gone = false } = {}) => {
+const make = ({ room = null, local = memory(), gone = false, now = () => 1000 } = {}) => {
   const sent = [];
   const store = new S.Store({ send: (m) => { sent.push(m); return true; },
                               storage: S.savedGames(memory(), memory()), rooms: S.savedRooms(local),
                               config: room ? { ...config, room, ...(gone && { room_gone: true }) } : config,
-                              now: () => 1000 });
+                              now });
   const events = [];
   store.subscribe((state, event) => events.push(event));
   store.onStatus({ state: "open", lost: false });
@@ -382,6 +383,32 @@ test("sitting getting up and leaving", async () => {
   assert.deepStrictEqual(result.sent, [{ "type": "take_seat", "seat": 2 }, { "type": "leave_seat" }, { "type": "leave_room" }]);
   assert.deepStrictEqual(result.left, { "type": "leave_page", "to": { "home": true } });
   assert.deepStrictEqual(result.stored, {  });
+});
+
+test("leaving mid-match asks once: a second press within a few seconds leaves, a late one asks again", async () => {
+  const result = await run(async () => {
+    let clock = 1000;
+    const { store, sent, events } = make({ room: "K7QX2M", now: () => clock });
+    store.room.joinRoom("Bo");
+    store.onMessage(roomMsg({ you: 1, token: "tok1", name: "Bo", match: running, seats: two() }));
+    const before = sent.length;
+    const first = store.room.leaveRoom();
+    const asked = { say: store.state.message.say, text: W.messageText(store.state.message),
+                    sent: sent.length - before, asked: R.leaveAsked(store.state, clock) };
+    clock += R.LEAVE_CONFIRM_MS + 1; // too late: it asks again
+    const late = store.room.leaveRoom();
+    clock += 2000;
+    const second = store.room.leaveRoom();
+    return { first, asked, late, second, sent: sent.slice(before), left: events.at(-1) };
+  });
+  assert.strictEqual(result.first, false);
+  assert.deepStrictEqual(result.asked.say, "leave_confirm");
+  assert.match(result.asked.text, /^Leave the room\? A bot plays your seat until the match ends/);
+  assert.deepStrictEqual([result.asked.sent, result.asked.asked], [0, true]);
+  assert.strictEqual(result.late, false);
+  assert.strictEqual(result.second, true);
+  assert.deepStrictEqual(result.sent, [{ "type": "leave_room" }]);
+  assert.deepStrictEqual(result.left, { "type": "leave_page", "to": { "home": true } });
 });
 
 test("the mode switch on a rooms page goes to the main page", async () => {

@@ -25,10 +25,12 @@ export class RoomPanel {
    * @param {Document} root the page; `config` the page's (its word lists and the default);
    *   `announce(text)` says a text in the live region (view/messages.js)
    */
-  constructor(root, config, { announce }) {
+  constructor(root, config, { announce, now }) {
     const $ = (selector) => root.querySelector(selector);
     this.document = root;
     this.announce = announce;
+    this.now = now; // the tab's clock (ms), as the store's: how long "Leave now" stays
+    this.leaveAgain = null; // the timer that puts "Leave room" back once the second press is late
     this.wordlists = config.wordlists;
     this.defaultWordlist = config.default_wordlist;
     this.el = {
@@ -64,6 +66,7 @@ export class RoomPanel {
       raceSeconds: $("#room-race-seconds"),
       start: $('[data-action="room-start"]'),
       leaveSeat: $('[data-action="leave-seat"]'),
+      leaveRoom: [...root.querySelectorAll('[data-action="leave-room"]')],
       results: $('[data-action="room-results"]'),
       wait: $('[data-testid="room-wait"]'),
     };
@@ -104,6 +107,7 @@ export class RoomPanel {
     if (screen === "room-entry") this.renderEntry(state, event);
     if (state.mode !== "room" || !room) return;
     this.renderBar(room);
+    this.renderLeave(state);
     if (screen === "lobby") this.renderLobby(state, room, event);
   }
 
@@ -169,6 +173,17 @@ export class RoomPanel {
       ? "· Watching: you can take a seat between matches"
       : `· Seat ${room.you + 1}${R.isHost(room) ? " · host" : ""}`;
     setText(this.el.barYou, `${you}${watchers}`);
+  }
+
+  /** "Leave room", or "Leave now" for a while after a first press mid-match (room_moves.js), then back. */
+  renderLeave(state) {
+    clearTimeout(this.leaveAgain);
+    const asked = R.leaveAsked(state, this.now());
+    for (const button of this.el.leaveRoom) {
+      setText(button, asked ? "Leave now" : "Leave room");
+      button.dataset.asked = String(asked);
+    }
+    if (asked) this.leaveAgain = setTimeout(() => this.renderLeave(state), state.leaveAsked + R.LEAVE_CONFIRM_MS - this.now() + 50);
   }
 
   /** The room between matches: its link, its six seats, its rules, and starting. */

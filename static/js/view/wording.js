@@ -84,6 +84,8 @@ export const SAY = {
   room_removed: () => "The host removed you from your seat; you are watching.",
   room_seat_lost: () => "Your seat in this room is no longer yours; you are watching.",
   link_copied: () => "Link copied. Send it to your friends.",
+  leave_confirm: ({ race }) =>
+    `Leave the room? ${race ? "Your seat in the race is given up" : "A bot plays your seat until the match ends"}, and you can come back only to watch. Press “Leave now” to confirm.`,
   // type to spell
   no_path: ({ typed, letter }) =>
     typed ? `No path on the board spells ${typed}${letter}.` : `No ${letter} on the board to start with.`,
