@@ -111,6 +111,7 @@ export function matchOf(message, now) {
     clock: clockOf(message, now),
     // The ring's full circle: the match's turn length (an extended turn may start fuller).
     turnSeconds: Number.isFinite(message.settings?.turn_seconds) ? message.settings.turn_seconds : null,
+    extendSeconds: int(message.settings?.extend_seconds, 15),
     costs: { ...DEFAULT_COSTS, ...(message.costs ?? {}) },
     gemCap: int(message.gem_cap, 10),
     version: int(message.version),
@@ -239,17 +240,25 @@ export function applyPlayed(match, message, board) {
 /** `turn`: whose turn, which round, the clock. Returns the seat whose turn just ended. */
 export function applyTurn(match, message, now) {
   const ended = match.turn;
+  const before = { turnNo: match.turnNo, phase: match.phase };
   match.turn = int(message.turn, match.turn);
   match.round = int(message.round, match.round);
   match.turnNo = int(message.turn_no, match.turnNo);
   match.phase = message.phase ?? match.phase;
   match.clock = clockOf(message, now);
   match.passed = message.passed ? { seat: ended, how: message.passed } : null;
-  match.hint = null;
-  match.marks = new Map(); // a suggestion is for the turn it was made in
+  if (!sameTurn(match, before)) {
+    match.hint = null; // (the server keeps a hint for its turn, extended or not)
+    match.marks = new Map(); // a suggestion is for the turn it was made in
+  }
   if (Number.isFinite(message.version)) match.version = message.version;
   return ended;
 }
+
+/** Whether the match is still on the turn `before` ({turnNo, phase}) was: a `turn` message
+ * that only moved the clock (an `extend`). */
+export const sameTurn = (match, before) =>
+  match.turnNo === before.turnNo && match.phase === before.phase && match.phase === MatchPhase.PLAYING && !match.passed;
 
 export function applyGems(match, message) {
   const seat = match.seats[message.seat];

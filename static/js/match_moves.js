@@ -152,6 +152,10 @@ export class MatchMoves {
       store.setMessage("info", "round_start", next);
     } else if (M.isMyTurn(match) && match.turnNo !== before.turnNo) {
       store.setMessage(kind, "your_turn", { after });
+    } else if (M.sameTurn(match, before) && match.clock !== null) {
+      // Only the clock moved: the seat on turn bought more time (`extend`).
+      const who = { mine: M.isMyTurn(match), name: M.seatName(match, match.turn), seconds: match.extendSeconds };
+      store.setMessage("info", "extended", who);
     }
     this.rememberMatch();
     store.emit({ type: "turn", ended });

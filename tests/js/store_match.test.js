@@ -206,11 +206,15 @@ test("the turn clock counts down from remaining not from the deadline", async ()
     clock += 5500;
     const later = M.secondsLeft(m, clock);
     const extendable = M.canUse(m, "extend");
+    store.onMessage({ type: "hint", word: "CAT", path: [[0, 0], [0, 1], [0, 2]], points: 4 });
     store.match.usePower("extend");
     store.onMessage(turn({ turn: 0, turn_no: 2, deadline: 2, remaining: 29.5, seq: 1 }));
     return { atOnce, later, extendable, extended: M.secondsLeft(m, clock), span: M.clockSpan(m),
-             sent: sent.at(-1) };
+             sent: sent.at(-1), said: W.messageText(store.state.message), hint: m.hint?.word };
   });
+  // The extension is said, and the hint bought this turn stays on the board: the turn goes on.
+  assert.deepStrictEqual(result.said, "You added 15 seconds to the turn's clock.");
+  assert.deepStrictEqual(result.hint, "CAT");
   assert.deepStrictEqual(result.atOnce, 20);
   assert.ok(Math.abs(result.later - 14.5) <= 1e-6 * Math.abs(14.5), `${result.later} is about 14.5`);
   assert.strictEqual(result.extendable, true);

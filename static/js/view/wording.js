@@ -63,6 +63,7 @@ export const SAY = {
   round_start: ({ round, yours, next }) => `Round ${round} — ${yours ? "your turn" : `${next}'s turn`}.`,
   hint: () => "Hint bought — see below the board.",
   shuffled: ({ mine, name }) => `${mine ? "You" : name} shuffled the letters.`,
+  extended: ({ mine, name, seconds }) => `${mine ? "You" : name} added ${plural(seconds, "second")} to the turn's clock.`,
   swapped: ({ mine, name, was, letter }) => `${mine ? "You" : name} swapped ${was} for ${letter}.`,
   no_hint: () => "No word on this board to hint at.",
   suggested: ({ name, count }) => `${name} marks ${plural(count, "tile")} for you.`,
