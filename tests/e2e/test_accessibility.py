@@ -15,6 +15,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, exp
 
 from tests.e2e.conftest import watch_console
 from tests.e2e.test_rooms import ROOM_SERVER
+from tests.e2e.wibble_page import past_yesterdays_last_tries
 from tests.support import LiveServer
 
 pytestmark = pytest.mark.e2e
@@ -338,6 +339,7 @@ def test_no_axe_violations_on_the_daily_board(
     server = start_server("--data-dir", "", env={"WIBBLE_DAILY_SECONDS": "5"})
     audit = Audit(axe_source)
     page = contexts()
+    past_yesterdays_last_tries(5)  # (yesterday's board is opened below)
     page.goto(f"{server.url}/daily")
     screen(page, "daily-intro")
     expect(page.get_by_test_id("daily-rank")).not_to_be_empty()

@@ -14,7 +14,7 @@ from playwright.sync_api import Browser, Page, WebSocket, expect
 from tests.e2e.conftest import watch_console
 from tests.e2e.test_accessibility import PHONE
 from tests.e2e.test_match import MatchPage
-from tests.e2e.wibble_page import SlowLink, WibblePage
+from tests.e2e.wibble_page import SlowLink, WibblePage, past_yesterdays_last_tries
 from tests.support import LiveServer
 from wibble.core import Trie
 
@@ -116,6 +116,7 @@ def test_on_a_phone_yesterdays_words_missed_words_and_a_replays_word_show_theirs
     page = context.new_page()
     errors = watch_console(page)
     popover = page.get_by_test_id("definition")
+    past_yesterdays_last_tries(DAILY)  # (yesterday's board is opened below)
     page.goto(f"{server.url}/daily")
     expect(page.locator("body")).to_have_attribute("data-screen", "daily-intro")
 

@@ -70,7 +70,8 @@ def test_a_race_of_three_with_a_watcher_plays_to_its_end_across_two_processes(
     code = ann.code()
     # The mode's menu is wide enough to read (its help text once squashed it to "Ra" and "Ma").
     mode_box = ann.page.get_by_label("What to play").bounding_box()
-    assert mode_box is not None and mode_box["width"] >= 150, mode_box
+    assert mode_box is not None
+    assert mode_box["width"] >= 150, mode_box
     ann.page.get_by_label("What to play").select_option("race")
     ann.page.get_by_label("Race length").select_option("60")
     expect(ann.page.get_by_label("Match length")).to_be_hidden()  # a match's rules are not a race's

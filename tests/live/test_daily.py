@@ -11,7 +11,15 @@ import pytest
 
 from tests.live.players import FakeClock, Live, LiveFactory, Player, errors, tick
 from wibble.core import RuleError
-from wibble.core.daily import DAILY_SECONDS, KEY_DOC_ID, Leaderboard, day_number, doc_id, seed_of
+from wibble.core.daily import (
+    DAILY_SECONDS,
+    KEY_DOC_ID,
+    REVEAL_MARGIN,
+    Leaderboard,
+    day_number,
+    doc_id,
+    seed_of,
+)
 from wibble.core.pace import MOST_TILES, WINDOW
 from wibble.engines.store import Store
 from wibble.engines.store.base import Doc
@@ -410,5 +418,31 @@ def test_a_daily_try_s_record_opens_only_once_its_day_is_over(daily: Live, clock
         record_of(daily.store, game_id, clock())
     assert refused.value.code == "record/in_progress"
 
-    clock.now = NOON + 12 * 3600  # midnight UTC: the next day's board is out
+    clock.now = NOON + 12 * 3600  # midnight UTC: a try begun a moment ago is still played
+    with pytest.raises(RuleError) as still:
+        record_of(daily.store, game_id, clock())
+    assert still.value.code == "record/in_progress"
+    clock.now += DAILY_SECONDS + REVEAL_MARGIN  # every try of the day has ended
     assert record_of(daily.store, game_id, clock()).game_id == game_id
+
+
+def test_a_finished_daily_try_resumed_tells_no_seed_until_its_days_last_tries_have_ended(
+    daily: Live, clock: FakeClock
+) -> None:
+    """Over for Ann is not over for the others: her finished try, opened again, would give her the
+    seed to draw the day's board and its refills for a second player id's scored try."""
+    ann = daily.player()
+    game = start(ann)
+    ann.send(type="done")
+    again = daily.player()
+    [resumed] = again.send(type="resume", game_id=game["game_id"], token=game["token"])
+    assert (resumed["type"], resumed["phase"]) == ("game", "over")
+    assert "seed" not in resumed
+    clock.now = NOON + 12 * 3600 + 60  # a minute into the next day: yesterday's last tries run on
+    [later] = daily.player().send(type="resume", game_id=game["game_id"], token=game["token"])
+    assert "seed" not in later
+    assert leaderboard(daily.player())["yesterday"] is None  # nor its board and best words
+    clock.now = NOON + 12 * 3600 + DAILY_SECONDS + REVEAL_MARGIN
+    [told] = daily.player().send(type="resume", game_id=game["game_id"], token=game["token"])
+    assert isinstance(told["seed"], int)
+    assert leaderboard(daily.player())["yesterday"]["board"] == game["board"]  # type: ignore[index]

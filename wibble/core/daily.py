@@ -65,6 +65,30 @@ def day_of(now: float) -> date:
     return datetime.fromtimestamp(now, tz=UTC).date()
 
 
+REVEAL_MARGIN = 5.0
+"""Seconds past a day's last try before its board is told: the end's own commit and its clock's skew."""
+
+
+def revealed(day: date, now: float, seconds: float = DAILY_SECONDS) -> bool:
+    """Whether every try at ``day``'s board has ended at ``now``, so that what draws it may be told
+    (its seed, a try's record and replay, its best words). Not at midnight: a try begun at the
+    day's last moment runs ``seconds`` (the daily's length) past it, and its player must not
+    meanwhile learn from the day's other tries what its refills will be."""
+    midnight = datetime.combine(day + timedelta(days=1), datetime.min.time(), tzinfo=UTC).timestamp()
+    return now >= midnight + seconds + REVEAL_MARGIN
+
+
+def daily_revealed(daily: Mapping[str, Any], sprint: Any, now: float) -> bool:
+    """``revealed`` for a try's own ``daily`` fields (its ISO ``date``) and its clock's length (the
+    day's, as every try of it is given); a try that names no day is never revealed."""
+    try:
+        day = date.fromisoformat(daily.get("date"))  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return False
+    seconds = sprint if isinstance(sprint, int | float) and not isinstance(sprint, bool) else DAILY_SECONDS
+    return revealed(day, now, seconds)
+
+
 def day_number(day: date) -> int:
     """The day's number, counting ``FIRST_DAY`` as 1."""
     return (day - FIRST_DAY).days + 1

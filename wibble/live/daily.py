@@ -37,6 +37,7 @@ from ..core.daily import (
     day_number,
     day_of,
     doc_id,
+    revealed,
     yesterday,
 )
 from ..core.pace import MOST_TILES, judge
@@ -291,9 +292,12 @@ class Dailies(Service):
 
     # -- yesterday ---------------------------------------------------------------------------
 
-    def _yesterday(self, day: date) -> dict[str, Any]:
-        """Yesterday's first board, the same for everyone, and the best words it held."""
+    def _yesterday(self, day: date) -> dict[str, Any] | None:
+        """Yesterday's first board, the same for everyone, and the best words it held; None until
+        yesterday's last tries have ended (a try begun just before midnight is still played)."""
         before = yesterday(day)
+        if not revealed(before, self.wall_clock(), self.seconds):
+            return None
         kept = self._yesterdays.get(before)
         if kept is None:
             words = self.wordlists.for_player(None)

@@ -10,7 +10,7 @@ from typing import Any
 
 from .. import protocol
 from ..core import Game, GameDataError, Move, Record, RecordError, RuleError, replay
-from ..core.daily import day_of
+from ..core.daily import daily_revealed
 from ..core.match import Match, MatchMove, MatchRecord, match_differences, replay_match
 from ..core.match.record import ENDS_TURN, MATCH_RECORD_FORMAT
 from ..engines.store import Store
@@ -72,22 +72,17 @@ def record_of(store: Store, game_id: str, now: float) -> Record:
         # A runner's words and board are theirs until the race ends (a watcher learns the id).
         raise RuleError("record/in_progress", "this game is run in a race that is still on; wait for its end")
     daily = row.doc.get("daily")
-    if isinstance(daily, dict) and not _day_over(daily.get("date"), now):
+    if isinstance(daily, dict) and not daily_revealed(daily, row.doc.get("sprint"), now):
         # Its seed draws the board and every refill others are still playing for places today.
         raise RuleError(
             "record/in_progress",
             "this is a try at the daily board, which others are still playing: "
-            "its record opens when the day is over (midnight UTC)",
+            "its record opens when the day is over (midnight UTC, and the last tries' minutes)",
         )
     try:
         return Record.of(game_id, row.doc, store.moves(game_id))
     except (GameDataError, RecordError):
         raise RuleError("game/unavailable", "this game's record is damaged") from None
-
-
-def _day_over(date: Any, now: float) -> bool:
-    """Whether the day a daily try was played on (its ISO date) is over at ``now``."""
-    return isinstance(date, str) and date < day_of(now).isoformat()
 
 
 def _race_over(store: Store, race_id: Any) -> bool:

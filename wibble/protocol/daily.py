@@ -15,11 +15,12 @@ from .messages import _chain, _faces, board
 
 
 def leaderboard(
-    day: date, seconds: int, standing: dict[str, Any], yesterday: dict[str, Any], most_tiles: int
+    day: date, seconds: int, standing: dict[str, Any], yesterday: dict[str, Any] | None, most_tiles: int
 ) -> dict[str, Any]:
     """The ``leaderboard`` message of ``day``: the sprint's length, the standing as one player sees
     it (``Leaderboard.view``: the top, their own place, how many are ranked), the ranking's rules
-    (the pace bound, the places an address may hold) and yesterday's board."""
+    (the pace bound, the places an address may hold) and yesterday's board (None for the first
+    minutes of a day, while yesterday's last tries are played)."""
     return {
         "type": "leaderboard",
         "date": day.isoformat(),

@@ -87,6 +87,7 @@ export class DailyPanel {
       }),
     );
     const yesterday = board.yesterday;
+    setHidden(el.yesterday, !yesterday); // (none for a day's first minutes, while yesterday's last tries run)
     if (yesterday && this.yesterdayShown !== yesterday.date) {
       this.yesterdayShown = yesterday.date;
       setText(el.yesterdayTitle, DAILY.yesterday(yesterday.day));

@@ -27,6 +27,7 @@ from ...core import (
     WordJudged,
     WordList,
 )
+from ...core.daily import daily_revealed
 from ...engines.bus import EVERYONE, Audience, only
 from ...engines.store import Gone, StorageError
 from ...protocol import Cancel, Command, EndSprint, Enter, Press, Release
@@ -403,8 +404,12 @@ class Games(Service):
             snapshot["daily"] = {key: live.daily.get(key) for key in ("day", "date", "scored")}
         if live.race is not None:  # a race's: the page shows it in the room, and never resumes it alone
             snapshot["race"] = {key: live.race.get(key) for key in ("race_id", "seat")}
-        if (live.daily is not None or live.race is not None) and live.game.phase is not Phase.OVER:
+        if live.race is not None and live.game.phase is not Phase.OVER:
             # A board others play too, for places: its seed would tell every refill to come.
+            del snapshot["seed"]
+        elif live.daily is not None and not daily_revealed(live.daily, live.game.sprint, self.wall_clock()):
+            # The day's board, which others play for places until the day's last try has ended
+            # (this try's end is not theirs: a finished try resumed must not tell it either).
             del snapshot["seed"]
         self.bus.publish(live.game_id, [protocol.personal(snapshot, [live.token_hash.hex()])], audience)
 
