@@ -92,6 +92,30 @@ def test_a_holder_whose_next_step_is_far_off_keeps_the_key_until_then() -> None:
     assert both.steps[-1][0] == "two"
 
 
+def test_a_step_moved_sooner_than_the_one_its_claim_was_held_for_is_taken_over_when_due() -> None:
+    # One holds the key for a step 30 s off (a turn's clock), then the step moves to 3 s from now
+    # (the turn ended early: the pause between rounds), and one dies. Two takes the step over when
+    # it falls due, not once the claim held for the old step runs out (35 s: a round began 32 s late).
+    both = TwoProcesses(gap=30.0)
+    both.run(0.1, both.one, both.two)
+    assert both.who() == {"one"}
+    moved = both.clock() + 3.0
+    both.one.set(FIRST, moved)
+    both.two.set(FIRST, moved)  # (its copy of the match heard the early end too)
+    both.run(4.0, both.two)  # one is dead
+    assert [name for name, _ in both.steps] == ["one", "two"]
+    assert both.steps[-1][1] - moved <= 0.1
+
+
+def test_a_process_that_stops_lets_go_of_the_claims_it_held_for_steps_to_come() -> None:
+    both = TwoProcesses(gap=30.0)
+    both.run(0.1, both.one, both.two)
+    both.one.stop()  # a graceful restart: the other processes take its next steps when they are due
+    both.run(31.0, both.two)
+    assert both.steps[-1][0] == "two"
+    assert both.steps[-1][1] - both.steps[0][1] <= 30.1
+
+
 @dataclass
 class Stoppable:
     """Timers whose process a test can stop (its monotonic clock jumps while the wall clock stands

@@ -84,6 +84,12 @@ class Timers:
 
     def set(self, key: Hashable, when: float) -> None:
         """Hand ``key`` to its kind's handler at ``when`` (replacing any deadline ``key`` had)."""
+        if self._held_ahead and self._schedule.when(key) != when:
+            # Held until a lease past the step it was set for (``_handle``): a step moved (a turn
+            # ended before its clock, and the pause between rounds is due in 3 s) lets the claim go,
+            # or, should this process die, another would wait out the old step's time before
+            # taking the new one over. It is claimed again when it falls due.
+            self._let_go(key)
         head = self._schedule.peek()
         self._schedule.set(key, when)
         if head is None or when < head[1]:
@@ -91,10 +97,13 @@ class Timers:
 
     def cancel(self, key: Hashable) -> None:
         self._schedule.cancel(key)
-        if not self._held_ahead:  # (the usual case: cancel is on the path of players' moves)
-            return
+        if self._held_ahead:  # (usually empty: cancel is on the path of players' moves)
+            self._let_go(key)  # held for a step that will not come here now
+
+    def _let_go(self, key: Hashable) -> None:
+        """Release ``key``'s claim if it is held here ahead of its step."""
         name = repr(key)
-        if name in self._held_ahead:  # held for a step that will not come here now: let it go
+        if name in self._held_ahead:
             self._held_ahead.discard(name)
             self._release(name, key)
 
@@ -200,6 +209,7 @@ class Timers:
         if self.late():  # stopped while it asked (the claim may be older than another's): catch up first
             self._schedule.set(key, self.clock())
             return False
+        self._held_ahead.discard(name)  # (claimed for a lease now: the handler's own ``set`` keeps it)
         try:
             handler(key)
         except Exception:
@@ -207,7 +217,6 @@ class Timers:
             if self._schedule.when(key) is None:  # never lose a deadline to a passing failure
                 self._schedule.set(key, self.clock() + RETRY_SECONDS)
         after = self._schedule.when(key)
-        self._held_ahead.discard(name)
         if after is None:  # nothing more due under this key here: let it go
             self._release(name, key)
         elif after - self.clock() > self.lease / 2:
@@ -264,5 +273,10 @@ class Timers:
             self._thread.start()
 
     def stop(self) -> None:
+        """Run nothing more; the claims held for steps to come are let go, so that the processes
+        that go on take those steps when they fall due, not a lease after."""
         self._stopped = True
         self._wake.set()
+        for name in list(self._held_ahead):
+            self._held_ahead.discard(name)
+            self._release(name, name)
