@@ -12,7 +12,8 @@ import pytest
 from tests.processes.test_processes import record, serve, split_room
 from tests.processes.test_rooms import Clients, Message, Seat, a_path, play
 from tests.redis_server import RedisCluster
-from tests.support import LiveServer
+from tests.support import Client, LiveServer
+from tests.wire import a_word, until
 
 
 @pytest.fixture
@@ -88,6 +89,42 @@ def test_a_master_killed_mid_match_fails_over_and_nothing_acknowledged_is_lost(
         if master is not None:
             master.start()  # back, as the new master's replica: the cluster whole for the next test
             redis_cluster.wait_ready()
+
+
+def test_a_process_started_while_a_master_is_down_comes_up_and_plays_once_it_has_failed_over(
+    redis_cluster: RedisCluster,
+) -> None:
+    """A host restarts its processes while the cluster fails over (a master just died): each comes
+    up, as a running one rides the failover out, rather than exiting with a traceback."""
+    master = redis_cluster.masters()[1]
+    server = None
+    try:
+        master.kill()
+        server = serve(redis_cluster.url)  # (up once it prints its address, or this fails)
+        redis_cluster.wait_ready()  # the replica has taken over
+        client = Client(server.ws_url)
+        deadline = time.monotonic() + 30
+        while True:  # as a player tries again while the process's map of the cluster catches up
+            game = client.ask({"type": "new_game"})
+            if game["type"] == "game":
+                break
+            assert game["code"] == "server/storage", game
+            assert time.monotonic() < deadline, "still refused 30 s after the failover"
+            time.sleep(0.5)
+        # (The game may be told again as the process catches up after the failover: read on to the word.)
+        (r, c), *rest = a_word(game)[1]
+        client.send({"type": "press", "row": r, "col": c})
+        for r, c in rest:
+            client.send({"type": "enter", "row": r, "col": c})
+        client.send({"type": "release"})
+        judged = until(client, "word")[-1]
+        assert judged["result"] == "scored", judged
+        client.close()
+    finally:
+        if server is not None:
+            server.stop()
+        master.start()
+        redis_cluster.wait_ready()
 
 
 def test_a_resharding_during_play_moves_the_match_to_another_master_and_play_goes_on(

@@ -49,7 +49,12 @@ class RedisPresence:
         hash of the address it joined from."""
         self._left: set[tuple[str, str]] = set()
         """Leaves that could not reach Redis yet."""
-        self.beat()
+        try:
+            self.beat()
+        except self._errors as exc:
+            # A cluster failing over as the process starts (a master just died): the heartbeat
+            # tries again every few seconds, as it does for a running process.
+            log.warning("presence: Redis did not take this process's first heartbeat (%s); trying again", exc)
 
     def _topic(self, topic: str) -> str:
         return f"{self.prefix}:presence:{{{topic}}}"
