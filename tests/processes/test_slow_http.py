@@ -88,6 +88,18 @@ def test_a_request_with_a_body_is_refused_at_once_and_the_connection_closed(
     assert "Traceback" not in "".join(server.output)
 
 
+def test_headers_the_parser_gives_up_on_are_a_bad_request_not_a_traceback_each(server: LiveServer) -> None:
+    """Over 100 headers: 400, and nothing in the log a client could fill by sending it again."""
+    headers = "".join(f"X-Many-{n}: {n}\r\n" for n in range(101))
+    for _ in range(3):
+        with connect(server) as sock:
+            sock.sendall(f"GET /healthz HTTP/1.1\r\nHost: localhost\r\n{headers}\r\n".encode())
+            answer, _ = answer_and_close(sock)
+        assert answer.startswith(b"HTTP/1.1 400 "), answer
+    assert "Traceback" not in "".join(server.output)
+    assert "more than 100" not in "".join(server.output)
+
+
 def test_an_empty_body_is_no_body(server: LiveServer) -> None:
     with connect(server) as sock:
         sock.sendall(

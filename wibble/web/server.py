@@ -6,6 +6,7 @@ Call ``gevent.monkey.patch_all()`` before importing this module (``wibble serve`
 
 from __future__ import annotations
 
+import http.client
 import socket
 import time
 from typing import Any, TextIO
@@ -36,6 +37,7 @@ def _answer(status: str, text: str, *extra: str) -> bytes:
 
 _TOO_MANY = _answer("429 Too Many Requests", "Too many connections from your address.", "Retry-After: 10")
 _NO_BODIES = _answer("413 Content Too Large", "Wibble takes no request bodies.")
+_BAD_HEADERS = _answer("400 Bad Request", "The request's headers could not be read.")
 
 
 class BodyRefused(ValueError):
@@ -153,6 +155,11 @@ class Handler(WSGIHandler):  # type: ignore[misc]
     def _handle_client_error(self, ex: BaseException) -> Any:
         if isinstance(ex, BodyRefused):
             return ("413", _NO_BODIES)  # written as is; then the connection is closed
+        if isinstance(ex, http.client.HTTPException):
+            # Headers the standard parser gives up on (over 100 of them, or one line too long):
+            # the client's doing, answered 400 like any bad request, not a traceback in the log
+            # for each (gevent prints one for an error it does not know to be the client's).
+            return ("400", _BAD_HEADERS)
         return super()._handle_client_error(ex)
 
     def _cancel_deadline(self) -> None:
