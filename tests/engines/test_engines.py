@@ -83,3 +83,19 @@ def test_a_shard_of_a_cluster_that_lost_its_data_is_noticed_whichever_it_is(
             assert engines.watch_epoch()  # (the new tokens, from now on)
     finally:
         engines.stop()
+
+
+def test_a_redis_that_keeps_only_snapshots_or_nothing_is_named_to_the_host(engines: Any) -> None:
+    client = engines.client
+    before = {**client.config_get("appendonly"), **client.config_get("save")}
+    try:
+        client.config_set("appendonly", "yes")
+        assert engines.persistence() is None
+        client.config_set("appendonly", "no")
+        client.config_set("save", "3600 1")  # Redis's own default: a crash loses minutes of moves
+        assert "keeps only snapshots" in engines.persistence()
+        client.config_set("save", "")
+        assert "keeps nothing on disk" in engines.persistence()
+    finally:
+        client.config_set("save", before["save"])
+        client.config_set("appendonly", before["appendonly"])

@@ -143,8 +143,13 @@ class RedisEngines:
             saves = self.client.config_get("save")
         except Exception:  # CONFIG may be disabled (a managed Redis): nothing to say
             return None
-        if config.get("appendonly") == "yes" or saves.get("save"):
+        if config.get("appendonly") == "yes":
             return None
+        if saves.get("save"):
+            return (
+                f"Redis at {self.url} keeps only snapshots (no AOF): a Redis crash loses every move "
+                "since the last one, words players saw scored. See docs/deploy.md (appendonly yes)."
+            )
         return (
             f"Redis at {self.url} keeps nothing on disk (no AOF, no snapshots): a Redis restart "
             "loses every game. See docs/deploy.md (appendonly yes)."
