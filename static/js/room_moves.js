@@ -103,6 +103,7 @@ export class RoomMoves {
     const previous = state.room;
     const room = R.roomOf(message);
     const created = state.join.step === JoinStep.CREATING;
+    const asked = state.join.name; // (the name typed: a seat may give another, "Ann 2")
     const name = room.name || state.join.name;
     state.room = room;
     state.join = { ...state.join, code: room.code, step: JoinStep.IN, error: null, name };
@@ -114,7 +115,7 @@ export class RoomMoves {
     // tab or after a restart. No seat (watching, got up, removed): nothing to keep but the visit.
     if (typeof message.token === "string" && message.token) this.saved.save(room.code, message.token, name);
     else if (room.you === null) this.saved.save(room.code, null, name);
-    if (name) this.saved.setName(name);
+    if (name) this.saved.setName(asked?.trim() || name); // (the name typed, not a seat's "Ann 2")
 
     const match = state.match;
     if (match && match.room !== room.code) {
@@ -127,19 +128,22 @@ export class RoomMoves {
     const newMatch = room.match !== null && previous?.match?.id !== room.match.id;
     if (newMatch) state.lobby = false;
     if (newMatch && previous) store.announce = "new"; // its snapshot comes next: say who plays first
-    this.sayRoomChange(previous, room, created);
+    this.sayRoomChange(previous, room, created, asked);
     store.emit({ type: "room", created, code: room.code });
   }
 
-  /** What changed for this tab: created, seated, got up, became host. */
-  sayRoomChange(previous, room, created) {
+  /** What changed for this tab: created, seated (under another name if the one asked for is a
+   * seat's already), got up, became host. */
+  sayRoomChange(previous, room, created, asked) {
     const store = this.store;
     if (created) {
       store.setMessage("info", "room_created", { code: room.code });
     } else if (!previous) {
       store.setMessage("info", room.you === null ? "room_watching" : "room_back", { seat: room.you });
     } else if (previous.you === null && room.you !== null) {
-      store.setMessage("info", "room_seated", { seat: room.you });
+      const given = room.seats[room.you]?.name ?? null;
+      const renamed = given && asked && given !== asked.trim() ? { given, asked: asked.trim() } : {};
+      store.setMessage("info", "room_seated", { seat: room.you, ...renamed });
     } else if (previous.you !== null && room.you === null && !this.removedNow) {
       store.setMessage("info", "room_got_up");
     } else if (R.isHost(room) && !R.isHost(previous)) {

@@ -385,6 +385,19 @@ test("sitting getting up and leaving", async () => {
   assert.deepStrictEqual(result.stored, {  });
 });
 
+test("a seat given under another name says so: someone there goes by the one asked for", async () => {
+  const result = await run(async () => {
+    const { store } = make({ room: "K7QX2M" });
+    store.room.joinRoom("Ann");
+    store.onMessage(roomMsg({ you: null, token: undefined, name: "Ann" }));
+    store.room.takeSeat(2);
+    store.onMessage(roomMsg({ you: 2, token: "tok2", name: "Ann 2", seats: [person("Ann"), null, person("Ann 2")] }));
+    return { text: W.messageText(store.state.message), name: store.state.join.name };
+  });
+  assert.deepStrictEqual(result.text, "You sat down in seat 3 as Ann 2: someone here goes by Ann already.");
+  assert.deepStrictEqual(result.name, "Ann 2");
+});
+
 test("leaving mid-match asks once: a second press within a few seconds leaves, a late one asks again", async () => {
   const result = await run(async () => {
     let clock = 1000;

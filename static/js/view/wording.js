@@ -79,7 +79,8 @@ export const SAY = {
   race_time_up: () => "Time's up! The race is over.",
   race_watching: () => "A race is on. Press Watch beside a player to follow their board.",
   room_back: ({ seat }) => `Back in your seat (seat ${seat + 1}).`,
-  room_seated: ({ seat }) => `You sat down in seat ${seat + 1}.`,
+  room_seated: ({ seat, given, asked }) =>
+    given ? `You sat down in seat ${seat + 1} as ${given}: someone here goes by ${asked} already.` : `You sat down in seat ${seat + 1}.`,
   room_got_up: () => "You got up; you are watching.",
   room_host_now: () => "You are the host now: the rules and the start are yours.",
   room_removed: () => "The host removed you from your seat; you are watching.",
