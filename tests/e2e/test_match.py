@@ -118,6 +118,9 @@ def test_a_whole_match_against_an_easy_bot(match_page: MatchPage, en_trie: Trie)
     expect(game.seats.nth(1)).to_contain_text(BOT)
     expect(game.seats.nth(1)).to_contain_text("Bot · easy")
     expect(game.power("Hint")).to_be_disabled()  # 4 gems; a seat starts with 3
+    # Pressed all the same (a finger has no key to try), it says why nothing happens.
+    game.power("Hint").click(force=True)  # (force: Playwright will not click what reads disabled)
+    expect(game.message).to_have_text("Hint costs 4 gems; you have 3.")
     # Turns are not timed: Extend (more time for a turn) is not offered at all.
     expect(page.get_by_test_id("powers").locator('[data-power="extend"]')).to_be_hidden()
     expect(game.power("Shuffle").locator(".key")).to_have_text("1")  # a desktop's keys, shown

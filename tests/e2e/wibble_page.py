@@ -31,7 +31,7 @@ RECORD = """(() => {
     note("turn", turn);
     const buttons = document.querySelectorAll('[data-testid="powers"] [data-power]');
     const powers = [...buttons].filter((b) => !b.hidden);
-    const usable = powers.some((b) => !b.disabled) ? "some" : "none";
+    const usable = powers.some((b) => b.getAttribute("aria-disabled") !== "true") ? "some" : "none";
     if (turn && powers.length) note("powers", `${turn}: ${usable} usable`);
     note("breakdown", text("breakdown"));
     const pause = document.querySelector('[data-testid="round-pause"]');

@@ -197,7 +197,9 @@ export class MatchPanel {
         costEl.replaceChildren(shown, make(this.document, "span", "visually-hidden", `, ${plural(cost, "gem")}`));
       }
       const usable = canPlay && M.canUse(match, power);
-      button.disabled = !usable;
+      // Not `disabled`: a power that cannot be paid for is still pressed, by a finger as by its key,
+      // and says why (what it costs, whose turn it is); a disabled button would do nothing at all.
+      button.setAttribute("aria-disabled", String(!usable));
       // Extend adds time to a turn: a match whose turns are not timed has no use for it.
       setHidden(button, power === "extend" && !M.isTimed(match));
       button.setAttribute("aria-pressed", String(power === "swap" && state.swap !== null));
