@@ -341,7 +341,7 @@ export class Store {
   }
 
   release() {
-    return this.apply(drag.release(this.tab));
+    return this.apply(spelling.submit(this.tab));
   }
 
   cancel() {

@@ -63,6 +63,32 @@ test("a letter no path continues sends nothing, and says which letter and why", 
   assert.equal(make("CAT/XXX/XXX").store.typeLetter("z"), false);
 });
 
+test("letters typed past a refused one stay struck out: nothing lit changes, Enter plays nothing, Backspace takes them back", () => {
+  const { store, sent, events } = make("TOA/XXX/XXX");
+  store.typeLetter("t");
+  store.typeLetter("o");
+  sent.length = 0;
+  assert.equal(store.typeLetter("b"), false); // no B on the board
+  assert.equal(store.typeLetter("a"), false); // "TOA" is on it, but the word typed is TOBA
+  assert.deepEqual(sent, []);
+  assert.deepEqual(store.state.chain, [[0, 0], [0, 1]]);
+  assert.equal(store.state.spelling.extra, "BA");
+  assert.equal(events.at(-1), "refused");
+  assert.equal(store.release(), false); // Enter: not TO, nor TOA
+  assert.deepEqual(sent, []);
+  assert.equal(store.state.message.say, "struck_out");
+  store.unspell();
+  assert.equal(store.state.spelling.extra, "B");
+  store.unspell();
+  assert.equal(store.state.spelling.extra, "");
+  assert.equal(store.state.message, null);
+  assert.deepEqual(sent, [], "the path lit was never left: nothing to take back on the board");
+  assert.equal(store.typeLetter("a"), true); // TOA now, as typed
+  assert.deepEqual(moves(sent), ["enter 0,2"]);
+  store.release();
+  assert.deepEqual(moves(sent).at(-1), "release");
+});
+
 test("Tab moves to the next path with the fewest moves: back to where they part, then on", () => {
   // C, then two As beside it: CA has two paths; CAT only one of them.
   const { store, sent } = make("CAX/AXX/XXX");

@@ -1,13 +1,15 @@
 // Type to spell: typed letters choose a path (spell.js), and the page plays it as a drag would:
 // press, enter, and enter onto the second-to-last tile to step back. The server sees only
-// tiles. Each function returns a change (change.js); `state.spelling` is {typed, paths, index}:
-// the letters typed, the paths that spell them (best first) and the one on the board.
+// tiles. Each function returns a change (change.js); `state.spelling` is {typed, paths, index,
+// extra}: the letters typed, the paths that spell them (best first) and the one on the board,
+// and the letters typed past one no path continues (struck out: none is lit, and Enter plays
+// nothing until Backspace has taken them back, so a slip never plays a word not typed).
 
 import { sameChain } from "../chain.js";
 import * as P from "../protocol.js";
 import { findPaths, fold, readAs } from "../spell.js";
 import { clearsMiss, said } from "./change.js";
-import { cancel, othersChain, turnRefused, undo } from "./drag.js";
+import { cancel, othersChain, release, turnRefused, undo } from "./drag.js";
 import { isOver, watchingRace } from "./endless.js";
 import { dangling, isRefilling } from "./reconcile.js";
 
@@ -60,9 +62,30 @@ export function typeLetter(tab, key) {
   }
   const refused = typingRefused(tab);
   if (refused) return refused;
+  if (state.spelling?.extra) return struck(state.spelling, state.spelling.extra + fold(key)); // past a refusal
   const on = state.mine ? state.chain : [];
   const typed = state.spelling?.typed ?? lettersOf(state.board, on);
   return spell(tab, typed + fold(key), on, key);
+}
+
+/** The word typed stops at a letter no path continues: that letter and any typed after it
+ * (`extra`) show struck out, the path lit stays the one before them, and the message says so. */
+function struck(spelling, extra) {
+  return {
+    state: { spelling: { ...spelling, extra } },
+    say: said("miss", "no_path", { typed: spelling.typed, letter: extra }),
+    event: { type: "refused", letter: extra },
+    ok: false,
+  };
+}
+
+/** Enter while typing: the word lit is played, unless letters past a refusal are still struck out. */
+export function submit(tab) {
+  const spelling = tab.state.spelling;
+  if (spelling?.extra) {
+    return { say: said("miss", "struck_out", { typed: spelling.typed, extra: spelling.extra }), event: { type: "refused", letter: spelling.extra }, ok: false };
+  }
+  return release(tab);
 }
 
 /** Light up a path spelling `typed`, going on from `prefer` when one does; a refusal if none. */
@@ -75,6 +98,7 @@ export function spell(tab, typed, prefer, key = null) {
     prefer,
   });
   const letter = fold(key ?? "");
+  if (paths.length === 0 && key !== null && state.spelling && state.mine) return struck(state.spelling, letter);
   if (paths.length === 0) {
     return {
       say: said("miss", "no_path", { typed: typed.slice(0, typed.length - letter.length), letter }),
@@ -131,6 +155,12 @@ export function unspell(tab) {
   const state = tab.state;
   const spelling = state.spelling;
   if (!spelling) return undo(tab);
+  if (spelling.extra) {
+    // A struck-out letter goes first; once none is left, the word lit is the one typed again.
+    const extra = [...spelling.extra].slice(0, -1).join("");
+    if (extra) return struck(spelling, extra);
+    return { state: { spelling: { ...spelling, extra: "" }, message: null }, event: { type: "local", spelled: true } };
+  }
   const path = spelling.paths[spelling.index].path;
   if (path.length <= 1) return cancel(tab);
   const last = path[path.length - 1];

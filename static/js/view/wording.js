@@ -91,6 +91,7 @@ export const SAY = {
   // type to spell
   no_path: ({ typed, letter }) =>
     typed ? `No path on the board spells ${typed}${letter}.` : `No ${letter} on the board to start with.`,
+  struck_out: ({ typed, extra }) => `No path spells ${typed}${extra}: Backspace takes ${[...extra].length === 1 ? extra : "the struck letters"} back.`,
   spell_path: ({ index, count }) =>
     count > 1 ? `Path ${index + 1} of ${count} (Tab for the next, Shift+Tab back).` : "Only one path spells this.",
   link_not_copied: () => "Could not copy: select the link and copy it.",
