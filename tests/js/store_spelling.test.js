@@ -210,3 +210,17 @@ test("on a list that keeps one sigma, ς typed is its Σ, and Backspace keeps th
   assert.deepEqual(store.state.chain, [[0, 0], [0, 1], [0, 2], [1, 2]]);
   assert.deepEqual(moves(sent), ["enter 1,2"]);
 });
+
+test("Esc takes what was said of the word being typed away with it", () => {
+  const { store } = make("CAT/CAT/XXX");
+  for (const key of "cat") store.typeLetter(key);
+  store.cyclePath(1);
+  assert.equal(store.state.message.say, "spell_path");
+  store.cancel();
+  assert.equal(store.state.message, null);
+  store.typeLetter("c");
+  store.typeLetter("q");
+  assert.equal(store.state.message.say, "no_path");
+  store.cancel();
+  assert.equal(store.state.message, null);
+});

@@ -36,5 +36,9 @@ export const serverSaid = (message) => said("miss", "server", { text: message.me
 export const clearsMiss = (state) =>
   state.message?.kind === "miss" && (state.message.say === "result" || state.message.say === "no_path") ? { message: null } : {};
 
+/** What the message line says of a word being typed (its paths, a letter refused) goes with the chain. */
+export const clearsTyping = (state) =>
+  ["spell_path", "no_path", "struck_out"].includes(state.message?.say) ? { message: null } : {};
+
 /** A hint for the player, nothing done: the intent answers false. */
 export const hint = (say, facts = {}) => ({ say: said("info", say, facts), event: { type: "hint" }, ok: false });

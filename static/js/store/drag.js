@@ -5,7 +5,7 @@
 import { stepChain } from "../chain.js";
 import * as M from "../match.js";
 import * as P from "../protocol.js";
-import { clearsMiss, hint } from "./change.js";
+import { clearsMiss, clearsTyping, hint } from "./change.js";
 import { isOver, watchingRace } from "./endless.js";
 import { dangling, isRefilling } from "./reconcile.js";
 
@@ -59,7 +59,11 @@ function endChain(tab, message) {
 
 export const release = (tab) => endChain(tab, P.release());
 
-export const cancel = (tab) => endChain(tab, P.cancel());
+/** Drop our chain; what the message line said of the word being typed goes with it ("Path 1 of 4"). */
+export function cancel(tab) {
+  const ended = endChain(tab, P.cancel());
+  return ended && { ...ended, state: { ...ended.state, ...clearsTyping(tab.state) } };
+}
 
 /** Take back the last tile (cancelling a one-tile chain). */
 export function undo(tab) {

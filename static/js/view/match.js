@@ -414,7 +414,11 @@ export class MatchPanel {
     setHidden(el.endless, inRoom);
     setHidden(el.roomLobby, !inRoom);
     setHidden(el.rematchWait, !inRoom || host);
-    if (inRoom && room && !host) setText(el.rematchWait, waitingText(R.hostName(room), "a rematch"));
+    if (inRoom && room && !host) {
+      // Watching (never seated, got up, or removed): a rematch is the seats', not this tab's.
+      const wait = waitingText(R.hostName(room), "a rematch");
+      setText(el.rematchWait, R.isSeated(room) ? wait : `You are watching: take a free seat in the room to play. ${wait}`);
+    }
   }
 
   renderSetup(state, event) {
