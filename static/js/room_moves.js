@@ -241,6 +241,8 @@ export class RoomMoves {
     if (race.you !== null && race.phase !== "over" && seat !== race.you) return false; // a runner plays their own
     if (!this.roomCommand(true, P.follow(seat))) return false;
     race.following = seat;
+    const name = race.runners.find((runner) => runner.seat === seat)?.name ?? `Seat ${seat + 1}`;
+    if (seat !== race.you) this.store.setMessage("info", "race_following", { name, over: race.phase === "over" });
     this.store.emit({ type: "follow", seat });
     return true;
   }

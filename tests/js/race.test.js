@@ -2,6 +2,7 @@
 // is never one of "Your games", and a spectator who follows a board and cannot play on it.
 import assert from "node:assert/strict";
 import { test } from "node:test";
+const W = await import("../../static/js/view/wording.js");
 import { memory } from "./support.js";
 
 const S = await import("../../static/js/store.js");
@@ -75,6 +76,8 @@ test("a spectator follows a runner's board and cannot play on it", () => {
   store.onMessage(game(1));
   assert.equal(V.screenOf(store.state), "race");
   assert.equal(store.state.race.following, 1);
+  // Whose board it is, in words: the score and words left shown are theirs.
+  assert.match(W.messageText(store.state.message), /^Following Bo's board: the score above is theirs/);
 });
 
 test("a runner may not follow someone else's board while the race is on", () => {

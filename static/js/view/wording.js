@@ -78,6 +78,8 @@ export const SAY = {
   race_on: ({ seconds }) => `The race is on: ${raceLength(seconds)} on the same board as everyone. Go!`,
   race_time_up: () => "Time's up! The race is over.",
   race_watching: () => "A race is on. Press Watch beside a player to follow their board.",
+  race_following: ({ name, over }) =>
+    over ? `${name}'s final board.` : `Following ${name}'s board: the score above is theirs. Press Watch beside another player to switch.`,
   room_back: ({ seat }) => `Back in your seat (seat ${seat + 1}).`,
   room_seated: ({ seat, given, asked }) =>
     given ? `You sat down in seat ${seat + 1} as ${given}: someone here goes by ${asked} already.` : `You sat down in seat ${seat + 1}.`,
