@@ -50,3 +50,12 @@ export function clockText(seconds) {
   const whole = Math.max(0, Math.ceil(seconds));
   return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
 }
+
+/** The warning a clock passed between two looks, if any: of `marks` (seconds left) with
+ * `after <= mark < before`, the nearest to the end (a tab asleep past two says the one now true).
+ * A screen reader hears it; sighted players see the clock. */
+export function markPassed(before, after, marks) {
+  if (before === null || after === null || after >= before) return null;
+  const passed = marks.filter((mark) => after <= mark && mark < before);
+  return passed.length ? Math.min(...passed) : null;
+}

@@ -67,11 +67,12 @@ export class View {
     this.messages = new MessagesPanel(root, animate);
     this.word = new WordPanel(root);
     this.endless = new EndlessPanel(root, config);
-    this.match = new MatchPanel(root, { board: this.board, now, config });
+    const announce = (text) => this.messages.announce(text);
+    this.match = new MatchPanel(root, { board: this.board, now, config, announce });
     this.room = new RoomPanel(root, config, { announce: (text) => this.messages.announce(text), now });
     this.race = new RacePanel(root, now);
     this.games = new GamesPanel(root);
-    this.sprint = new SprintPanel(root, now);
+    this.sprint = new SprintPanel(root, now, announce);
     this.daily = new DailyPanel(root);
     this.board.build(5);
   }

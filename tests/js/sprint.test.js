@@ -80,3 +80,16 @@ test("an untimed game is never over", () => {
   assert.equal(store.over, false);
   assert.equal(store.showMissed(0), false);
 });
+
+test("a clock's warnings: the mark passed between two looks, once, and none going up or at the start", async () => {
+  const { markPassed } = await import("../../static/js/sprint.js");
+  const marks = [60, 30, 10];
+  assert.equal(markPassed(null, 59.8, marks), null); // the first look: nothing passed
+  assert.equal(markPassed(60, 59.8, marks), null); // a minute's sprint starts at its mark
+  assert.equal(markPassed(30.1, 29.9, marks), 30);
+  assert.equal(markPassed(29.9, 29.7, marks), null);
+  assert.equal(markPassed(10.2, 9.9, marks), 10);
+  assert.equal(markPassed(9.9, 24.9, marks), null); // more time (an extended turn)
+  assert.equal(markPassed(65, 5, marks), 10); // a tab asleep a while: the mark now true
+  assert.equal(markPassed(12, null, marks), null);
+});

@@ -28,11 +28,11 @@ export class MatchPanel {
    * @param {Document} root the page; `board` the BoardPanel; `now` the tab's monotonic clock;
    *   `config` the page's (its word lists and the default)
    */
-  constructor(root, { board, now, config }) {
+  constructor(root, { board, now, config, announce }) {
     const $ = (selector) => root.querySelector(selector);
     this.document = root;
     this.board = board;
-    this.clock = new ClockPanel(root, now); // the turn clock (view/clock.js)
+    this.clock = new ClockPanel(root, now, announce); // the turn clock (view/clock.js)
     this.el = {
       bar: $('[data-testid="match-bar"]'),
       round: $('[data-testid="round"]'),

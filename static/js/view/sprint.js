@@ -2,13 +2,14 @@
 // result, and the best words missed, each a button that lights its path on the final board).
 // Owns those elements only; counts down from the sprint's `endsAt` on the tab's clock.
 
-import { clockText, doneAsked, secondsLeft } from "../sprint.js";
+import { clockText, doneAsked, markPassed, secondsLeft } from "../sprint.js";
 import { definable } from "./definition.js";
 import { make, setText, setHidden } from "./dom.js";
 import { plural, sprintOverText, sprintResultText } from "./wording.js";
 
 const TICK_MS = 250;
 const LOW_SECONDS = 10;
+const SPRINT_WARNINGS = [60, 30, 10]; // seconds left, said to a screen reader (the clock is silent)
 
 /** The sprint clock a race's screen shows: its board's (the runner's own, or one followed). */
 function raceClock(screen, state) {
@@ -35,11 +36,14 @@ export function missedItem(document, { word, points, path }, data) {
 }
 
 export class SprintPanel {
-  /** @param {Document} root the page; `now` the tab's monotonic clock in ms */
-  constructor(root, now) {
+  /** @param {Document} root the page; `now` the tab's monotonic clock in ms; `announce(text)` says a
+   * text in the live region */
+  constructor(root, now, announce = () => {}) {
     const $ = (selector) => root.querySelector(selector);
     this.document = root;
     this.now = now;
+    this.announce = announce;
+    this.heardLeft = null; // the seconds left at the last look, for the warnings a screen reader hears
     this.clock = $('[data-testid="sprint-clock"]');
     this.done = $('[data-action="done"]'); // "I'm done": asks once, then ends the sprint
     this.asked = null; // when it was pressed once (the tab's clock), while it waits for the second
@@ -131,6 +135,9 @@ export class SprintPanel {
     this.updateDone();
     const left = secondsLeft(this.sprint, this.now());
     setHidden(this.clock, left === null);
+    const mark = markPassed(this.heardLeft, left, SPRINT_WARNINGS);
+    this.heardLeft = left;
+    if (mark !== null) this.announce(mark >= 60 ? `${plural(mark / 60, "minute")} left.` : `${plural(mark, "second")} left.`);
     if (left === null) return;
     const text = clockText(left);
     if (this.clock.textContent !== text) {
