@@ -337,6 +337,28 @@ def test_a_seat_that_drops_is_held_and_its_token_brings_it_back(start: Start) ->
     play_a_word(live, code, back)
 
 
+def test_a_seat_reopened_in_a_loop_is_settled_once_a_second_past_a_burst(start: Start) -> None:
+    """A script that connects Bo's seat and drops it again and again (one message a connection, so
+    no connection's message budget is ever spent): the room is saved and told a burst of times,
+    then once a second, not at every turn (hostile testing saw 2,937 versions in 5 s)."""
+    live = start()
+    ann, room = create(live)
+    code = room["code"]
+    bo = join(live, code, "Bo")
+    token = sit(bo, 1)["token"]
+    before, heard = held(live, code).room.version, len(ann.frames)
+    for _ in range(100):  # all within one instant of the clock
+        bo.leave()
+        bo = join(live, code, "Bo", token=token)
+    flaps = held(live, code).room.version - before
+    assert flaps <= 8, flaps  # (SEAT_MOVES at once, then none until a second is up)
+    assert len(ann.frames) - heard <= 8
+    bo.leave()  # the last word: Bo has gone
+    tick(live, 1.5)
+    assert last(ann, "presence") == {"type": "presence", "seat": 1, "connected": False, "away": False}
+    assert held(live, code).room.seats[1].grace_until is not None  # held for Bo, as any leaving is
+
+
 def test_an_untimed_turn_passes_when_the_grace_period_ends_and_a_stand_in_plays_on(start: Start) -> None:
     live = start()
     code, ann, bo, cy, di = table(live)

@@ -6,7 +6,8 @@
   host hands the room on);
 - ``(code, "room-empty")``: nobody is connected; when it falls due the room is deleted (its
   matches stay, with their records);
-- ``(code, "room-crowd")``: the count of people watching, told at most once a ``CROWD_EVERY``.
+- ``(code, "room-crowd")``: the count of people watching, told at most once a ``CROWD_EVERY``;
+- ``(code, "room-seats")``: a seat's coming and going, settled at most once a ``SEAT_EVERY``.
 
 Housekeeping (``sweep``) and a process seen to have died (``notice_absent``) settle every room
 against who is connected anywhere.
@@ -27,6 +28,7 @@ class Deadlines:
         timers.route("grace", self._grace_due)
         timers.route("room-empty", self._empty_due)
         timers.route("room-crowd", self._crowd_due)
+        timers.route("room-seats", self._seats_due)
 
     def _grace_due(self, key: Hashable) -> None:
         """A person has been away the whole grace period: a stand-in plays for them from now on
@@ -54,6 +56,12 @@ class Deadlines:
             if since is None or keeper.wall_clock() < since + keeper.limits.empty:
                 return  # someone came and went meanwhile: its new deadline is set
         keeper.delete(code)
+
+    def _seats_due(self, key: Hashable) -> None:
+        live = self.keeper.docs.get(room_id(str(key[0]))) if isinstance(key, tuple) else None
+        if live is not None:
+            with live.lock:
+                self.keeper.seats_due(live)
 
     def _crowd_due(self, key: Hashable) -> None:
         live = self.keeper.docs.get(room_id(str(key[0]))) if isinstance(key, tuple) else None

@@ -9,6 +9,7 @@ from typing import Any
 
 from ...core.match import Phase
 from ...core.room import Room
+from ...ratelimit import TokenBucket
 from ..matches import LiveMatch
 from ..races import LiveRace
 
@@ -36,6 +37,8 @@ class LiveRoom:
     memory once it has stood empty, not when idle."""
     crowd_told: float = float("-inf")
     """When everyone was last told how many watch (see ``CROWD_EVERY``)."""
+    seat_moves: dict[int, TokenBucket] = field(default_factory=dict)
+    """Each seat's budget of comings and goings settled at once (see ``Keeper.seat_moved``)."""
 
     @property
     def code(self) -> str:

@@ -19,6 +19,7 @@ from ...core.room import Settled, settle
 from ...engines.bus import EVERYONE, Audience, all_but, only
 from ...engines.presence import holders
 from ...engines.store import StorageError, VersionConflict
+from ...ratelimit import TokenBucket
 from ..documents import Documents
 from ..matches import RoomMatches
 from ..parts import Parts, Service
@@ -35,6 +36,15 @@ TOUCH_EVERY = 60.0
 CROWD_EVERY = 1.0
 """Seconds between two counts of a room's watchers: a wave of joins and leaves is told as one
 count a second, however many come and go (the first change is told at once)."""
+
+SEAT_MOVES = 6
+"""A seat's comings and goings settled at once, in a burst: a person's reloads and lost networks
+are always told as they happen."""
+SEAT_EVERY = 1.0
+"""Past the burst, seconds between two settlings of one seat's coming and going: a seat that
+connects and disconnects in a loop (a script reopening its token) is settled, saved and told
+once a second, not at every turn of the loop, which grew the room's record by hundreds of moves
+a second and told everyone in the room each one."""
 
 _T = TypeVar("_T")
 Reply = tuple[str, int | None] | None
@@ -272,6 +282,26 @@ class Keeper(Service):
         held = live.room.seats[seat]
         away = held is not None and (held.gone or held.away)
         return protocol.presence(seat, self.connected(live, seat), away)
+
+    def seat_moved(
+        self, live: LiveRoom, seat: int, origin: Session | None = None, tell: bool = True
+    ) -> Settled | None:
+        """A seat's person connected or left: settle the room now (``settle``, telling that seat's
+        presence), or, if that seat was settled less than ``SEAT_EVERY`` ago, once that second is
+        up (None: deferred)."""
+        bucket = live.seat_moves.get(seat)
+        if bucket is None:
+            bucket = live.seat_moves[seat] = TokenBucket(1 / SEAT_EVERY, SEAT_MOVES, self.wall_clock)
+        if bucket.take():
+            return self.settle(live, origin, (seat,), tell=tell)
+        key = (live.code, "room-seats")
+        if self.timers.when(key) is None:
+            self.timers.set(key, self.wall_clock() + SEAT_EVERY)
+        return None
+
+    def seats_due(self, live: LiveRoom) -> None:
+        """The settling ``seat_moved`` deferred: every seat's presence as it now is."""
+        self.settle(live, also=tuple(live.room.people()))
 
     def crowd(self, live: LiveRoom) -> None:
         """The number watching changed: tell everyone now, or at most once per ``CROWD_EVERY``."""

@@ -288,11 +288,14 @@ class Rooms:
             back = seat is not None and not keeper.connected(live, seat)
             keeper.members.enter(session, "room", topic, credential)
             keeper.local.setdefault(live.code, {})[session.id] = session
-            settled = keeper.settle(live, session, () if seat is None or not back else (seat,), tell=False)
+            if seat is not None and back:
+                settled = keeper.seat_moved(live, seat, session, tell=False)
+            else:
+                settled = keeper.settle(live, session, (), tell=False)
             keeper.reply(live, session, seq)
             if seat is None:
                 keeper.crowd(live)
-            if settled.host is not None:  # (an away host handed on: everyone sees the new one)
+            if settled is not None and settled.host is not None:  # (an away host handed on: tell all)
                 keeper.tell_all(live)
             if live.match is not None:
                 keeper.matches.watch(live.match, session)
@@ -330,7 +333,10 @@ class Rooms:
             keeper.members.leave(session, "room")
             keeper.local.get(live.code, {}).pop(session.id, None)
             gone = seat is not None and not keeper.connected(live, seat)
-            keeper.settle(live, also=(seat,) if gone and seat is not None else ())
+            if gone and seat is not None:
+                keeper.seat_moved(live, seat)
+            else:
+                keeper.settle(live)
             if seat is None:
                 keeper.crowd(live)
             if not keeper.presence.count(topic):
