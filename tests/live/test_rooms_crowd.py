@@ -4,7 +4,7 @@ by joining it again and again (issue 18's "two spectator tabs disconnect everyon
 from __future__ import annotations
 
 from tests.live.players import FakeClock, tick, types
-from tests.live.test_rooms import Start, create, join, person
+from tests.live.test_rooms import Start, create, held, join, person
 from wibble.live.rooms import CROWD_EVERY
 
 
@@ -111,11 +111,16 @@ def test_a_room_command_is_answered_with_its_seq_to_its_sender_alone(start: Star
     assert (seated["you"], seated["seq"]) == (2, 41)
     assert "seq" not in ann.frames[-1]
     assert len(ann.frames) > heard
-    [rules] = [f for f in ann.send(type="set_rules", rules={"rounds": 2}, seq=7) if f["type"] == "room"]
+    [rules] = [f for f in ann.send(type="set_rules", rounds=3, seq=7) if f["type"] == "room"]
     assert rules["seq"] == 7
     assert "seq" not in bo.frames[-1]
     [joined] = person(live).send(type="join_room", code=room["code"], name="Cy", seq=3)
     assert joined["seq"] == 3
+    # Rules as they are already: answered to the host, and nothing saved or told to anyone else.
+    version, heard = held(live, room["code"]).room.version, len(bo.frames)
+    [same] = ann.send(type="set_rules", rounds=3, seq=8)
+    assert (same["type"], same["seq"]) == ("room", 8)
+    assert (held(live, room["code"]).room.version, len(bo.frames)) == (version, heard)
 
 
 def test_resuming_a_rooms_id_as_a_game_says_no_such_game_as_for_any_id(start: Start) -> None:

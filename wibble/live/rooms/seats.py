@@ -31,6 +31,9 @@ class Seats:
             self._leave_seat(session, live, reply)
         elif isinstance(command, SetRules):
             rules = self.rules(room.rules, command.rules)
+            if rules == room.rules and by == room.host and not live.playing:
+                keeper.reply(live, session, command.seq)  # nothing to change: nothing saved, nobody told
+                return
             keeper.commit(live, lambda: room.set_rules(by, rules, live.playing), "rules")
             keeper.tell_all(live, reply)
         elif isinstance(command, SetSeat):
