@@ -374,7 +374,10 @@ export class MatchMoves {
   }
 
   pass() {
-    if (!this.store.canPlay || !M.canPass(this.state.match)) return false;
+    if (!this.store.canPlay || !M.canPass(this.state.match)) {
+      const match = this.state.match;
+      return this.store.canPlay && match && !M.isMyTurn(match) ? this.myTurn() : false; // (says whose turn)
+    }
     this.state.swap = null;
     return this.store.move(P.pass());
   }

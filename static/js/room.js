@@ -128,13 +128,13 @@ export const canEdit = (room) => isHost(room) && !matchRunning(room);
 export const canTakeSeat = (room, index) =>
   room !== null && room.you === null && !matchRunning(room) && index in seatsShown(room) && room.seats[index] === null;
 
-/** A seated player gets up between matches (during one, "Leave room" hands the seat to a stand-in). */
 /** How long after a first "Leave room" mid-match a second press leaves (ms); then it asks again. */
 export const LEAVE_CONFIRM_MS = 5000;
 
 /** Whether "Leave room" was pressed once within LEAVE_CONFIRM_MS of `now` (the tab's clock, ms). */
 export const leaveAsked = (state, now) => typeof state.leaveAsked === "number" && now - state.leaveAsked <= LEAVE_CONFIRM_MS;
 
+/** A seated player gets up between matches (during one, "Leave room" hands the seat to a stand-in). */
 export const canLeaveSeat = (room) => isSeated(room) && !matchRunning(room);
 
 /** The host may put a bot in a free seat, and change or remove any seat but their own. */

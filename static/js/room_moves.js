@@ -115,7 +115,6 @@ export class RoomMoves {
     // tab or after a restart. No seat (watching, got up, removed): nothing to keep but the visit.
     if (typeof message.token === "string" && message.token) this.saved.save(room.code, message.token, name);
     else if (room.you === null) this.saved.save(room.code, null, name);
-    if (name) this.saved.setName(asked?.trim() || name); // (the name typed, not a seat's "Ann 2")
 
     const match = state.match;
     if (match && match.room !== room.code) {
@@ -142,7 +141,8 @@ export class RoomMoves {
       store.setMessage("info", room.you === null ? "room_watching" : "room_back", { seat: room.you });
     } else if (previous.you === null && room.you !== null) {
       const given = room.seats[room.you]?.name ?? null;
-      const renamed = given && asked && given !== asked.trim() ? { given, asked: asked.trim() } : {};
+      const typed = asked?.normalize("NFC").trim(); // (as the server reads a name)
+      const renamed = given && typed && given !== typed ? { given, asked: typed } : {};
       store.setMessage("info", "room_seated", { seat: room.you, ...renamed });
     } else if (previous.you !== null && room.you === null && !this.removedNow) {
       store.setMessage("info", "room_got_up");

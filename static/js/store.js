@@ -345,7 +345,7 @@ export class Store {
   }
 
   cancel() {
-    return this.apply(drag.cancel(this.tab));
+    return this.apply(drag.cancel(this.tab) ?? spelling.drop(this.tab));
   }
 
   undo() {

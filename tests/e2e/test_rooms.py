@@ -248,7 +248,7 @@ def test_friends_make_a_room_play_a_match_reload_and_rematch(
         expect(person.page.get_by_role("button", name="Rematch")).to_be_hidden()
     expect(friend.page.get_by_test_id("rematch-wait")).to_have_text("Waiting for Ann to start a rematch…")
     expect(watcher.page.get_by_test_id("rematch-wait")).to_have_text(
-        "You are watching: take a free seat in the room to play. Waiting for Ann to start a rematch…"
+        "You are watching. Waiting for Ann to start a rematch…"
     )
     # A room's match is the room's, never one of "Your games".
     assert mid not in host.saved_games()

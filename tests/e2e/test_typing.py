@@ -132,6 +132,13 @@ def test_a_letter_no_path_continues_is_refused_where_it_shows(game: WibblePage) 
     expect(game.message).to_contain_text(f"No {absent} on the board to start with.")
     expect(page.get_by_test_id("refused-letter")).to_have_text(absent)
     expect(game.board.locator(".tile.selected")).to_have_count(0)
+    # What is typed after it is struck out too, until Backspace takes the letters back.
+    page.keyboard.press(game.letters()[0][0].upper())
+    expect(page.get_by_test_id("refused-letter")).to_have_text(absent + game.letters()[0][0].upper())
+    expect(game.board.locator(".tile.selected")).to_have_count(0)
+    page.keyboard.press("Backspace")
+    page.keyboard.press("Backspace")
+    expect(page.get_by_test_id("refused-letter")).to_have_text("")
 
     # Started on a letter, a second letter that touches none of its tiles is refused too,
     # and the letter already typed stays lit. (Which letters those are depends on the board.)

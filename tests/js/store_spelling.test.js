@@ -224,3 +224,31 @@ test("Esc takes what was said of the word being typed away with it", () => {
   store.cancel();
   assert.equal(store.state.message, null);
 });
+
+test("a refused first letter, or one typed on a dragged chain, is struck out too: Enter never plays a word not typed", () => {
+  const first = make("OAT/XXX/XXX");
+  assert.equal(first.store.typeLetter("b"), false); // no B to start with
+  for (const key of "oat") assert.equal(first.store.typeLetter(key), false);
+  assert.deepEqual(first.sent, [], "OAT is on the board, but BOAT was typed");
+  assert.equal(first.store.state.spelling.extra, "BOAT");
+  assert.equal(first.store.release(), false);
+  assert.deepEqual(first.sent, []);
+  for (let i = 0; i < 4; i += 1) first.store.unspell();
+  assert.equal(first.store.state.spelling, null, "nothing struck, nothing typed");
+  first.store.typeLetter("b");
+  first.store.cancel(); // Esc: no chain to drop, and the struck letter goes
+  assert.equal(first.store.state.spelling, null);
+  assert.equal(first.store.state.message, null);
+  assert.equal(first.store.typeLetter("o"), true);
+
+  const dragged = make("TOA/XXX/XXX");
+  dragged.store.press(0, 0);
+  dragged.store.enter(0, 1);
+  dragged.sent.length = 0;
+  assert.equal(dragged.store.typeLetter("b"), false);
+  assert.equal(dragged.store.typeLetter("a"), false); // TOA is there; TOBA was typed
+  assert.deepEqual(dragged.sent, []);
+  assert.equal(dragged.store.release(), false);
+  assert.deepEqual(dragged.sent, []);
+  assert.deepEqual(dragged.store.state.chain, [[0, 0], [0, 1]]);
+});

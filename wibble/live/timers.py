@@ -73,7 +73,8 @@ class Timers:
         self._stopped = False
         self._thread: threading.Thread | None = None
         self._held_ahead: set[str] = set()
-        """Claims held here for a step far off (``_handle``): let go if that step is cancelled."""
+        """Claims held here for a step far off (``_handle``): let go if that step is cancelled or
+        moved, and when the timers stop."""
 
     def __len__(self) -> int:
         return len(self._schedule)
@@ -219,15 +220,22 @@ class Timers:
         after = self._schedule.when(key)
         if after is None:  # nothing more due under this key here: let it go
             self._release(name, key)
-        elif after - self.clock() > self.lease / 2:
+        elif after - self.clock() > self.lease / 2 and not self._stopped:
             # Kept for a step that comes a while from now (a bot thinking before its next word):
             # held until a lease past it, or another process would take the key over meanwhile.
-            # (The steps of a drag come far sooner, and renew it as they run.)
+            # (The steps of a drag come far sooner, and renew it as they run.) Noted as held before
+            # the claim's round trip, during which a player's move may move the step (``set``).
+            self._held_ahead.add(name)
             try:
-                if self.claims.claim(name, self.holder, after - self.clock() + self.lease):
-                    self._held_ahead.add(name)
+                held = self.claims.claim(name, self.holder, after - self.clock() + self.lease)
             except Exception as exc:  # its lease may run out before the step: the claim decides then
                 log.warning("could not hold a deadline's claim until its next step (%r): %s", key, exc)
+                held = False
+            if not held:
+                self._held_ahead.discard(name)
+            elif name not in self._held_ahead or self._schedule.when(key) != after or self._stopped:
+                self._held_ahead.discard(name)  # moved (or stopped) meanwhile: not for this step
+                self._release(name, key)
         return True
 
     def _release(self, name: str, key: Hashable) -> None:
@@ -273,8 +281,9 @@ class Timers:
             self._thread.start()
 
     def stop(self) -> None:
-        """Run nothing more; the claims held for steps to come are let go, so that the processes
-        that go on take those steps when they fall due, not a lease after."""
+        """Run nothing more; the claims held for steps far off are let go, so that the processes
+        that go on take those steps when they fall due, not a lease after (a claim for a step
+        due within half a lease runs out with its lease)."""
         self._stopped = True
         self._wake.set()
         for name in list(self._held_ahead):

@@ -8,7 +8,7 @@
 import { sameChain } from "../chain.js";
 import * as P from "../protocol.js";
 import { findPaths, fold, readAs } from "../spell.js";
-import { clearsMiss, said } from "./change.js";
+import { clearsMiss, clearsTyping, said } from "./change.js";
 import { cancel, othersChain, release, turnRefused, undo } from "./drag.js";
 import { isOver, watchingRace } from "./endless.js";
 import { dangling, isRefilling } from "./reconcile.js";
@@ -33,6 +33,7 @@ function alphabetOf(state) {
 export function checked(state) {
   const { spelling, chain, board, mine } = state;
   if (!spelling) return spelling;
+  if (spelling.paths.length === 0) return mine && chain.length > 0 ? null : spelling; // (only struck letters)
   const path = spelling.paths[spelling.index].path;
   return !mine || !sameChain(chain, path) || lettersOf(board, path) !== readAs(spelling.typed, alphabetOf(state)) ? null : spelling;
 }
@@ -49,7 +50,8 @@ function typingRefused(tab) {
 
 /**
  * A letter typed: the best path spelling what is typed so far lights up (one that goes on from
- * the path on the board, if any does). A letter no path continues is refused, and said so.
+ * the path on the board, if any does). A letter no path continues is refused, and said so: it
+ * stays struck out, with every letter typed after it, until Backspace takes them back.
  * While a swap's letter is being chosen, the letter is that choice.
  */
 export function typeLetter(tab, key) {
@@ -98,7 +100,11 @@ export function spell(tab, typed, prefer, key = null) {
     prefer,
   });
   const letter = fold(key ?? "");
-  if (paths.length === 0 && key !== null && state.spelling && state.mine) return struck(state.spelling, letter);
+  if (paths.length === 0 && key !== null) {
+    // Struck out, with the chain on the board (typed, dragged, or none) as the word typed so far.
+    const before = typed.slice(0, typed.length - letter.length);
+    return struck(state.spelling ?? { typed: before, paths: prefer.length ? [{ path: prefer }] : [], index: 0 }, letter);
+  }
   if (paths.length === 0) {
     return {
       say: said("miss", "no_path", { typed: typed.slice(0, typed.length - letter.length), letter }),
@@ -159,7 +165,8 @@ export function unspell(tab) {
     // A struck-out letter goes first; once none is left, the word lit is the one typed again.
     const extra = [...spelling.extra].slice(0, -1).join("");
     if (extra) return struck(spelling, extra);
-    return { state: { spelling: { ...spelling, extra: "" }, message: null }, event: { type: "local", spelled: true } };
+    const kept = spelling.paths.length ? { ...spelling, extra: "" } : null; // (nothing was lit: nothing typed)
+    return { state: { spelling: kept, message: null }, event: { type: "local", spelled: true } };
   }
   const path = spelling.paths[spelling.index].path;
   if (path.length <= 1) return cancel(tab);
@@ -167,4 +174,11 @@ export function unspell(tab) {
   const all = readAs(spelling.typed, alphabetOf(state)); // (as the tiles spell it)
   const typed = all.slice(0, all.length - fold(state.board[last[0]][last[1]].letter).length);
   return spell(tab, typed, path.slice(0, -1));
+}
+
+/** Esc with only struck letters typed (no chain to drop): they go, and what was said of them. */
+export function drop(tab) {
+  const state = tab.state;
+  if (!state.spelling) return null;
+  return { state: { spelling: null, ...clearsTyping(state) }, event: { type: "local" } };
 }

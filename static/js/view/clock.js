@@ -64,7 +64,7 @@ export class ClockPanel {
       // player whose turn it is hears once that it is running out.
       const before = this.heard.turnNo === match.turnNo ? this.heard.left : null;
       this.heard = { turnNo: match.turnNo, left };
-      const mark = M.isMyTurn(match) ? markPassed(before, left, TURN_WARNINGS) : null;
+      const mark = M.isMyTurn(match) && left > 0 ? markPassed(before, left, TURN_WARNINGS) : null;
       if (mark !== null) this.announce(`${plural(mark, "second")} left in your turn.`);
     } else if (match.phase === M.MatchPhase.BETWEEN) {
       const next = `Round ${match.round + 1} starts in ${Math.max(1, seconds)}…`;

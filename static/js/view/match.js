@@ -208,7 +208,7 @@ export class MatchPanel {
       else if (gems < cost) why = `Needs ${plural(cost, "gem")}; you have ${gems}`;
       button.title = why ? `${POWER_NAMES[power]}: ${why}` : `${POWER_NAMES[power]} (${plural(cost, "gem")})`;
     }
-    this.el.pass.disabled = !(canPlay && M.canPass(match));
+    this.el.pass.setAttribute("aria-disabled", String(!(canPlay && M.canPass(match)))); // (pressed, it says why)
   }
 
   renderSwap(state, match, event) {
@@ -417,7 +417,7 @@ export class MatchPanel {
     if (inRoom && room && !host) {
       // Watching (never seated, got up, or removed): a rematch is the seats', not this tab's.
       const wait = waitingText(R.hostName(room), "a rematch");
-      setText(el.rematchWait, R.isSeated(room) ? wait : `You are watching: take a free seat in the room to play. ${wait}`);
+      setText(el.rematchWait, R.isSeated(room) ? wait : `You are watching. ${wait}`);
     }
   }
 

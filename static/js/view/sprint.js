@@ -107,6 +107,7 @@ export class SprintPanel {
   }
 
   run(sprint, { done = true } = {}) {
+    if (sprint !== this.sprint) this.heardLeft = null; // another clock: its warnings start afresh
     this.sprint = sprint;
     this.offersDone = done;
     this.update();
@@ -135,7 +136,7 @@ export class SprintPanel {
     this.updateDone();
     const left = secondsLeft(this.sprint, this.now());
     setHidden(this.clock, left === null);
-    const mark = markPassed(this.heardLeft, left, SPRINT_WARNINGS);
+    const mark = left > 0 ? markPassed(this.heardLeft, left, SPRINT_WARNINGS) : null; // (not once it is up)
     this.heardLeft = left;
     if (mark !== null) this.announce(mark >= 60 ? `${plural(mark / 60, "minute")} left.` : `${plural(mark, "second")} left.`);
     if (left === null) return;

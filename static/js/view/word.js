@@ -68,24 +68,22 @@ export class WordPanel {
     this.renderSpelling(state, event);
   }
 
-  /** Type to spell: how many paths spell what is typed, and a letter refused, shaken off. */
+  /** Type to spell: how many paths spell what is typed, and the letters refused, struck out. */
   renderSpelling(state, event) {
     const spelling = state.spelling;
     const count = spelling ? spelling.paths.length : 0;
     setText(this.paths, count > 1 ? `${spelling.index + 1}/${count}` : "");
     setProp(this.paths, "title", count > 1 ? `Path ${spelling.index + 1} of ${count}: Tab for the next` : "");
     setData(this.line, "spelling", String(spelling !== null));
+    // Drawn from the state (typing over, a turn ended: gone with it), seen and not only heard.
+    const extra = spelling?.extra ?? "";
+    setText(this.refused, extra);
+    setData(this.line, "refused", String(extra !== ""));
     if (event.type === "refused") {
-      // Seen, not only heard (the message says which letter): the line shakes and shows it struck.
-      this.refused.textContent = event.letter;
-      this.line.dataset.refused = "true";
       const shake = reducedMotion()
         ? [{ opacity: 0.4 }, { opacity: 1 }]
         : [{ transform: "translateX(0)" }, { transform: "translateX(-6px)" }, { transform: "translateX(6px)" }, { transform: "translateX(0)" }];
       animate(this.line, shake, 260);
-    } else if (event.type === "local" || event.type === "word") {
-      setData(this.line, "refused", "false");
-      setText(this.refused, "");
     }
   }
 }

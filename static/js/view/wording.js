@@ -21,10 +21,10 @@ export function resultText({ word, result, points, minLength }) {
   }
 }
 
-/** What each message of the store says on screen. */
 /** The word a turn ended with, before what follows it on the message line ("Ada played KNEED: +14. "). */
 const afterText = (after) => (after ? `${SAY.played(after)}. ` : "");
 
+/** What each message of the store says on screen. */
 export const SAY = {
   no_words_left: () => "No words left — start a new game.",
   list_fallback: ({ title }) => `That word list is not available — here is a new game (${title}).`,

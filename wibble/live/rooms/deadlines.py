@@ -15,10 +15,10 @@ against who is connected anywhere.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 
 from ..timers import Timers
-from .held import room_id
+from .held import LiveRoom, room_id
 from .keeper import Keeper
 
 
@@ -58,16 +58,17 @@ class Deadlines:
         keeper.delete(code)
 
     def _seats_due(self, key: Hashable) -> None:
-        live = self.keeper.docs.get(room_id(str(key[0]))) if isinstance(key, tuple) else None
-        if live is not None:
-            with live.lock:
-                self.keeper.seats_due(live)
+        self._under_lock(key, self.keeper.seats_due)
 
     def _crowd_due(self, key: Hashable) -> None:
+        self._under_lock(key, self.keeper.crowd)
+
+    def _under_lock(self, key: Hashable, run: Callable[[LiveRoom], None]) -> None:
+        """``run`` on the room ``key`` names, if this process holds it, under the room's lock."""
         live = self.keeper.docs.get(room_id(str(key[0]))) if isinstance(key, tuple) else None
         if live is not None:
             with live.lock:
-                self.keeper.crowd(live)
+                run(live)
 
     def notice_absent(self) -> int:
         """Settle every room with who is connected anywhere (``Keeper.settle``): a person connected
