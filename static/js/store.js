@@ -293,6 +293,8 @@ export class Store {
    */
   onError(message) {
     if (this.room.onRoomError(message)) return;
+    // A second Rematch click, answered once the first had brought the new match: that one plays.
+    if (message.request === "rematch" && message.code === "match/not_over" && this.state.match?.phase !== "over") return;
     const tab = this.tab;
     const change = dailyPage.refused(tab, message)
       ?? games.resumeRefused(tab, message)

@@ -245,7 +245,11 @@ test("the end screen data and a rematch", async () => {
                    message: store.state.message, entry: store.state.games[0] };
     const again = store.match.rematch();
     store.onMessage(matchSnapshot({ match_id: "m2", token: "tok" }));
-    return { tooEarly, over, again, rematch: sent.at(-1), now: store.state.match.id,
+    const said = store.state.message;
+    // A second click's answer, once the new match is on screen: nothing to say of it.
+    store.onMessage({ type: "error", code: "match/not_over", request: "rematch", message: "the match is still being played" });
+    const secondClick = store.state.message === said;
+    return { tooEarly, over, again, secondClick, rematch: sent.at(-1), now: store.state.match.id,
              phase: store.state.match.phase,
              ids: store.state.games.map((g) => g.match_id ?? g.game_id) };
   });
@@ -259,6 +263,7 @@ test("the end screen data and a rematch", async () => {
   assert.strictEqual(over.message.won, false);
   assert.strictEqual(over.entry.over, true);
   assert.strictEqual(result.again, true);
+  assert.strictEqual(result.secondClick, true);
   assert.deepStrictEqual(result.rematch, { "type": "rematch" });
   assert.deepStrictEqual(result.now, "m2");
   assert.deepStrictEqual(result.phase, "playing");

@@ -523,6 +523,7 @@ def test_rematch_keeps_the_room_its_seats_and_host(start: Start) -> None:
     code = room["code"]
     bo = join(live, code, "Bo")
     sit(bo, 1)
+    assert errors(ann.send(type="rematch")) == ["match/none"]  # nothing played yet to play again
     ann.send(type="start_match")
     play_a_word(live, code, ann)
     play_a_word(live, code, bo)

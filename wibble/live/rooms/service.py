@@ -86,7 +86,7 @@ class Rooms:
         if live is None:
             raise RuleError("room/not_in_room", "join a room first (join_room with its code)")
         if isinstance(command, StartMatch | Rematch):
-            self.play.start(session, live, command.seq)
+            self._start(session, live, command)
             return
         if isinstance(command, Follow):
             self._follow(session, live, command.seat)
@@ -102,7 +102,7 @@ class Rooms:
         if live is None:
             raise RuleError("room/not_in_room", "join a room first (join_room with its code)")
         if isinstance(command, Rematch):
-            self.play.start(session, live, command.seq)
+            self._start(session, live, command)
             return
         seat = self.keeper.seat_of(session, live)
         if seat is None:
@@ -118,6 +118,12 @@ class Rooms:
         if session.match is None:
             raise RuleError("match/none", "the room has no match yet; the host starts one")
         self.keeper.matches.move(session, command)
+
+    def _start(self, session: Session, live: LiveRoom, command: StartMatch | Rematch) -> None:
+        """``start_match``, or ``rematch`` once the room has played something to play again."""
+        if isinstance(command, Rematch) and live.room.match_id is None and live.room.race_id is None:
+            raise RuleError("match/none", "no match to play again: start_match starts the room's first")
+        self.play.start(session, live, command.seq)
 
     def _follow(self, session: Session, live: LiveRoom, seat: int) -> None:
         races = self.keeper.races
