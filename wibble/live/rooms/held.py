@@ -37,8 +37,9 @@ class LiveRoom:
     memory once it has stood empty, not when idle."""
     crowd_told: float = float("-inf")
     """When everyone was last told how many watch (see ``CROWD_EVERY``)."""
-    seat_moves: dict[int, TokenBucket] = field(default_factory=dict)
-    """Each seat's budget of comings and goings settled at once (see ``Keeper.seat_moved``)."""
+    seat_moves: dict[str, TokenBucket] = field(default_factory=dict)
+    """Each seated person's budget of comings and goings settled at once, by the token hash that
+    holds the seat (see ``Keeper.seat_moved``)."""
 
     @property
     def code(self) -> str:

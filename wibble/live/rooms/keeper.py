@@ -289,9 +289,11 @@ class Keeper(Service):
         """A seat's person connected or left: settle the room now (``settle``, telling that seat's
         presence), or, if that seat was settled less than ``SEAT_EVERY`` ago, once that second is
         up (None: deferred)."""
-        bucket = live.seat_moves.get(seat)
+        held = live.room.seats[seat]
+        holder = held.token if held is not None and held.token is not None else str(seat)
+        bucket = live.seat_moves.get(holder)  # (the person's, not the seat's: a newcomer starts full)
         if bucket is None:
-            bucket = live.seat_moves[seat] = TokenBucket(1 / SEAT_EVERY, SEAT_MOVES, self.wall_clock)
+            bucket = live.seat_moves[holder] = TokenBucket(1 / SEAT_EVERY, SEAT_MOVES, self.wall_clock)
         if bucket.take():
             return self.settle(live, origin, (seat,), tell=tell)
         key = (live.code, "room-seats")
