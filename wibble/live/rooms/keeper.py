@@ -287,8 +287,8 @@ class Keeper(Service):
         self, live: LiveRoom, seat: int, origin: Session | None = None, tell: bool = True
     ) -> Settled | None:
         """A seat's person connected or left: settle the room now (``settle``, telling that seat's
-        presence), or, if that seat was settled less than ``SEAT_EVERY`` ago, once that second is
-        up (None: deferred)."""
+        presence) while that person's budget of ``SEAT_MOVES`` (refilled one a ``SEAT_EVERY``)
+        lasts; past it, once a ``SEAT_EVERY`` from now, for every seat at once (None: deferred)."""
         held = live.room.seats[seat]
         holder = held.token if held is not None and held.token is not None else str(seat)
         bucket = live.seat_moves.get(holder)  # (the person's, not the seat's: a newcomer starts full)
