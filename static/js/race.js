@@ -84,6 +84,11 @@ export function standings(race) {
   return [...(race?.runners ?? [])].sort((a, b) => b.score - a.score || a.seat - b.seat);
 }
 
+/** What runner `seat` goes by in `race` ("Seat 3" if the race does not list them). */
+export function runnerName(race, seat) {
+  return race?.runners.find((runner) => runner.seat === seat)?.name ?? `Seat ${seat + 1}`;
+}
+
 /** Whole seconds left on the race's clock at `clock` (ms, the tab's monotonic clock). */
 export function secondsLeft(race, clock) {
   if (!race || race.phase === "over") return 0;

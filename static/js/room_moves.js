@@ -241,7 +241,7 @@ export class RoomMoves {
     if (race.you !== null && race.phase !== "over" && seat !== race.you) return false; // a runner plays their own
     if (!this.roomCommand(true, P.follow(seat))) return false;
     race.following = seat;
-    const name = race.runners.find((runner) => runner.seat === seat)?.name ?? `Seat ${seat + 1}`;
+    const name = Race.runnerName(race, seat);
     if (seat !== race.you) this.store.setMessage("info", "race_following", { name, over: race.phase === "over" });
     this.store.emit({ type: "follow", seat });
     return true;
@@ -501,7 +501,7 @@ export class RoomMoves {
     const room = this.state.room;
     if (room && R.isSeated(room) && R.matchRunning(room) && !R.leaveAsked(this.state, this.store.now())) {
       this.state.leaveAsked = this.store.now();
-      this.store.setMessage("info", "leave_confirm", { race: R.isRace(room) });
+      this.store.setMessage("info", "leave_confirm", { race: R.isRace(room), lasts: R.LEAVE_CONFIRM_MS });
       this.store.emit({ type: "leave_asked" });
       return false;
     }

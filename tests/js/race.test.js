@@ -157,3 +157,10 @@ test("after a race, the room's next match plays: the race's board, over, is gone
   assert.equal(store.press(0, 0), true);
   assert.equal(sent.length, before + 1);
 });
+
+test("a runner is named as the race lists them, or by their seat when it does not", () => {
+  const listed = R.raceOf(race(0), clock);
+  assert.equal(R.runnerName(listed, 1), "Bo");
+  assert.equal(R.runnerName(listed, 4), "Seat 5");
+  assert.equal(R.runnerName(null, 2), "Seat 3");
+});

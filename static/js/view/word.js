@@ -3,6 +3,7 @@
 // letter refused, and Submit. Shared by the endless game and a match. Owns those elements.
 
 import * as M from "../match.js";
+import { runnerName } from "../race.js";
 import { watchingRace } from "../store/endless.js";
 import { animate, reducedMotion } from "./motion.js";
 import { setData, setHidden, setProp, setText } from "./dom.js";
@@ -59,9 +60,7 @@ export class WordPanel {
     if (match && !M.isMyTurn(match)) {
       hint = match.phase === M.MatchPhase.PLAYING ? `${M.seatName(match, match.turn)} is playing…` : "Between rounds";
     } else if (watchingRace(state)) {
-      const seat = state.game.race.seat;
-      const name = state.race?.runners.find((runner) => runner.seat === seat)?.name ?? `Seat ${seat + 1}`;
-      hint = `${name}'s board: you are watching`;
+      hint = `${runnerName(state.race, state.game.race.seat)}'s board: you are watching`;
     }
     setText(this.hint, hint);
     setProp(this.submit, "disabled", !canPlay || !state.mine || current.chain.length === 0);
