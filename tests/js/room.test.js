@@ -406,7 +406,7 @@ test("leaving mid-match asks once: a second press within a few seconds leaves, a
     store.onMessage(roomMsg({ you: 1, token: "tok1", name: "Bo", match: running, seats: two() }));
     const before = sent.length;
     const first = store.room.leaveRoom();
-    const asked = { say: store.state.message.say, text: W.messageText(store.state.message),
+    const asked = { say: store.state.message.say, text: W.messageText(store.state.message), lasts: store.state.message.lasts,
                     sent: sent.length - before, asked: R.leaveAsked(store.state, clock) };
     clock += R.LEAVE_CONFIRM_MS + 1; // too late: it asks again
     const late = store.room.leaveRoom();
@@ -418,6 +418,7 @@ test("leaving mid-match asks once: a second press within a few seconds leaves, a
   assert.deepStrictEqual(result.asked.say, "leave_confirm");
   assert.match(result.asked.text, /^Leave the room\? A bot plays your seat until the match ends/);
   assert.deepStrictEqual([result.asked.sent, result.asked.asked], [0, true]);
+  assert.strictEqual(result.asked.lasts, R.LEAVE_CONFIRM_MS); // the line asks only while a press leaves
   assert.strictEqual(result.late, false);
   assert.strictEqual(result.second, true);
   assert.deepStrictEqual(result.sent, [{ "type": "leave_room" }]);

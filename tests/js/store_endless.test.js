@@ -5,6 +5,7 @@ import { test } from "node:test";
 import { snapshot, tabOf } from "./store_support.js";
 
 const E = await import("../../static/js/store/endless.js");
+const T = await import("../../static/js/sprint.js");
 
 test("a new game's snapshot goes on screen and into Your games, and says why it came", () => {
   const change = E.gameSnapshot(tabOf({ state: { game: null }, announce: "lost" }), snapshot({ total: 7, found: [{ word: "CAT", points: 7 }] }));
@@ -115,6 +116,7 @@ test("I'm done asks once, ends the sprint at a second press soon after, and neve
   assert.deepEqual(first.state, { doneAsked: 1000 });
   assert.equal(first.send, undefined); // a mis-tap throws nothing away
   assert.deepEqual([first.say.say, first.say.daily, first.ok], ["done_confirm", true, false]);
+  assert.equal(first.say.lasts, T.DONE_CONFIRM_MS); // the line asks no longer than a press would end it
   const second = E.done(tabOf({ state: { game, mode: "daily", doneAsked: 1000 }, now: () => 3000 }));
   assert.deepEqual(second.send, [{ type: "done" }]);
   assert.deepEqual(second.state, { doneAsked: null });

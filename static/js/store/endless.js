@@ -5,7 +5,7 @@
 import { EMPTY_CHAIN, tilesOf } from "../chain.js";
 import * as M from "../match.js";
 import * as P from "../protocol.js";
-import { doneAsked, endedSprint, sprintOf } from "../sprint.js";
+import { DONE_CONFIRM_MS, doneAsked, endedSprint, sprintOf } from "../sprint.js";
 import { said, serverSaid } from "./change.js";
 import { settled, snapshot } from "./reconcile.js";
 
@@ -124,7 +124,7 @@ export function done(tab) {
   const now = tab.now();
   if (!doneAsked(state, now)) {
     const daily = Boolean(state.game.daily?.scored);
-    return { state: { doneAsked: now }, say: said("info", "done_confirm", { daily }), event: { type: "done_asked" }, ok: false };
+    return { state: { doneAsked: now }, say: said("info", "done_confirm", { daily, lasts: DONE_CONFIRM_MS }), event: { type: "done_asked" }, ok: false };
   }
   if (state.connection.state !== "open") {
     return { state: { doneAsked: null }, say: said("error", "done_offline"), event: { type: "done_offline" }, ok: false };
