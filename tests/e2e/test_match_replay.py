@@ -126,12 +126,17 @@ def test_a_matchs_replay_steps_through_every_turn_and_ends_on_the_end_screens_sc
     )
     expect(page.get_by_test_id("replay-next")).to_be_disabled()
 
-    # Back one step with the keyboard, and Play runs on to the end by itself.
+    # Back one step with the keyboard; Start; and from two steps before the end (a step lasts 1.4 s)
+    # Play runs on to the end by itself.
     page.keyboard.press("ArrowLeft")
     expect(step).to_have_text(f"Step {count} of {count}")
     page.get_by_role("button", name="Start").click()
     expect(step).to_have_text(f"Step 1 of {count}")
+    page.get_by_test_id("replay-last").click()
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    expect(step).to_have_text(f"Step {count - 1} of {count}")
     page.get_by_test_id("replay-play").click()
     expect(page.get_by_test_id("replay-play")).to_have_text("Pause")
-    expect(step).to_have_text(f"End of the match: {count} steps", timeout=count * 2_000 + 5_000)
+    expect(step).to_have_text(f"End of the match: {count} steps", timeout=3 * 2_000 + 5_000)
     expect(page.get_by_test_id("replay-play")).to_have_text("Play")
