@@ -52,6 +52,20 @@ def test_the_picker_lists_every_word_list_by_title(page: Page, server: LiveServe
     assert dict(zip(values, options.all_inner_texts(), strict=True)) == shipped
     assert {"en", "es"} <= set(shipped)
     expect(game.picker).to_have_value("en")
+    # Each title reads whole in the closed menu (beside the clock's menu it was cut to "English (ENABL").
+    cut = game.picker.evaluate(FITS)
+    assert cut == [], f"titles cut in a {game.picker.bounding_box()} menu: {cut}"
+
+
+# The titles wider than the menu's room for text (its width less its padding and its arrow).
+FITS = """select => {
+    const style = getComputedStyle(select);
+    const ink = document.createElement("canvas").getContext("2d");
+    ink.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+    const arrow = 24;
+    const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - arrow;
+    return [...select.options].map(o => o.text).filter(text => ink.measureText(text).width > room);
+}"""
 
 
 def test_choosing_spanish_starts_a_spanish_game(
