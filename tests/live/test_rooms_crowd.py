@@ -3,8 +3,9 @@ by joining it again and again (issue 18's "two spectator tabs disconnect everyon
 
 from __future__ import annotations
 
-from tests.live.players import FakeClock, tick, types
+from tests.live.players import FakeClock, errors, tick, types
 from tests.live.test_rooms import Start, create, held, join, person
+from wibble.live.budgets import Limits
 from wibble.live.rooms import CROWD_EVERY
 
 
@@ -80,6 +81,23 @@ def test_at_max_rooms_a_new_room_takes_the_place_of_one_nobody_but_its_creator_s
     assert mine["you"] == 0
     assert live.store.load(f"room:{left[0]}") is None
     assert [live.router.rooms.docs.get(f"room:{code}") is not None for code in left] == [False, True, True]
+
+
+def test_a_refused_new_room_closes_no_lonely_room_to_make_space(start: Start, clock: FakeClock) -> None:
+    live = start(max_rooms=2, limits=Limits(rooms_per_minute=2))
+    maker, lonely = create(live, "Mo")
+    maker.leave()
+    create(live, "Cy")
+    clock.advance(1)
+
+    late = person(live, "198.51.100.30")
+    bad_list = late.send(type="create_room", name="Di", rules={"wordlist": "no-such-list"})
+    assert errors(bad_list) == ["game/unknown_wordlist"]
+    spent = person(live, "192.0.2.1")  # Mo's and Cy's address: its two rooms a minute are spent
+    assert errors(spent.send(type="create_room", name="Ed")) == ["limit/rooms"]
+    assert live.store.load(f"room:{lonely['code']}") is not None  # still there, for Mo to come back to
+    assert types(late.send(type="create_room", name="Di")) == ["room"]  # a room that can open closes it
+    assert live.store.load(f"room:{lonely['code']}") is None
 
 
 def test_a_room_friends_played_in_is_kept_while_they_may_be_coming_back(

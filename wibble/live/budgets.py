@@ -119,6 +119,11 @@ class Budgets:
 
     # -- rooms ------------------------------------------------------------------------
 
+    def check_new_room(self, address: str) -> None:
+        """Refuse, as ``new_room`` would, without spending: before a room is closed to make space."""
+        per_minute = self.limits.rooms_per_minute
+        self._check("rooms", address, per_minute, "limit/rooms", "too many new rooms from your address")
+
     def new_room(self, address: str) -> None:
         per_minute = self.limits.rooms_per_minute
         if per_minute != UNLIMITED and not self.meter.take("rooms", address, per_minute):

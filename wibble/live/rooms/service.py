@@ -137,13 +137,15 @@ class Rooms:
         """A new room, saved, with ``session``'s person in seat 0 as its host; returns it and their
         token (the router then attaches the session)."""
         keeper = self.keeper
+        rules = self.seats.rules(Rules(), command.rules)
+        if rules.wordlist is None:  # name the list the room plays with, so every page can show it
+            rules = replace(rules, wordlist=self.wordlists.for_player(None).name)
+        # Every refusal before the server makes space: a refused room closes nobody's.
+        keeper.budgets.check_new_room(session.address)
         if len(keeper.docs) >= keeper.limits.max_rooms and not self._close_an_empty_room():
             raise RuleError(
                 "server/full", "the server has as many rooms open as it can hold; try again later"
             )
-        rules = self.seats.rules(Rules(), command.rules)
-        if rules.wordlist is None:  # name the list the room plays with, so every page can show it
-            rules = replace(rules, wordlist=self.wordlists.for_player(None).name)
         keeper.budgets.new_room(session.address)  # only once nothing else can refuse the room
         token = new_token()
         for _ in range(8):
