@@ -23,6 +23,7 @@ from wibble.core.daily import (
 from wibble.core.pace import MOST_TILES, WINDOW
 from wibble.engines.store import Store
 from wibble.engines.store.base import Doc
+from wibble.live.budgets import Limits
 from wibble.live.daily import KEY_CHECK_SECONDS
 from wibble.live.records import record_of
 from wibble.live.router import PICK_UP_SLACK
@@ -151,6 +152,20 @@ def test_one_address_may_start_only_so_many_scored_attempts_a_day(
     assert len(live.router.games) == 2  # the refused attempt left no game behind
     # Another address is not held back by this one.
     start(live.player("198.51.100.1"), "player-98-" + "x" * 20, "P8")
+
+
+def test_a_refused_scored_attempt_costs_the_address_none_of_its_games(
+    make_live: LiveFactory, clock: FakeClock
+) -> None:
+    clock.now = NOON
+    live = make_live(daily_per_address=1, limits=Limits(games_per_minute=3))
+    start(live.player())
+    again = live.player()
+    for n in range(5):  # a page asking again and again for a scored try its address has had
+        frames = again.send(type="new_daily", player=f"player-{n:02d}-" + "y" * 20, name="Yo")
+        assert errors(frames) == ["limit/daily"]
+    # The address's other two games this minute are still there, for an endless game, say.
+    assert [errors(again.send(type="new_game", wordlist="en")) for _ in range(3)] == [[], [], ["limit/games"]]
 
 
 def test_ties_share_a_rank_and_the_top_is_best_first(daily: Live) -> None:

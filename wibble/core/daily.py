@@ -198,14 +198,18 @@ class Leaderboard:
     def has_played(self, player: str) -> bool:
         return player in self.entries
 
+    def check_start(self, player: str, address: str, per_address: int) -> None:
+        """Refuse as ``start`` would, changing nothing: asked before a game is made for the try."""
+        if player in self.entries:
+            raise RuleError("daily/played", "you have played today's board; a replay is not scored")
+        if self.addresses.get(address_key(self.day, address), 0) >= per_address:
+            raise RuleError("limit/daily", "too many scored daily games from your address today")
+
     def start(self, player: str, name: str, game_id: str, address: str, per_address: int) -> None:
         """``player``'s scored attempt begins with ``game_id``; refused if they have one, or if
         ``address`` has started ``per_address`` scored attempts today."""
-        if player in self.entries:
-            raise RuleError("daily/played", "you have played today's board; a replay is not scored")
+        self.check_start(player, address, per_address)
         key = address_key(self.day, address)
-        if self.addresses.get(key, 0) >= per_address:
-            raise RuleError("limit/daily", "too many scored daily games from your address today")
         self.entries[player] = Entry(name, game_id, address=key)
         self.addresses[key] = self.addresses.get(key, 0) + 1
         self.version += 1

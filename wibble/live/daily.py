@@ -94,7 +94,10 @@ class Dailies(Service):
         """Today's board for this player: scored if it is their first attempt today, else a replay."""
         day = day_of(self.wall_clock())
         player = token_hash(command.player).hex()
-        scored = not self._board(day).has_played(player)
+        board = self._board(day)
+        scored = not board.has_played(player)
+        if scored:  # refused before a game is made: a refusal costs the address none of its games
+            board.check_start(player, session.address, self.per_address)
         daily = {"date": day.isoformat(), "day": day_number(day), "player": player, "scored": scored}
         live, token = self.games.create(None, self.key(day).seed(day), session.address, self.seconds, daily)
         if scored:
@@ -106,8 +109,8 @@ class Dailies(Service):
                     ),
                 )
             except WibbleError:
-                # Refused (another tab of this player started first, or the address's limit): no
-                # game is left behind that says it counts.
+                # Refused after all (another tab of this player, or of the address, started first
+                # meanwhile): no game is left behind that says it counts.
                 self._discard(live)
                 raise
         return live, token
