@@ -334,16 +334,16 @@ class Room:
         match only with nobody in seats 6-7 (a race's)."""
         self._host(by)
         self._between(playing)
-        if rules.mode == TEAMS and not self.teams:
-            if any(self.holder(i, playing) is not None for i in range(TEAMS_SEATS, ROOM_SEATS)):
-                raise RuleError(
-                    "room/too_many_for_teams", "a 2v2 seats four: seats 5 to 8 must be empty first"
-                )
-            self.seats = [None if s is None else replace(s, speed=1) for s in self.seats]
+        to_teams = rules.mode == TEAMS and not self.teams
+        if to_teams and any(self.holder(i, playing) is not None for i in range(TEAMS_SEATS, ROOM_SEATS)):
+            raise RuleError("room/too_many_for_teams", "a 2v2 seats four: seats 5 to 8 must be empty first")
         if rules.mode == MATCH and any(
             self.holder(i, playing) is not None for i in range(MAX_SEATS, ROOM_SEATS)
         ):
             raise RuleError("room/too_many_for_match", "a match seats six: seats 7 and 8 must be empty first")
+        # Every refusal above; the changes below.
+        if to_teams:
+            self.seats = [None if s is None else replace(s, speed=1) for s in self.seats]
         self.rules = rules
         self.version += 1
 
