@@ -2,12 +2,11 @@
 // the end. Reads the server's replay (/games/<race_id>/replay) and nothing else; no DOM, so
 // node --test reads it (tests/js/race_replay_steps.test.js).
 
+import { runnerName } from "./race.js";
 import { LEVEL_LABELS, plural } from "./view/wording.js";
 
-/** A runner's name by seat (a seat the replay does not name: "Seat n"). */
-export function runnerName(data, seat) {
-  return data.runners.find((runner) => runner.seat === seat)?.name ?? `Seat ${seat + 1}`;
-}
+// A runner is named as in the race itself (a seat the replay does not name: "Seat n").
+export { runnerName };
 
 /** "a person" or "an Easy bot": what a runner was, beside their name. */
 export function runnerTag(data, seat) {

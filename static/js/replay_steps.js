@@ -2,9 +2,11 @@
 // every seat stood. Reads the server's replay (/games/<id>/replay of a match) and nothing
 // else; no DOM, so node --test reads it (tests/js/replay_steps.test.js).
 
+import { seatName } from "./match.js";
 import { plural, pts, wordAndPoints } from "./view/wording.js";
 
-export const seatName = (data, seat) => data.seats[seat]?.name ?? `Seat ${seat + 1}`;
+// A seat is named as in the match itself (the replay's `seats` are the match's).
+export { seatName };
 
 /** Where the seats stood before step `index` (`index` = steps.length: at the end). */
 export function standingBefore(data, index) {
