@@ -1,4 +1,4 @@
-// The wire format, the browser's side of wibble/protocol.py (see docs/protocol.md).
+// The wire format, the browser's side of wibble/protocol/ (see docs/protocol.md).
 // Building messages for the server and reading what it sends; no sockets, no DOM.
 
 export const MAX_SEED = 2 ** 53 - 1; // the server refuses larger seeds
@@ -231,9 +231,5 @@ const REFUSALS = ["move/", "state/", "turn/", "gems/", "swap/", "hint/", "game/o
 
 /** Errors meaning a saved game (or match) cannot be resumed: start a new one instead. */
 export const isLostGame = (code) => LOST.has(code);
-// The spec names no codes of its own for a match that cannot be resumed; the game's are
-// expected, and the match/ ones are taken too in case the server names them so.
-const LOST = new Set([
-  "game/not_found", "game/bad_token", "game/unavailable",
-  "match/not_found", "match/bad_token", "match/unavailable",
-]);
+// A match that cannot be resumed is answered with the game's codes (docs/protocol.md).
+const LOST = new Set(["game/not_found", "game/bad_token", "game/unavailable"]);

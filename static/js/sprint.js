@@ -3,9 +3,6 @@
 // The clock counts down from the `remaining` the server last sent, on the tab's own
 // monotonic clock, never from the wall clock (the two machines' clocks may differ).
 
-/** The clocks a sprint may have, in seconds (the server refuses any other). */
-export const SPRINT_SECONDS = Object.freeze([60, 180, 300]);
-
 /**
  * The sprint a `game` message describes, or null for an untimed game: its length, when it
  * ends on the tab's clock (`now()` in ms, when the message arrived), whether it is over, and

@@ -85,8 +85,8 @@ def test_the_host_role_passes_to_who_sat_first_preferring_who_is_here() -> None:
     room.leave_seat(0, playing=False, present={1})
     assert room.host == 1  # Cy sat before Bo, but only Bo is here
     room.take_seat(0, "Di", "token-Di", playing=False)
-    assert not room.pass_host(present=set())  # nobody else here: Bo keeps it
-    assert room.pass_host(present={4, 0})
+    assert not room.hand_on(present={1})  # Bo is here, and first of those here: Bo keeps it
+    assert room.hand_on(present={4, 0})  # Bo gone for good: Cy sat first of those here
     assert room.host == 4
 
 

@@ -22,7 +22,6 @@ from dataclasses import dataclass, replace
 from hashlib import blake2b
 from typing import Any
 
-from .board import Pos
 from .draws import Draws
 from .errors import GameDataError, RuleError
 from .fields import count_of, field_of
@@ -266,10 +265,6 @@ def standing(result: Result) -> dict[str, Any]:
         "words": len(result.words),
         "last": result.words[-1][0] if result.words else None,
     }
-
-
-def path_doc(path: Sequence[Pos]) -> list[list[int]]:
-    return [[pos.row, pos.col] for pos in path]
 
 
 def _runner(entry: Any) -> Runner:

@@ -408,16 +408,6 @@ class Room:
         self.host = host
         return True
 
-    def pass_host(self, present: Collection[int]) -> bool:
-        """The host is away for good: the earliest-seated person who is here becomes host. Returns
-        whether it changed (a change to commit); with nobody else here, the host keeps the room."""
-        here = [seat for seat in self.people() if seat in present and seat != self.host]
-        if not here:
-            return False
-        self.host = here[0]
-        self.version += 1
-        return True
-
     def apply(self, change: Settled) -> bool:
         """Apply what ``settle`` found follows from who is connected (one commit). Whether the room
         changed."""

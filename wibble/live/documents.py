@@ -63,7 +63,7 @@ K = TypeVar("K", bound=Held, contravariant=True)
 
 class Kind(Protocol[K]):
     name: str
-    """How a player hears of it ("game", "match", "room")."""
+    """How a player hears of it ("game", "match", "room", "race")."""
 
     def dump(self, held: K) -> Doc:
         """The document the store keeps."""

@@ -230,7 +230,7 @@ def match_event(ev: MatchEvent, letters: LetterTable, now: float) -> dict[str, A
 def replay_step(match: Match, move: MatchMove) -> dict[str, Any]:
     """One step of a match's replay page, as the match stood just before ``move``: whose turn,
     which round, the board, and what the move was (a hint with the word it sold, a swap with the
-    letter it replaced). ``finish_steps`` adds what only the next state tells."""
+    letter it replaced). ``live.records.MatchReplays`` adds what only the next state tells."""
     letters = match.words.letters
     step: dict[str, Any] = {
         "action": move.action,

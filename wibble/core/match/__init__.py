@@ -12,7 +12,7 @@
 from .bots import BotMove, choose
 from .record import MatchMove, MatchRecord, match_differences, replay_match
 from .restore import restore
-from .settings import BOT_NAMES, LEVELS, MAX_SEATS, SPELLCAST, TIMED_TURN_SECONDS, VALUES, Costs, Settings
+from .settings import BOT_NAMES, LEVELS, MAX_SEATS, SPELLCAST, VALUES, Costs, Settings
 from .state import (
     BoardChanged,
     ChainMoved,
@@ -36,7 +36,6 @@ __all__ = [
     "LEVELS",
     "MAX_SEATS",
     "SPELLCAST",
-    "TIMED_TURN_SECONDS",
     "VALUES",
     "BoardChanged",
     "BotMove",

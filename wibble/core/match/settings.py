@@ -20,7 +20,6 @@ BOT_NAMES = ("Ada", "Basil", "Cleo", "Dmitri", "Edda", "Flo")
 """Bots' names, one a seat: a match against bots names them in order; a room gives a new bot the
 first name no seat has."""
 MAX_ROUNDS = 20
-TIMED_TURN_SECONDS = 30
 
 
 @dataclass(frozen=True, slots=True)
