@@ -30,7 +30,7 @@ from typing import Any
 
 from .errors import GameDataError, RuleError
 from .fields import count_of, field_of
-from .match import LEVELS, MAX_SEATS, SPELLCAST, VALUES, VERSUS
+from .match import LEVELS, MAX_ROUNDS, MAX_SEATS, SPELLCAST, TURN_SECONDS, VALUES, VERSUS
 from .names import bot_names, distinct
 
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
@@ -82,10 +82,10 @@ class Rules:
     """A race's length, one of ``RACE_SECONDS``."""
 
     def __post_init__(self) -> None:
-        if not 1 <= self.rounds <= 20:
-            raise ValueError("rounds must be 1-20")
-        if self.turn_seconds is not None and not 5 <= self.turn_seconds <= 600:
-            raise ValueError("turn_seconds must be 5-600 or None")
+        if not 1 <= self.rounds <= MAX_ROUNDS:
+            raise ValueError(f"rounds must be 1-{MAX_ROUNDS}")
+        if self.turn_seconds is not None and not TURN_SECONDS[0] <= self.turn_seconds <= TURN_SECONDS[1]:
+            raise ValueError(f"turn_seconds must be {TURN_SECONDS[0]}-{TURN_SECONDS[1]} or None")
         if self.stand_in not in LEVELS:
             raise ValueError("stand_in must be a bot level")
         if self.values not in VALUES:

@@ -10,7 +10,7 @@ from typing import Any
 
 from .. import codec
 from ..core import SPRINT_SECONDS, ProtocolError
-from ..core.match import VALUES
+from ..core.match import MAX_ROUNDS, TURN_SECONDS, VALUES
 from ..core.room import MODES, RACE_SECONDS
 from ..core.wordlist import MAX_WORD_LENGTH, normalise
 from .commands import (
@@ -183,13 +183,13 @@ def _values(data: dict[str, Any]) -> str | None:
 
 
 def _new_match(data: dict[str, Any]) -> NewMatch:
-    rounds = int_field(data, "rounds", 1, 20, required=False)
+    rounds = int_field(data, "rounds", 1, MAX_ROUNDS, required=False)
     speed = int_field(data, "speed", 1, MAX_SPEED, required=False)
     return NewMatch(
         text_field(data, "wordlist", MAX_NAME, required=False),
         int_field(data, "seed", 0, MAX_SEED, required=False),
         5 if rounds is None else rounds,
-        int_field(data, "turn_seconds", 5, 600, required=False),
+        int_field(data, "turn_seconds", *TURN_SECONDS, required=False),
         _bots(data),
         _name(data),
         1 if speed is None else speed,
@@ -213,10 +213,10 @@ def _swap(data: dict[str, Any]) -> Swap:
 
 def _rules(data: dict[str, Any]) -> RulesPatch:
     """The rules a message sets; fields it leaves out keep their values."""
-    rounds = int_field(data, "rounds", 1, 20, required=False)
+    rounds = int_field(data, "rounds", 1, MAX_ROUNDS, required=False)
     turn_seconds: int | None | Unset = UNSET
     if "turn_seconds" in data:
-        turn_seconds = int_field(data, "turn_seconds", 5, 600, required=False)
+        turn_seconds = int_field(data, "turn_seconds", *TURN_SECONDS, required=False)
     stand_in = data.get("stand_in")
     if stand_in is not None and stand_in not in LEVELS:
         raise ProtocolError("protocol/bad_field", "field 'stand_in' must be easy, medium or hard")

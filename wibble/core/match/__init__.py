@@ -12,7 +12,17 @@
 from .bots import BotMove, choose
 from .record import MatchMove, MatchRecord, match_differences, replay_match
 from .restore import restore
-from .settings import BOT_NAMES, LEVELS, MAX_SEATS, SPELLCAST, VALUES, Costs, Settings
+from .settings import (
+    BOT_NAMES,
+    LEVELS,
+    MAX_ROUNDS,
+    MAX_SEATS,
+    SPELLCAST,
+    TURN_SECONDS,
+    VALUES,
+    Costs,
+    Settings,
+)
 from .state import (
     BoardChanged,
     ChainMoved,
@@ -34,7 +44,9 @@ from .tiles import Specials
 __all__ = [
     "BOT_NAMES",
     "LEVELS",
+    "MAX_ROUNDS",
     "MAX_SEATS",
+    "TURN_SECONDS",
     "SPELLCAST",
     "VALUES",
     "BoardChanged",

@@ -20,6 +20,9 @@ BOT_NAMES = ("Ada", "Basil", "Cleo", "Dmitri", "Edda", "Flo")
 """Bots' names, one a seat: a match against bots names them in order; a room gives a new bot the
 first name no seat has."""
 MAX_ROUNDS = 20
+"""A match is 1 to this many rounds (a room's rules, ``new_match``)."""
+TURN_SECONDS = (5, 600)
+"""The shortest and longest a timed turn may be, in seconds (untimed: None)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,8 +70,10 @@ class Settings:
             raise ValueError("values must name a value table of the word list, or 'classic'")
         if not 1 <= self.rounds <= MAX_ROUNDS:
             raise ValueError(f"rounds must be 1-{MAX_ROUNDS}")
-        if self.turn_seconds is not None and not 5 <= self.turn_seconds <= 600:
-            raise ValueError("turn_seconds must be 5-600, or None for untimed turns")
+        if self.turn_seconds is not None and not TURN_SECONDS[0] <= self.turn_seconds <= TURN_SECONDS[1]:
+            raise ValueError(
+                f"turn_seconds must be {TURN_SECONDS[0]}-{TURN_SECONDS[1]}, or None for untimed turns"
+            )
         if not 0 <= self.round_pause <= 60:
             raise ValueError("round_pause must be 0-60 seconds")
         if not (0 <= self.start_gems <= self.gem_cap and 0 <= self.gem_tiles <= 25):
