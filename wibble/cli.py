@@ -399,7 +399,7 @@ def _solve(args: argparse.Namespace) -> int:
     import json
 
     from .cache import from_setting
-    from .core import WordListError, solve
+    from .core import WordListError, path_doc, solve
     from .wordlists import DEFAULT_DIR, WordLists
 
     directory = args.words_dir or DEFAULT_DIR
@@ -421,7 +421,7 @@ def _solve(args: argparse.Namespace) -> int:
         return 2
     found = solve(board, words)
     if args.json:
-        rows = [{"word": f.word, "score": f.score, "path": [[p.row, p.col] for p in f.path]} for f in found]
+        rows = [{"word": f.word, "score": f.score, "path": path_doc(f.path)} for f in found]
         print(json.dumps(rows))
         return 0
     if not found:

@@ -11,7 +11,7 @@ arrive as lines of text. That keeps every rule testable and every game replayabl
 from its seed. ``wibble.live`` and ``wibble.web`` put it on the network.
 """
 
-from .board import SIZE, Board, Pos
+from .board import SIZE, Board, Pos, path_doc
 from .chain import Chain, Status
 from .dictionary import Trie
 from .draws import Draws
@@ -46,6 +46,7 @@ __all__ = [
     "Move",
     "Phase",
     "Pos",
+    "path_doc",
     "ProtocolError",
     "Record",
     "RecordError",

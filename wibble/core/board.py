@@ -21,6 +21,11 @@ class Pos:
         return self != other and abs(self.row - other.row) <= 1 and abs(self.col - other.col) <= 1
 
 
+def path_doc(path: Iterable[Pos]) -> list[list[int]]:
+    """A path as documents, records and messages write it: ``[[row, col], ...]``."""
+    return [[pos.row, pos.col] for pos in path]
+
+
 class Board:
     """A ``size`` x ``size`` grid of letters, filled and refilled by a sampler."""
 

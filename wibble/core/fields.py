@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -21,3 +22,8 @@ def count_of(doc: Mapping[str, Any], name: str) -> int:
     if value < 0:
         raise GameDataError(f"field {name!r} is negative")
     return value
+
+
+def is_time(value: Any) -> bool:
+    """A stored moment (seconds on a clock): a finite number, not negative, and not a boolean."""
+    return type(value) in (int, float) and math.isfinite(value) and value >= 0

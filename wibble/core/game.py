@@ -49,7 +49,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, TypeVar
 
-from .board import Board, Pos
+from .board import Board, Pos, path_doc
 from .chain import Chain, Status
 from .draws import Draws
 from .errors import GameDataError, RuleError
@@ -232,7 +232,7 @@ class Game:
             "total": self.total,
             "version": self.version,
             "phase": self.phase.value,
-            "chain": [[pos.row, pos.col] for pos in self._chain.tiles],
+            "chain": path_doc(self._chain.tiles),
             "judged": None if self._judged is None else self._judged.value,
         }
         if self.sprint is not None:  # an untimed game's document stays exactly as it always was

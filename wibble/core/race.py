@@ -15,7 +15,6 @@ and how many words it has played, so any process that picks the race up plays it
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -24,7 +23,7 @@ from typing import Any
 
 from .draws import Draws
 from .errors import GameDataError, RuleError
-from .fields import count_of, field_of
+from .fields import count_of, field_of, is_time
 from .match import LEVELS
 from .solver import Found
 
@@ -191,7 +190,7 @@ class Race:
         if doc.get("kind") != "race" or doc.get("format") != DOC_FORMAT:
             raise GameDataError("not a race of a known format")
         started, seconds = doc.get("started"), doc.get("seconds")
-        if not isinstance(started, int | float) or not _is_time(started):
+        if not isinstance(started, int | float) or not is_time(started):
             raise GameDataError("the race's clock is damaged")
         if type(seconds) is not int or seconds <= 0:
             raise GameDataError("the race's clock is damaged")
@@ -274,7 +273,7 @@ def _runner(entry: Any) -> Runner:
     next_word = entry.get("next_word")
     if type(seat) is not int or not 0 <= seat < 16 or kind not in ("human", "bot"):
         raise GameDataError("a runner is damaged")
-    if (kind == "bot") != (level in LEVELS) or (kind == "bot") != _is_time(next_word):
+    if (kind == "bot") != (level in LEVELS) or (kind == "bot") != is_time(next_word):
         raise GameDataError("a runner's bot is damaged")
     return Runner(
         seat,
@@ -301,7 +300,3 @@ def _result(entry: Any) -> Result:
             raise GameDataError("a result's words are damaged")
         pairs.append((pair[0], pair[1]))
     return Result(seat, score, tuple(pairs))
-
-
-def _is_time(value: Any) -> bool:
-    return type(value) in (int, float) and math.isfinite(value) and value >= 0

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from .board import Pos
+from .board import Pos, path_doc
 from .draws import Draws
 from .errors import WibbleError
 from .game import Game, Result, WordJudged
@@ -90,7 +90,7 @@ class Move:
     def to_doc(self) -> dict[str, Any]:
         return {
             "version": self.version,
-            "path": [[pos.row, pos.col] for pos in self.path],
+            "path": path_doc(self.path),
             "word": self.word,
             "result": self.result.value,
             "points": self.points,

@@ -22,14 +22,13 @@ stand-in bot until the match ends, and is free once it has.
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
 from .errors import GameDataError, RuleError
-from .fields import count_of, field_of
+from .fields import count_of, field_of, is_time
 from .match import LEVELS, MAX_ROUNDS, MAX_SEATS, SPELLCAST, TURN_SECONDS, VALUES, VERSUS
 from .names import bot_names, distinct
 
@@ -503,7 +502,7 @@ class Room:
         room.race_id = race_id
         room.joins = count_of(doc, "joins")
         empty_since = doc.get("empty_since")  # (absent in rooms saved before deadlines were data)
-        if not (empty_since is None or _is_time(empty_since)):
+        if not (empty_since is None or is_time(empty_since)):
             raise GameDataError("field 'empty_since' is damaged")
         room.empty_since = empty_since
         room.version = count_of(doc, "version")
@@ -613,11 +612,7 @@ def _seat(entry: Any) -> RoomSeat:
     if type(speed) is not int or not 1 <= speed <= 4:
         raise GameDataError("a seat's speed is damaged")
     grace_until, away = entry.get("grace_until"), entry.get("away", False)
-    if not (grace_until is None or _is_time(grace_until)) or type(away) is not bool:
+    if not (grace_until is None or is_time(grace_until)) or type(away) is not bool:
         raise GameDataError("a seat's grace period is damaged")
     name, joined = field_of(entry, "name", str), count_of(entry, "joined")
     return RoomSeat(name, kind, level, speed, token, joined, gone, where, grace_until, away)
-
-
-def _is_time(value: Any) -> bool:
-    return type(value) in (int, float) and math.isfinite(value) and value >= 0

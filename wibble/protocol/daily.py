@@ -7,11 +7,11 @@ from collections.abc import Sequence
 from datetime import date
 from typing import Any
 
-from ..core import Game
+from ..core import Game, path_doc
 from ..core.daily import PLACES, day_number
 from ..core.pace import WINDOW
 from ..core.solver import Found
-from .messages import _chain, _faces, board
+from .messages import _faces, board
 
 
 def leaderboard(
@@ -43,7 +43,7 @@ def yesterday_board(day: date, game: Game, best: Sequence[Found]) -> dict[str, A
             {
                 "word": _faces(entry.word, letters),
                 "points": entry.score,
-                "path": _chain(entry.path),
+                "path": path_doc(entry.path),
             }
             for entry in best
         ],

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..core import path_doc
 from ..core.letters import LetterTable
 from ..core.match import (
     BoardChanged,
@@ -21,14 +22,14 @@ from ..core.match import (
 )
 from ..core.match import Phase as MatchPhase
 from ..core.solver import Found
-from .messages import _chain, _faces
+from .messages import _faces
 from .readers import HINT
 
 
 def _found(found: Found | None, letters: LetterTable) -> dict[str, Any] | None:
     if found is None:
         return None
-    return {"word": _faces(found.word, letters), "path": _chain(found.path), "points": found.score}
+    return {"word": _faces(found.word, letters), "path": path_doc(found.path), "points": found.score}
 
 
 def hint_fields(found: Found | None, letters: LetterTable) -> dict[str, Any]:
@@ -135,7 +136,7 @@ def match_snapshot(
         "remaining": _remaining(match.deadline, now),
         "phase": match.phase.value,
         "board": match.tiles(),
-        "chain": _chain(chain),
+        "chain": path_doc(chain),
         "word": _faces(moved.word, letters),
         "points": moved.points,
         "status": moved.status,
@@ -176,7 +177,7 @@ def match_event(ev: MatchEvent, letters: LetterTable, now: float) -> dict[str, A
         return {
             "type": "chain",
             "seat": ev.seat,
-            "chain": _chain(ev.chain),
+            "chain": path_doc(ev.chain),
             "word": _faces(ev.word, letters),
             "points": ev.points,
             "status": ev.status,
@@ -187,7 +188,7 @@ def match_event(ev: MatchEvent, letters: LetterTable, now: float) -> dict[str, A
             "type": "played",
             "seat": ev.seat,
             "word": _faces(ev.word, letters),
-            "path": _chain(ev.path),
+            "path": path_doc(ev.path),
             "points": ev.score.points,
             "breakdown": ev.score.to_doc(),
             "gems_earned": ev.gems_earned,
@@ -219,7 +220,7 @@ def match_event(ev: MatchEvent, letters: LetterTable, now: float) -> dict[str, A
             "version": ev.version,
         }
     if isinstance(ev, Suggested):
-        return {"type": "suggestion", "seat": ev.seat, "marks": _chain(ev.marks)}
+        return {"type": "suggestion", "seat": ev.seat, "marks": path_doc(ev.marks)}
     if isinstance(ev, HintGiven):
         return {"type": "hint", **hint_fields(ev.found, letters)}
     if isinstance(ev, MatchOver):

@@ -6,7 +6,18 @@ from collections.abc import Sequence
 from typing import Any
 
 from .. import codec
-from ..core import ChainChanged, Event, Game, Move, Phase, Pos, TilesReplaced, TimeUp, WibbleError, WordJudged
+from ..core import (
+    ChainChanged,
+    Event,
+    Game,
+    Move,
+    Phase,
+    TilesReplaced,
+    TimeUp,
+    WibbleError,
+    WordJudged,
+    path_doc,
+)
 from ..core.letters import Letter, LetterTable
 
 
@@ -29,10 +40,6 @@ def _tile(letter: Letter) -> dict[str, Any]:
 def _faces(word: str, letters: LetterTable) -> str:
     """A word as its tiles show it (upper case, except letters that would look alike)."""
     return "".join(letters[ch].face if ch in letters else ch.upper() for ch in word)
-
-
-def _chain(chain: tuple[Pos, ...]) -> list[list[int]]:
-    return [[pos.row, pos.col] for pos in chain]
 
 
 def board(game: Game) -> list[list[dict[str, Any]]]:
@@ -66,7 +73,7 @@ def snapshot(game: Game, game_id: str, token: str, now: float | None = None) -> 
         "size": game.board.size,
         "board": board(game),
         "phase": game.phase.value,
-        "chain": _chain(game.chain),
+        "chain": path_doc(game.chain),
         "word": _faces(game.word, words.letters),
         "points": game.points,
         "status": game.status.value,
@@ -91,7 +98,7 @@ def missed(game: Game) -> list[dict[str, Any]]:
     """The best words the board held that were not found, with a path each, as ``over`` lists them."""
     letters = game.words.letters
     return [
-        {"word": _faces(entry.word, letters), "points": entry.score, "path": _chain(entry.path)}
+        {"word": _faces(entry.word, letters), "points": entry.score, "path": path_doc(entry.path)}
         for entry in game.missed()
     ]
 
@@ -114,7 +121,7 @@ def event(ev: Event, letters: LetterTable) -> dict[str, Any]:
     if isinstance(ev, ChainChanged):
         return {
             "type": "chain",
-            "chain": _chain(ev.chain),
+            "chain": path_doc(ev.chain),
             "word": _faces(ev.word, letters),
             "points": ev.points,
             "status": ev.status.value,

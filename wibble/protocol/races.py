@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..core import Game
+from ..core import Game, path_doc
 from ..core.letters import LetterTable
 from ..core.race import OVER, Race, Result, nobody_found, only_one_found, standing
 from ..core.solver import Found, solve
-from .messages import _chain, _faces, board
+from .messages import _faces, board
 
 
 def race_snapshot(
@@ -87,7 +87,7 @@ def race_over(race: Race, start: Game, best: Sequence[Found] | None = None) -> d
         ],
         "board": board(start),
         "missed": [
-            {"word": _faces(entry.word, letters), "points": entry.score, "path": _chain(entry.path)}
+            {"word": _faces(entry.word, letters), "points": entry.score, "path": path_doc(entry.path)}
             for entry in nobody_found(best, race.results)
         ],
     }

@@ -32,7 +32,7 @@ from enum import Enum
 from hashlib import blake2b
 from typing import Any
 
-from ..board import Pos
+from ..board import Pos, path_doc
 from ..chain import Chain, require_on_board
 from ..draws import Draws
 from ..errors import RuleError
@@ -425,7 +425,7 @@ class Match:
         ]
         played = {
             "word": word,
-            "path": _path_doc(path),
+            "path": path_doc(path),
             "points": gained.score.points,
             "breakdown": gained.score.to_doc(),
         }
@@ -526,7 +526,7 @@ class Match:
         found = self.best()
         if found is None:
             return None
-        return {"word": found.word, "path": _path_doc(found.path), "points": found.score}
+        return {"word": found.word, "path": path_doc(found.path), "points": found.score}
 
     def _end_turn(
         self, now: float, ended: str, played: dict[str, Any] | None, best: dict[str, Any] | None
@@ -638,12 +638,8 @@ class Match:
             "turn_no": self.turn_no,
             "phase": self.phase.value,
             "deadline": self.deadline,
-            "chain": _path_doc(self._chain.tiles),
+            "chain": path_doc(self._chain.tiles),
             "history": list(self.history),  # entries never change once written; the list grows
             "version": self.version,
             **({} if self.hinted is None else {"hinted": self.hinted}),  # (older documents have none)
         }
-
-
-def _path_doc(path: Sequence[Pos]) -> list[list[int]]:
-    return [[pos.row, pos.col] for pos in path]

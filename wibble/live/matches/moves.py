@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core import Pos
+from ...core import Pos, path_doc
 from ...core.match import BoardChanged, Match, MatchEvent, Played
 from ...protocol import Command, Extend, Hint, Pass, Release, Shuffle, Swap
 
@@ -43,7 +43,7 @@ def move_doc(match: Match, seat: int | None, action: str, events: list[MatchEven
     doc: dict[str, Any] = {"version": match.version, "seat": seat, "action": action}
     played = next((e for e in events if isinstance(e, Played)), None)
     if played is not None:
-        doc.update(word=played.word, points=played.score.points, path=[[p.row, p.col] for p in played.path])
+        doc.update(word=played.word, points=played.score.points, path=path_doc(played.path))
     swapped = next((e for e in events if isinstance(e, BoardChanged) and e.reason == "swap"), None)
     if swapped is not None:
         # Which tile became which letter: without it a replay could not follow the board past a swap.
