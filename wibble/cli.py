@@ -129,14 +129,20 @@ def main(argv: list[str] | None = None) -> int:
 def _copy(source: str, destination: str) -> int:
     from .engines.store import StoreOpenError, open_store
     from .engines.store.copy import copy_documents
+    from .engines.store.sqlite import folder_in_use
 
     def opened(where: str, must_exist: bool) -> Any:
         if where.startswith(("redis://", "rediss://", "unix://")):
             from .engines.store.redis import RedisStore
 
             return RedisStore(where)
-        if must_exist and not (Path(where).expanduser() / "wibble.db").is_file():
+        folder = Path(where).expanduser()
+        if must_exist and not (folder / "wibble.db").is_file():
             raise StoreOpenError(f"{where} holds no wibble.db to copy from")
+        if folder_in_use(folder):
+            # A copy of a running server's folder misses every move it saves after (or, into it, is
+            # never seen by it): the copy would quietly be out of date.
+            raise StoreOpenError(f"a Wibble server is serving games from {where}: stop it first, then copy")
         return open_store(where)
 
     try:
@@ -151,7 +157,7 @@ def _copy(source: str, destination: str) -> int:
         src.close()
         dst.close()
     print(f"From {src.description} to {dst.description}: {copied}.")
-    return 0
+    return 1 if copied.differing else 0
 
 
 def _whole_number(text: str) -> int:

@@ -232,11 +232,43 @@ def test_every_document_and_its_record_copy_to_another_engine_and_back_exactly(s
 
     for doc_id in ("g1", "room:ABC"):
         store.delete(doc_id)
-    store.create("g1", "game", new_game(seed=9).to_doc(), T0 + 9)  # a document already back there...
+    store.create("g1", "game", new_game(seed=9).to_doc(), T0 + 9)  # another document by that id...
     again = copy_documents(elsewhere, store)
-    assert again.skipped == 1  # ...is left as it is
+    assert again.differing == ["g1"]  # ...is left as it is, and named
+    assert "1 NOT copied" in str(again)
     assert store.load("g1").doc == new_game(seed=9).to_doc()  # type: ignore[union-attr]
     assert store.load("room:ABC") == originals[1][0]
+
+
+def test_copying_again_brings_the_moves_played_since_and_keeps_what_was_played_only_there(
+    store: Store,
+) -> None:
+    from wibble.engines.store import MemoryStore
+    from wibble.engines.store.copy import copy_documents
+
+    game = new_game(seed=5)
+    store.create("g1", "game", game.to_doc(), T0)
+    steps = play(game, 4)
+    for step in steps[:3]:
+        store.commit("g1", step.expected, step.doc, step.move, T0 + 5)
+    elsewhere = MemoryStore()
+    assert copy_documents(store, elsewhere).kinds["game"] == 1
+    assert str(copy_documents(store, elsewhere)).endswith("1 already there, the same, left as they were")
+
+    # The source plays on (a host who copied, started the old server again, then copied again):
+    # the word played since is not lost.
+    store.commit("g1", steps[3].expected, steps[3].doc, steps[3].move, T0 + 6)
+    again = copy_documents(store, elsewhere)
+    assert (again.replaced, again.differing) == (1, [])
+    assert elsewhere.load("g1").doc == steps[3].doc  # type: ignore[union-attr]
+    assert elsewhere.moves("g1") == store.moves("g1")
+
+    # Played on at the destination instead: never overwritten by the source's older state.
+    other = new_game(seed=5)
+    elsewhere.commit("g1", steps[3].doc["version"], other.to_doc() | {"version": 5}, {"version": 5}, T0 + 7)
+    back = copy_documents(store, elsewhere)
+    assert back.differing == ["g1"]
+    assert elsewhere.load("g1").doc["version"] == 5  # type: ignore[union-attr]
 
 
 def test_a_documents_version_is_read_without_the_document(store: Store) -> None:

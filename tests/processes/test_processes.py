@@ -306,20 +306,43 @@ def test_a_host_moving_from_sqlite_to_redis_copies_every_game_and_players_carry_
 ) -> None:
     from tests import wire
 
+    def copy() -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "wibble", "copy", str(tmp_path), redis_url],
+            capture_output=True, text=True, timeout=60, cwd=ROOT,
+        )  # fmt: skip
+
     alone = LiveServer("--data-dir", str(tmp_path))
     try:
         player = clients(alone)
         game = wire.new_game(player, seed=4)
         wire.play(player, wire.a_word(game)[1])
-        before = wire.resume_state(lambda: clients(alone), game)
+        # Copied while the server runs, the copy would miss what it saves next: refused, saying why.
+        running = copy()
+        assert (running.returncode, running.stdout) == (2, "")
+        assert "is serving games from" in running.stderr
+        assert "stop it first" in running.stderr
     finally:
         alone.stop()
 
-    copied = subprocess.run(
-        [sys.executable, "-m", "wibble", "copy", str(tmp_path), redis_url],
-        capture_output=True, text=True, timeout=60, check=True, cwd=ROOT,
-    )  # fmt: skip
+    copied = copy()
+    assert copied.returncode == 0, copied.stderr
     assert "copied 1 document (1 game) and 1 recorded move" in copied.stdout
+
+    # The host starts the old server once more, a word is played, and copies again: the word is kept.
+    alone = LiveServer("--data-dir", str(tmp_path))
+    try:
+        player = clients(alone)
+        snapshot = player.ask(wire.resume_of(game))
+        found = {entry["word"].casefold() for entry in snapshot["found"]}
+        path = next(path for word, path in wire.words_on(snapshot, "en") if word.casefold() not in found)
+        assert wire.play(player, path)[1]["result"] == "scored"
+        before = wire.resume_state(lambda: clients(alone), game)
+    finally:
+        alone.stop()
+    again = copy()
+    assert again.returncode == 0, again.stderr
+    assert "1 of them replaced an earlier copy there" in again.stdout
 
     shared = serve(redis_url)
     try:

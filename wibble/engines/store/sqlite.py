@@ -27,6 +27,7 @@ database from version ``n`` to ``n + 1``, each in its own transaction.
 
 from __future__ import annotations
 
+import fcntl
 import itertools
 import logging
 import os
@@ -157,6 +158,24 @@ WAL_KEEP_BYTES = 16 * 2**20
 # by as much as the clocks differ, never deletes anything early.
 HOUR = 3600
 HOURS_KEPT = 100_000
+
+
+def folder_in_use(folder: Path) -> bool:
+    """Whether a Wibble server serves games from ``folder`` now: one holds the folder's lock for as
+    long as it runs (``web.serving.hold_folder``), and a process that dies lets go of it."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    except OSError:  # a file system without such locks: nothing can be told
+        return False
+    finally:
+        os.close(fd)  # (our own lock, if taken, goes with it)
+    return False
 
 
 def _hour(when: float) -> int:
