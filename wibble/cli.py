@@ -392,6 +392,11 @@ def _compile_definitions(words_dir: Path | None, cache_dir: str | None = None) -
         if book is None:
             print(f"{name}: no definitions (add {name}.definitions.tsv beside {name}.txt: words/README.md)")
             continue
+        if book.path is None and cache is not None:  # compiled, but could not be kept (the log says why)
+            print(f"{name}: ERROR its definitions could not be written in {cache.directory}")
+            status = 1
+            book.close()
+            continue
         size = f", {book.path.stat().st_size / 1e6:.1f} MB in {book.path.parent}" if book.path else ""
         print(
             f"{name}: {book.words():,} words defined from {' and '.join(book.sources)}"

@@ -117,6 +117,17 @@ def test_wordlists_and_definitions_check_a_hosts_definitions_file(tmp_path: Path
     assert list((tmp_path / "cache").glob("good-*.definitions.sqlite"))
     assert "Traceback" not in checked.stderr + compiled.stderr
 
+    # A cache folder that cannot be written (a file in its place): said, and not a success.
+    (tmp_path / "not-a-folder").write_text("", encoding="utf-8")
+    unwritten = run_wibble(
+        "definitions", "--words-dir", str(tmp_path), env={"WIBBLE_CACHE_DIR": str(tmp_path / "not-a-folder")}
+    )
+    assert unwritten.returncode == 1
+    assert any(
+        line.startswith("good: ERROR its definitions could not be written in")
+        for line in unwritten.stdout.splitlines()
+    ), unwritten.stdout
+
 
 def test_a_broken_list_is_logged_once_without_a_traceback(tmp_path: Path) -> None:
     (tmp_path / "good.txt").write_text("cat\ndog\n", encoding="utf-8")
