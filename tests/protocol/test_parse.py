@@ -352,7 +352,7 @@ NAMES_READ = [
 ]
 
 NAMES_REFUSED = [
-    ("empty", "", "1-80"),
+    ("empty", "", "1-20"),
     ("only-spaces", "   ", "once trimmed"),
     ("twenty-one", "N" * 21, "once trimmed"),
     ("control", "Ann\x07", "invisible"),

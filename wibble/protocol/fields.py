@@ -32,14 +32,19 @@ def int_field(data: dict[str, Any], name: str, low: int, high: int, required: bo
     return value
 
 
-def text_field(data: dict[str, Any], name: str, limit: int, required: bool = True) -> str | None:
+def text_field(
+    data: dict[str, Any], name: str, limit: int, required: bool = True, *, least: int = 1, stated: str = ""
+) -> str | None:
+    """Text of ``least`` to ``limit`` characters; the refusal states ``stated`` as the rule when the
+    field's own rule is narrower than these bounds (a name's 1-20 once trimmed, say)."""
     if name not in data or (not required and data[name] is None):
         if required:
             raise ProtocolError("protocol/missing_field", f"field {name!r} is required")
         return None
     value = data[name]
-    if not isinstance(value, str) or not value or len(value) > limit or not is_text(value):
-        raise ProtocolError("protocol/bad_field", f"field {name!r} must be text of 1-{limit} characters")
+    if not isinstance(value, str) or not least <= len(value) <= limit or not is_text(value):
+        rule = stated or f"{least}-{limit}"
+        raise ProtocolError("protocol/bad_field", f"field {name!r} must be text of {rule} characters")
     return value
 
 
@@ -118,7 +123,7 @@ def _stacked_marks(text: str) -> int:
 def display_name(data: dict[str, Any], name: str = "name") -> str:
     """A player's display name, the one rule for every name anyone is shown (a room's seats,
     a match's seat): 1-20 characters once trimmed, none of them control or invisible."""
-    value = text_field(data, name, 4 * MAX_DISPLAY_NAME)
+    value = text_field(data, name, 4 * MAX_DISPLAY_NAME, stated=f"1-{MAX_DISPLAY_NAME}")
     assert value is not None
     text = unicodedata.normalize("NFC", value).strip()
     problem = None

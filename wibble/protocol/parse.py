@@ -134,12 +134,7 @@ def _new_game(data: dict[str, Any]) -> NewGame:
 
 
 def _player(data: dict[str, Any], required: bool = True) -> str | None:
-    player = text_field(data, "player", MAX_ID, required=required)
-    if player is not None and len(player) < MIN_PLAYER_ID:
-        raise ProtocolError(
-            "protocol/bad_field", f"field 'player' must be {MIN_PLAYER_ID}-{MAX_ID} characters"
-        )
-    return player
+    return text_field(data, "player", MAX_ID, required=required, least=MIN_PLAYER_ID)
 
 
 def _new_daily(data: dict[str, Any]) -> NewDaily:
