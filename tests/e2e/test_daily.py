@@ -103,6 +103,31 @@ def test_a_daily_sprint_plays_to_its_end_screen_and_shares_no_letter_of_the_boar
     assert errors == []
 
 
+def test_endless_from_a_try_under_way_opens_an_endless_game_not_the_try(
+    page: Page, daily_server: LiveServer, en_trie: Trie, console_errors: list[str]
+) -> None:
+    open_daily(page, daily_server)
+    page.get_by_label("Name on the leaderboard").fill("Ann")
+    page.get_by_role("button", name="Play today's board").click()
+    game = WibblePage(page)
+    game.wait_idle()
+    daily_board = game.letters()
+    game.score_word(en_trie)  # (a try with a word scored was once kept among "Your games")
+    # Every screen the next page shows, from its first moment.
+    page.add_init_script(
+        "window.__screens = []; setInterval(() => { const s = document.body?.dataset.screen;"
+        " if (s && window.__screens.at(-1) !== s) window.__screens.push(s); }, 20);"
+    )
+    page.get_by_role("button", name="Endless").click()
+    expect(page).to_have_url(f"{daily_server.url}/")
+    expect(page.locator("body")).to_have_attribute("data-screen", "endless")
+    assert "daily" not in page.evaluate("window.__screens")
+    expect(page.get_by_test_id("endless-controls")).to_be_visible()
+    game.wait_idle()
+    assert game.letters() != daily_board
+    expect(page.get_by_test_id("sprint-clock")).to_be_hidden()
+
+
 def test_i_m_done_on_a_phone_asks_once_then_ends_the_try_with_the_end_screen_and_its_score_entered(
     browser: Browser, daily_server: LiveServer, en_trie: Trie
 ) -> None:

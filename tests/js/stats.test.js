@@ -17,12 +17,12 @@ const DAY = 86_400_000;
 const NOV_28 = Date.parse("2026-11-28T12:00:00Z");
 
 /** A Store whose events are recorded into `stats` (as main.js wires them), on an open socket. */
-function playing({ storage = memory(), now = () => NOV_28 } = {}) {
+function playing({ storage = memory(), now = () => NOV_28, daily = false } = {}) {
   const store = new S.Store({
     send: () => true,
     storage: S.savedGames(memory(), memory()),
     daily: D.dailyMemory(memory()),
-    config: { wordlists: [{ name: "en", title: "English" }], default_wordlist: "en" },
+    config: { wordlists: [{ name: "en", title: "English" }], default_wordlist: "en", daily },
     now: () => 1000,
   });
   store.onStatus({ state: "open", lost: false });
@@ -60,7 +60,7 @@ test("a sprint is recorded at its end with the server's final score, once even i
 });
 
 test("a daily try is recorded at its end with its day, and whether it was scored", () => {
-  const { store, stats } = playing();
+  const { store, stats } = playing({ daily: true }); // (on the daily's page)
   store.onMessage(snapshot({ sprint: 180, remaining: 180, daily: { day: 332, date: "2026-11-28", scored: true } }));
   store.onMessage({ type: "over", total: 7, found: [{ word: "TEA", points: 7 }], missed: [] });
   const [kept] = stats.games();

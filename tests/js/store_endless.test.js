@@ -2,7 +2,7 @@
 // replaced, a sprint's end and a refused word list, each as the change the store would apply.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { snapshot, tabOf } from "./store_support.js";
+import { config, snapshot, tabOf } from "./store_support.js";
 
 const E = await import("../../static/js/store/endless.js");
 const T = await import("../../static/js/sprint.js");
@@ -25,17 +25,26 @@ test("the same game again says nothing, unless no word is left on its board", ()
 
 test("the daily board's game is kept in the daily memory, not in Your games", () => {
   const daily = { day: 328, date: "2026-11-24", scored: true };
-  const change = E.gameSnapshot(tabOf({ state: { game: null } }), snapshot({ daily }));
+  const onDaily = { ...config, daily: true }; // (the daily's own page, /daily)
+  const change = E.gameSnapshot(tabOf({ state: { game: null, config: onDaily } }), snapshot({ daily }));
   assert.deepEqual(change.daily, { game: { game_id: "g", token: "t", date: "2026-11-24" } });
   assert.equal(change.remember, undefined);
   assert.equal(change.state.mode, "daily");
   assert.equal(change.event.saved, true);
   assert.equal(change.say.say, "daily_scored");
-  const again = E.gameSnapshot(tabOf({ state: { game: null } }), snapshot({ daily: { ...daily, scored: false } }));
+  const again = E.gameSnapshot(tabOf({ state: { game: null, config: onDaily } }), snapshot({ daily: { ...daily, scored: false } }));
   assert.equal(again.say.say, "daily_practice"); // a second try says it is for fun
   // Over while away: its end screen asks for the day's leaderboard as it is now.
-  const ended = E.gameSnapshot(tabOf({ state: { game: { id: "g" } } }), snapshot({ daily, sprint: 180, phase: "over" }));
+  const ended = E.gameSnapshot(tabOf({ state: { game: { id: "g" }, config: onDaily } }), snapshot({ daily, sprint: 180, phase: "over" }));
   assert.deepEqual(ended.send, [{ type: "leaderboard", player: "P".repeat(32) }]);
+});
+
+test("a daily try resumed on the main page (an older page kept it in Your games) leaves the list for a game of the page's own", () => {
+  const daily = { day: 328, date: "2026-11-24", scored: true };
+  const change = E.gameSnapshot(tabOf({ state: { game: null } }), snapshot({ daily }));
+  assert.deepEqual(change.forget, ["g"]);
+  assert.deepEqual(change.send, [{ type: "new_game", wordlist: "en" }]);
+  assert.equal(change.state, undefined); // nothing of the try on screen
 });
 
 test("a scored word adds to the words found and the total, and its tiles wait for their replacements", () => {
@@ -47,6 +56,16 @@ test("a scored word adds to the words found and the total, and its tiles wait fo
   assert.deepEqual(change.state.chain, []);
   assert.deepEqual(change.remember, { game_id: "g", token: "t", total: 5, words: 1 });
   assert.deepEqual([change.say.kind, change.say.total], ["scored", 5]);
+});
+
+test("a word scored on the daily board or a race's board leaves Your games as they were", () => {
+  const word = { type: "word", word: "CAT", result: "scored", points: 5, total: 5 };
+  const confirmed = { chain: [[0, 0], [0, 1], [0, 2]], seat: null };
+  for (const kind of [{ daily: { day: 3, date: "2026-12-08", scored: true } }, { race: { race_id: "r", seat: 0 } }]) {
+    const change = E.wordJudged(tabOf({ state: { confirmed, game: { id: "g", ...kind } } }), word, "latest");
+    assert.equal(change.state.total, 5);
+    assert.equal(change.remember, undefined);
+  }
 });
 
 test("in a match, another seat's refused word is not ours to be told", () => {

@@ -34,6 +34,15 @@ export function gameSnapshot(tab, message) {
   const { state } = tab;
   const ref = { game_id: message.game_id, token: message.token };
   const daily = message.daily ?? null;
+  if (daily && !state.config?.daily) {
+    // A daily try resumed on the main page: "Your games" kept one when a word was scored on it
+    // (until 2026-12-08). It leaves the list, and the main page starts a game of its own.
+    return {
+      forget: [message.game_id],
+      tab: { ref: null, opening: null },
+      send: [P.newGame({ wordlist: state.config?.default_wordlist ?? null })],
+    };
+  }
   // A race runner's board (or one followed): shown in its room, never one of "Your games", never
   // resumed on its own (a reconnect joins the room again, which puts the runner back on it).
   const race = message.race ?? null;
@@ -174,7 +183,10 @@ export function wordJudged(tab, message, reply) {
   let remember;
   if (message.result === P.Result.SCORED) {
     fields.found = [...state.found, { word, points: message.points }];
-    if (tab.ref) remember = { ...tab.ref, total: fields.total, words: fields.found.length };
+    // (A daily try or a race runner's board is not one of "Your games": kept there, the main page
+    // would resume it as the tab's game, and its Endless button would open the daily board again.)
+    const yours = !state.game?.daily && !state.game?.race;
+    if (tab.ref && yours) remember = { ...tab.ref, total: fields.total, words: fields.found.length };
     fields.refilling = tilesOf(judged, state.board);
   }
   return {
