@@ -457,6 +457,36 @@ def test_a_removed_player_cannot_sit_down_again_from_where_they_played(start: St
     assert "198.51.100.7" not in str(live.store.load(f"room:{code}"))  # only a hash is kept
 
 
+def test_removing_someone_who_shares_the_hosts_address_closes_no_seat_to_the_others(start: Start) -> None:
+    # One household (or everyone on one machine, or behind one proxy): one address for all.
+    live = start()
+    ann, room = create(live)  # (create's person plays from 192.0.2.1, as join's do by default)
+    code = room["code"]
+    bo = join(live, code, "Bo")
+    sit(bo, 1)
+    ann.send(type="remove", seat=1)
+    assert errors(bo.send(type="take_seat", seat=1)) == []  # his token is gone; the address is not barred
+    assert errors(ann.send(type="remove", seat=1)) == []
+    cy = join(live, code, "Cy")
+    assert errors(cy.send(type="take_seat", seat=2)) == []  # never removed: she sits
+    # The host gets up and sits again: still the room's host, not refused in her own room.
+    ann.send(type="leave_seat")
+    assert errors(ann.send(type="take_seat", seat=3)) == []
+
+
+def test_a_room_nobody_hosts_lets_the_next_person_sit_and_host(start: Start) -> None:
+    live = start()
+    ann, room = create(live)
+    code = room["code"]
+    bo = join(live, code, "Bo", address="198.51.100.7")
+    sit(bo, 1)
+    ann.send(type="remove", seat=1)
+    ann.send(type="leave_seat")  # the only one seated gets up: nobody hosts
+    assert held(live, code).room.host is None
+    assert errors(bo.send(type="take_seat", seat=1)) == []  # the room is not left with every seat closed
+    assert held(live, code).room.host == 1
+
+
 def test_a_player_removed_mid_match_is_played_by_a_stand_in(start: Start) -> None:
     live = start()
     code, ann, bo, cy, di = table(live)

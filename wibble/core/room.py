@@ -259,8 +259,14 @@ class Room:
         first person to sit in a room with no host becomes its host. ``where`` is the (hashed)
         address they sit from. A 2v2 room seats four: a fifth seat, or a team's third, is refused."""
         self._between(playing)
-        if where and where in self.barred:
-            raise RuleError("room/removed", "the host removed you from this room's seats; you can watch")
+        # (With nobody hosting, nobody can remove anyone: the next to sit hosts, so nobody is barred
+        # and the room can never be left with every seat closed.)
+        if where and where in self.barred and self.host is not None:
+            raise RuleError(
+                "room/removed",
+                "the host removed someone who played from your network address, so this room's seats"
+                " are closed to it; you can watch",
+            )
         if team is not None and not self.teams:
             raise RuleError("room/not_teams", "this room plays no 2v2: choose a seat, not a team")
         if seat is None:
@@ -306,7 +312,7 @@ class Room:
     ) -> str | None:
         """The host takes ``seat`` away from its bot or person; returns the removed person's token
         hash, which opens nothing from now on. ``where`` (the hashed addresses the person plays
-        from) may not take a seat again."""
+        from) may not take a seat again, unless someone still seated plays from it too."""
         self._host(by)
         held = self.holder(seat, playing)
         if held is None:
@@ -322,7 +328,10 @@ class Room:
             self.seats[seat] = None
         if token is not None:
             self.removed = [*self.removed, token][-MAX_REMOVED:]
-            fresh = [w for w in {*where, held.where} if w and w not in self.barred]
+            # An address someone else seated plays from (the host's own, a household's, everyone's
+            # on one machine) is not barred: it would close the seats to them, the host included.
+            staying = {s.where for i, s in enumerate(self.seats) if s is not None and i != seat}
+            fresh = [w for w in {*where, held.where} if w and w not in self.barred and w not in staying]
             self.barred = [*self.barred, *fresh][-MAX_REMOVED:]
         self.version += 1
         return token
@@ -385,7 +394,8 @@ class Room:
             return {i: i for i in self.filled(playing=False)}
         filled = self.filled(playing=False)
         if len(filled) < 2:
-            raise RuleError("room/too_few", "a match needs at least two seats filled (people or bots)")
+            what = "a race" if race else "a match"
+            raise RuleError("room/too_few", f"{what} needs at least two seats filled (people or bots)")
         if not race and len(filled) > MAX_SEATS:  # (set_rules keeps seats 7 and 8 empty for a match)
             raise RuleError("room/too_many_for_match", "a match seats six: seats 7 and 8 must be empty first")
         moved = {old: new for new, old in enumerate(filled)}
