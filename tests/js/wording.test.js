@@ -78,3 +78,12 @@ test("the daily's status line agrees with its rank line, and a replay's share sa
   assert.equal(DAILY.share(342, 24, 2, false), "Wibble daily #342, played again for fun: 24 points, 2 words");
   assert.equal(DAILY.share(342, 12, 2), "Wibble daily #342: 12 points, 2 words");
 });
+
+test("a room's refusal is said in the page's words, or the server's as a sentence", () => {
+  const said = (code, text) => messageText({ say: "server", code, text });
+  assert.equal(said("room/too_few", "a race needs at least two seats filled (people or bots)"),
+               "Fill at least two seats (friends or bots) to start.");
+  assert.match(said("room/removed", "the host removed someone..."), /^The host removed someone who played from your network address/);
+  assert.equal(said("room/team_full", "team B has both its seats taken"), "Team B has both its seats taken.");
+  assert.equal(said("limit/joins", "too many failed joins"), "too many failed joins"); // not a room's: as sent
+});

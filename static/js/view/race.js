@@ -5,11 +5,12 @@
 // Owns those elements only.
 
 import { secondsLeft, standings } from "../race.js";
+import { startCheck } from "../room.js";
 import { clockText } from "../sprint.js";
 import { missedItem } from "./sprint.js";
 import { rove, wordButton } from "./definition.js";
 import { make, setHidden, setText } from "./dom.js";
-import { plural } from "./wording.js";
+import { START_BLOCKED, plural } from "./wording.js";
 
 const TICK_MS = 500;
 
@@ -106,9 +107,13 @@ export class RacePanel {
   renderOver(race, room, event) {
     const over = race.over;
     const host = room !== null && room.you !== null && room.host === room.you;
+    // The host races again as the lobby starts, and is told why not as the lobby tells it.
+    const check = host ? startCheck(room) : null;
     setHidden(this.again, !host);
-    setHidden(this.wait, host);
-    setText(this.wait, "The host can start another race.");
+    this.again.disabled = host && !check.ok;
+    const wait = !host ? "The host can start another race." : check.ok ? "" : START_BLOCKED[check.why] ?? "";
+    setHidden(this.wait, wait === "");
+    setText(this.wait, wait);
     if (this.shownFor !== race.id) {
       this.shownFor = race.id;
       const best = over.results[0];

@@ -24,6 +24,26 @@ export function resultText({ word, result, points, minLength }) {
 /** The word a turn ended with, before what follows it on the message line ("Ada played KNEED: +14. "). */
 const afterText = (after) => (after ? `${SAY.played(after)}. ` : "");
 
+/** A server's explanation as a sentence: its first letter a capital, a full stop at the end. */
+export const sentence = (text) => {
+  const said = String(text ?? "").trim();
+  if (!said) return "";
+  const capital = said[0].toUpperCase() + said.slice(1);
+  return /[.!?…]$/.test(capital) ? capital : `${capital}.`;
+};
+
+/** The page's own words for the refusals a player meets in a room (a room's others: the server's, as a
+ * sentence; the game's own are already worded for players). */
+export const REFUSED = {
+  "room/removed": "The host removed someone who played from your network address, so you can only watch in this room.",
+  "room/too_few": "Fill at least two seats (friends or bots) to start.",
+  "room/seat_taken": "Someone took that seat first.",
+  "room/full": "Every seat is taken: you can watch.",
+  "room/match_running": "That waits until the match being played is over.",
+  "room/not_host": "Only the host can do that.",
+  "room/already_seated": "You have a seat already.",
+};
+
 /** What each message of the store says on screen. */
 export const SAY = {
   no_words_left: () => "No words left — start a new game.",
@@ -32,7 +52,7 @@ export const SAY = {
   game_back: ({ title }) => `Back to your ${title} game.`,
   game_new: ({ title }) => `New game — ${title}`,
   result: resultText,
-  server: ({ text }) => text,
+  server: ({ text, code }) => REFUSED[code] ?? (String(code).startsWith("room/") ? sentence(text) : text),
   other_tab: () => "Another tab is playing this game.",
   other_tab_chain: () => "Another tab is playing a word — wait for it to finish.",
   other_seat_chain: () => "Someone else is playing a word — wait for it to finish.",
