@@ -89,9 +89,14 @@ export const SPEEDS = Object.freeze([1, 2, 3, 4]); // turns a seat plays a round
 export const CODE_LETTERS = "23456789ABCDEFGHJKMNPQRSTUVWXYZ";
 const CODE = new RegExp(`^[${CODE_LETTERS}]{6}$`);
 
-/** A typed or linked code as the server knows it (read case-blind), or null if it cannot be one. */
+/** A room's link: a code after /r/ (as "Copy link" puts it on the clipboard), anywhere in the text. */
+const LINKED = /\/r\/([0-9a-z]{6})(?![0-9a-z])/i;
+
+/** A typed, pasted or linked code as the server knows it (read case-blind), or null if it cannot
+ * be one: the code alone, with spaces around it or not, or the room's whole link. */
 export function roomCodeOf(text) {
-  const code = String(text ?? "").trim().toUpperCase();
+  const typed = String(text ?? "").trim();
+  const code = (LINKED.exec(typed)?.[1] ?? typed).toUpperCase();
   return CODE.test(code) ? code : null;
 }
 

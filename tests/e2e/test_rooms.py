@@ -272,7 +272,12 @@ def test_a_removed_friend_watches_and_stays_a_watcher_after_a_reload(
 ) -> None:
     host, friend, _ = people
     code = make_a_room(host, room_server)
-    friend.page.goto(f"{room_server.url}/r/{code}")
+    # The friend pastes the room's link (as "Copy link" gave it, a space and all) into "Have a code?".
+    friend.open(room_server.url)
+    friend.page.get_by_role("button", name="Friends").click()
+    friend.page.get_by_label("Have a code?").fill(f" {room_server.url}/r/{code.lower()} ")
+    friend.page.get_by_label("Have a code?").press("Enter")
+    expect(friend.page).to_have_url(f"{room_server.url}/r/{code}")
     friend.give_name("Bo", "Join room")
     friend.screen("lobby")
     friend.tap(friend.seat(3).get_by_role("button", name=re.compile("^Sit here")))

@@ -100,14 +100,16 @@ test("names and codes are checked as the server checks them", async () => {
     return {
       names: ["  Ann  ", "", "   ", "x".repeat(20), "x".repeat(21), "👩‍🚀".repeat(4), "<b>x</b><i>y</i>"]
         .map((n) => P.nameOf(n)),
-      codes: ["k7qx2m", " K7QX2M ", "K7QX2", "K7QX2O", "K1QX2M", "K7QX2MM"].map((c) => P.roomCodeOf(c)),
+      codes: ["k7qx2m", " K7QX2M ", "K7QX2", "K7QX2O", "K1QX2M", "K7QX2MM",
+              "http://localhost:8000/r/k7qx2m", " https://wibble.example/r/K7QX2M?x=1 ", "example.org/r/K7QX2MM"]
+        .map((c) => P.roomCodeOf(c)),
       join: [P.joinRoom("K7QX2M", "Bo"), P.joinRoom("K7QX2M", "Bo", "t")],
       seat: [P.setSeat(2, { bot: "hard" }), P.setSeat(2, { speed: 3 })],
     };
   });
   // 1-20 characters once trimmed, counted by code point (an emoji sequence is several).
   assert.deepStrictEqual(result.names, ["Ann", null, null, "x".repeat(20), null, "👩‍🚀".repeat(4), "<b>x</b><i>y</i>"]);
-  assert.deepStrictEqual(result.codes, ["K7QX2M", "K7QX2M", null, null, null, null]);
+  assert.deepStrictEqual(result.codes, ["K7QX2M", "K7QX2M", null, null, null, null, "K7QX2M", "K7QX2M", null]);
   assert.deepStrictEqual(result.join, [{ "type": "join_room", "code": "K7QX2M", "name": "Bo" }, { "type": "join_room", "code": "K7QX2M", "name": "Bo", "token": "t" }]);
   assert.deepStrictEqual(result.seat, [{ "type": "set_seat", "seat": 2, "bot": "hard" }, { "type": "set_seat", "seat": 2, "speed": 3 }]);
 });

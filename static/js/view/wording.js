@@ -173,7 +173,7 @@ export const ordinal = (n) => {
 /** What the room forms say under a field (`state.join.error`). */
 export const FIELD_ERRORS = {
   name_length: () => "Your name needs 1 to 20 characters.",
-  bad_code: () => "A room code is 6 letters and digits, like K7QX2M.",
+  bad_code: () => "A room code is 6 letters and digits, like K7QX2M (or paste the room's whole link).",
 };
 export const fieldError = (error) => (error.say ? FIELD_ERRORS[error.say]?.() : error.text) ?? "";
 
