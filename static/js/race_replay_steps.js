@@ -25,9 +25,18 @@ export const stepLabel = (data, step) => `${atText(step.at)} · ${runnerName(dat
 
 /** The step in one sentence, for a screen reader. */
 export function stepSaid(data, step) {
-  const [first] = step.standings;
-  const lead = first && first.seat === step.seat ? ` ${runnerName(data, step.seat)} leads.` : "";
-  return `At ${atText(step.at)}, ${runnerName(data, step.seat)} found ${step.word} for ${plural(step.points, "point")}, ${plural(step.total, "point")} in all.${lead}`;
+  const name = runnerName(data, step.seat);
+  const top = step.standings[0]?.score;
+  const atTop = step.standings.filter((standing) => standing.score === top);
+  let lead = "";
+  if (atTop.some((standing) => standing.seat === step.seat)) {
+    // Alone at the top, or level there with others (a tie is no lead).
+    const others = atTop.filter((standing) => standing.seat !== step.seat);
+    if (others.length === 0) lead = ` ${name} leads.`;
+    else if (others.length === 1) lead = ` ${name} shares the lead with ${runnerName(data, others[0].seat)}.`;
+    else lead = ` ${name} shares the lead with ${others.length} others.`;
+  }
+  return `At ${atText(step.at)}, ${name} found ${step.word} for ${plural(step.points, "point")}, ${plural(step.total, "point")} in all.${lead}`;
 }
 
 /** Standings (best first, as the server ordered them) in words: place, name, score, words. */

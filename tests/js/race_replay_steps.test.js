@@ -32,7 +32,10 @@ test("a step reads as the clock showed it, who found the word, and its points", 
   assert.equal(stepLabel(data, data.steps[0]), "0:12 · Ann: CAT +5");
   assert.equal(stepLabel(data, data.steps[1]), "1:05 · Ada: QUIET +5");
   assert.equal(stepSaid(data, data.steps[0]), "At 0:12, Ann found CAT for 5 points, 5 points in all. Ann leads.");
-  assert.equal(stepSaid(data, data.steps[1]), "At 1:05, Ada found QUIET for 5 points, 5 points in all.");
+  // Level at the top: a shared lead, never "leads" (whoever the server happened to list first).
+  assert.equal(stepSaid(data, data.steps[1]), "At 1:05, Ada found QUIET for 5 points, 5 points in all. Ada shares the lead with Ann.");
+  const tiedFirst = { ...data.steps[1], seat: 0, word: "TEA", standings: data.steps[1].standings };
+  assert.equal(stepSaid(data, tiedFirst), "At 1:05, Ann found TEA for 5 points, 5 points in all. Ann shares the lead with Ada.");
   assert.equal(runnerTag(data, 2), "Easy bot");
   assert.equal(runnerTag(data, 0), "player");
 });
