@@ -202,7 +202,12 @@ def test_friends_make_a_room_play_a_match_reload_and_rematch(
     expect(watcher.seat(1).locator(".room-seat-name")).to_have_text(MARKUP_NAME)
     expect(watcher.page.get_by_test_id("room-wait")).to_have_text("Waiting for Ann to start the match…")
 
-    # The host's rules: one round, a bot in the third seat. Only the host sees the form.
+    # The host's rules: one round, a bot in the third seat. Only the host sees the form. A length
+    # past the longest is set as the longest, and the field says so at once.
+    host.page.get_by_label("Match length").fill("50")
+    host.page.get_by_label("Match length").press("Enter")
+    expect(watcher.page.get_by_test_id("room-rules")).to_contain_text("20 rounds")
+    expect(host.page.get_by_label("Match length")).to_have_value("20")
     host.page.get_by_label("Match length").fill("1")
     host.page.get_by_label("Match length").press("Enter")
     expect(watcher.page.get_by_test_id("room-rules")).to_contain_text("1 round")

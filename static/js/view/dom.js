@@ -17,6 +17,17 @@ export function setText(element, text) {
   if (element.textContent !== text) element.textContent = text;
 }
 
+/**
+ * Show `value` (a whole number within 1-`most`) in the number field `field`, but not while it is
+ * being typed in: it shows what is typed until it is left. A number typed past what the page
+ * would send (50 rounds, sent as 20) is put right at once, so it never reads as what was set.
+ */
+export function setNumberField(field, value, most) {
+  const typed = Number(field.value);
+  const typing = field.ownerDocument.activeElement === field && Number.isInteger(typed) && typed >= 1 && typed <= most;
+  if (!typing && field.value !== String(value)) field.value = String(value);
+}
+
 /** Hide or show `element`, unless it is so already. */
 export function setHidden(element, hidden) {
   if (element.hidden !== hidden) element.hidden = hidden;

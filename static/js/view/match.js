@@ -7,7 +7,8 @@ import * as M from "../match.js";
 import * as R from "../room.js";
 import { ClockPanel } from "./clock.js";
 import { rove, wordButton } from "./definition.js";
-import { addWordlistOptions, make, setHidden, setProp, setText } from "./dom.js";
+import { MAX_ROUNDS } from "../protocol.js";
+import { addWordlistOptions, make, setHidden, setNumberField, setProp, setText } from "./dom.js";
 import { POWER_NAMES, breakdownText, capital, plural, pts, seatTag, teamText, waitingText } from "./wording.js";
 
 /** A `span` of `className`: `before`, then the word (pressed for its definition), then its points. */
@@ -435,10 +436,7 @@ export class MatchPanel {
       }
     }
     this.el.addBot.disabled = draft.bots.length >= 5;
-    // Not while typing in it: the field shows what is typed until it is left.
-    if (this.document.activeElement !== this.el.rounds && this.el.rounds.value !== String(draft.rounds)) {
-      this.el.rounds.value = String(draft.rounds);
-    }
+    setNumberField(this.el.rounds, draft.rounds, MAX_ROUNDS);
     this.el.timed.checked = draft.timed;
     this.el.classic.checked = draft.classic;
     const wordlist = M.nextMatchWordlist(state);

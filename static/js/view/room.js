@@ -4,8 +4,8 @@
 
 import * as M from "../match.js";
 import * as R from "../room.js";
-import { ROOM_MODES } from "../protocol.js";
-import { addWordlistOptions, make, setHidden, setText } from "./dom.js";
+import { MAX_ROUNDS, ROOM_MODES } from "../protocol.js";
+import { addWordlistOptions, make, setHidden, setNumberField, setText } from "./dom.js";
 import {
   LEVEL_LABELS,
   MODE_LABELS,
@@ -327,10 +327,7 @@ export class RoomPanel {
     setHidden(el.rulesForm, !editing);
     setHidden(el.rulesSummary, editing);
     if (editing) {
-      // Not while typing in it: the field shows what is typed until it is left.
-      if (this.document.activeElement !== el.rounds && el.rounds.value !== String(rules.rounds)) {
-        el.rounds.value = String(rules.rounds);
-      }
+      setNumberField(el.rounds, rules.rounds, MAX_ROUNDS);
       el.timed.checked = rules.turnSeconds !== null;
       el.classic.checked = rules.values === "classic";
       const wordlist = rules.wordlist ?? this.defaultWordlist; // null: the server's default list
