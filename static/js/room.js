@@ -93,6 +93,34 @@ export const isHost = (room) => isSeated(room) && room.host === room.you;
 export const filledSeats = (room) => room.seats.filter((seat) => seat !== null);
 export const hostName = (room) => (room.host === null ? null : room.seats[room.host]?.name ?? null);
 
+/**
+ * Who else sat down, got up or moved in the lobby between two snapshots of it: `{came: [{name,
+ * seat}], went: [name], moved: [{name, seat}]}`, or null when nobody did (or a match started or
+ * runs: its seats move up, which nobody did by hand). Bots are the host's doing: not counted.
+ */
+export function seatChanges(previous, room) {
+  if (!previous || matchRunning(room) || matchRunning(previous)) return null;
+  if (previous.match?.id !== room.match?.id || previous.race?.id !== room.race?.id) return null;
+  const person = (seat) => (seat?.kind === "human" ? seat.name : null);
+  const came = [];
+  const went = [];
+  room.seats.forEach((seat, index) => {
+    const now = index === room.you ? null : person(seat);
+    const before = index === previous.you ? null : person(previous.seats[index]);
+    if (now !== before) {
+      if (now !== null) came.push({ name: now, seat: index });
+      if (before !== null) went.push(before);
+    }
+  });
+  const moved = came.filter(({ name }) => went.includes(name));
+  const changes = {
+    came: came.filter(({ name }) => !went.includes(name)),
+    went: went.filter((name) => !came.some((arrival) => arrival.name === name)),
+    moved,
+  };
+  return changes.came.length || changes.went.length || changes.moved.length ? changes : null;
+}
+
 /** A match is being played (seats and rules stay as they are until it ends). */
 /** A match, or a race, is being played: seats and rules wait for its end. */
 export const matchRunning = (room) =>

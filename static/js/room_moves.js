@@ -148,6 +148,11 @@ export class RoomMoves {
       store.setMessage("info", "room_got_up");
     } else if (R.isHost(room) && !R.isHost(previous)) {
       store.setMessage("info", "room_host_now");
+    } else {
+      // Someone else sat down or got up: said on the line (and to a screen reader), so a host
+      // knows the lobby filled without looking.
+      const changes = R.seatChanges(previous, room);
+      if (changes) store.setMessage("info", "room_seats", changes);
     }
     this.removedNow = false;
   }

@@ -557,3 +557,28 @@ test("the form to make a room offers the way back to the room this browser holds
   assert.deepStrictEqual(result.back, { code: "K7QX2M", name: "Bo" });
   assert.deepStrictEqual(result.none, null);
 });
+
+test("the host hears who sits down, moves and gets up in the lobby, but not the seats a match's start moves", async () => {
+  const result = await run(async () => {
+    const { store } = make({ room: "K7QX2M" });
+    store.room.joinRoom("Ann");
+    store.onMessage(roomMsg());
+    const said = () => W.messageText(store.state.message);
+    store.onMessage(roomMsg({ seats: [person("Ann"), null, person("Bo"), null, null, null], version: 2 }));
+    const sat = said();
+    store.onMessage(roomMsg({ seats: [person("Ann"), null, null, person("Bo"), null, null], version: 3 }));
+    const moved = said();
+    store.onMessage(roomMsg({ seats: [person("Ann"), bot(), null, person("Bo"), null, null], version: 4 }));
+    const bots = said(); // a bot is the host's own doing: nothing new said
+    store.onMessage(roomMsg({ seats: [person("Ann"), bot(), null, null, null, null], version: 5 }));
+    const left = said();
+    store.onMessage(roomMsg({ seats: [person("Ann"), person("Cy"), null, null, null, null], version: 6, match: running }));
+    const started = said();
+    return { sat, moved, bots, left, started };
+  });
+  assert.strictEqual(result.sat, "Bo sat down in seat 3.");
+  assert.strictEqual(result.moved, "Bo moved to seat 4.");
+  assert.strictEqual(result.bots, "Bo moved to seat 4.");
+  assert.strictEqual(result.left, "Bo left their seat.");
+  assert.notStrictEqual(result.started, "Cy sat down in seat 2.");
+});

@@ -104,6 +104,12 @@ export const SAY = {
   room_seated: ({ seat, given, asked }) =>
     given ? `You sat down in seat ${seat + 1} as ${given}: someone here goes by ${asked} already.` : `You sat down in seat ${seat + 1}.`,
   room_got_up: () => "You got up; you are watching.",
+  room_seats: ({ came, went, moved }) =>
+    [
+      ...came.map(({ name, seat }) => `${name} sat down in seat ${seat + 1}.`),
+      ...moved.map(({ name, seat }) => `${name} moved to seat ${seat + 1}.`),
+      ...went.map((name) => `${name} left their seat.`),
+    ].join(" "),
   room_host_now: () => "You are the host now: the rules and the start are yours.",
   room_removed: () => "The host removed you from your seat; you are watching.",
   room_seat_lost: () => "Your seat in this room is no longer yours; you are watching.",
