@@ -399,6 +399,8 @@ export class MatchMoves {
   startSwap() {
     if (!this.store.canPlay || !M.canUse(this.state.match, "swap")) return this.cannotUse("swap");
     this.state.swap = { tile: null };
+    // Said as well as shown: the focus stays on the board, so a screen reader hears nothing else.
+    this.store.setMessage("info", "swap_pick", { cost: this.state.match.costs.swap });
     this.store.emit({ type: "swap" });
     return true;
   }

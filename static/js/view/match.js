@@ -237,7 +237,7 @@ export class MatchPanel {
     const tile = swap.tile ? state.board[swap.tile[0]]?.[swap.tile[1]] : null;
     this.el.swapTitle.textContent = tile
       ? `Change ${tile.letter} to:`
-      : "Swap (3 gems): pick the tile to change, on the board.";
+      : `Swap (${plural(match.costs.swap, "gem")}): pick the tile to change, on the board.`;
     setProp(this.el.swapLetters, "lang", match.language);
     // The letters show once the tile is picked: until then the sheet stays small, clear of the board.
     setHidden(this.el.swapLetters, !tile);

@@ -75,6 +75,7 @@ export const SAY = {
   wait_round: () => "The next round starts in a moment.",
   power_cost: ({ power, cost, gems }) => `${capital(power)} costs ${plural(cost, "gem")}; you have ${gems}.`,
   power_untimed: () => "This match has no clock to extend.",
+  swap_pick: ({ cost }) => `Swap (${plural(cost, "gem")}): pick the tile to change on the board, then its new letter. Esc cancels.`,
   played: ({ mine, name, word, points, gemsEarned }) =>
     `${mine ? "You" : name} played ${word}: +${points}${gemsEarned ? ` and ${plural(gemsEarned, "gem")}` : ""}`,
   passed: ({ mine, name, how, yours, next }) =>
