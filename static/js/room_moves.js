@@ -148,9 +148,9 @@ export class RoomMoves {
       store.setMessage("info", "room_got_up");
     } else if (R.isHost(room) && !R.isHost(previous)) {
       store.setMessage("info", "room_host_now");
-    } else {
+    } else if (!this.removedNow) {
       // Someone else sat down or got up: said on the line (and to a screen reader), so a host
-      // knows the lobby filled without looking.
+      // knows the lobby filled without looking. (Not over "The host removed you".)
       const changes = R.seatChanges(previous, room);
       if (changes) store.setMessage("info", "room_seats", changes);
     }
@@ -475,8 +475,21 @@ export class RoomMoves {
   }
 
   /** The host removes a bot, or a person (who then watches). */
+  /** The host takes a seat from its bot, or from a person: a person's takes a second press within
+   * LEAVE_CONFIRM_MS (room.js), since they can come back only to watch and a mis-tap costs a friend. */
   removeSeat(seat) {
-    return this.roomCommand(this.state.room && R.canRemove(this.state.room, seat), P.removeSeat(seat));
+    const room = this.state.room;
+    if (!room || !R.canRemove(room, seat)) return false;
+    const held = room.seats[seat];
+    const now = this.store.now();
+    if (held?.kind === "human" && R.removeAsked(this.state, now) !== seat) {
+      this.state.removeAsked = { seat, at: now };
+      this.store.setMessage("info", "remove_confirm", { name: held.name, lasts: R.LEAVE_CONFIRM_MS });
+      this.store.emit({ type: "remove_asked", seat });
+      return false;
+    }
+    this.state.removeAsked = null;
+    return this.roomCommand(true, P.removeSeat(seat));
   }
 
   /** The host starts the room's match (at least two seats filled). */

@@ -300,7 +300,11 @@ def test_a_removed_friend_watches_and_stays_a_watcher_after_a_reload(
     host.seat(1).get_by_role("button", name=re.compile("^Remove")).click()
     expect(friend.seat(1)).to_contain_text("Free seat")
 
+    # A person's seat takes a second press (a bot's, above, one): the first only asks.
     host.seat(3).get_by_role("button", name=re.compile("^Remove")).click()
+    expect(host.message).to_contain_text("Remove Bo? They lose the seat")
+    expect(friend.seat(3)).to_contain_text("Bo")
+    host.seat(3).get_by_role("button", name=re.compile("^Remove now")).click()
 
     expect(friend.message).to_have_text("The host removed you from your seat; you are watching.")
     expect(friend.page.get_by_test_id("room-you")).to_have_text("You are watching. Take a free seat to play.")

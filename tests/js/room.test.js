@@ -336,7 +336,7 @@ test("the hosts commands and nobody elses", async () => {
       s.setRules({ wordlist: "nope" }), s.setRules({ standIn: "hard" }), s.setRules({ standIn: "super" }),
       s.setSeatBot(2, "medium"), s.setSeatBot(1, "hard"), s.setSeatBot(3, "hard"),
       s.setSeatSpeed(0, "2"), s.setSeatSpeed(2, "2"), s.setSeatSpeed(1, "9"),
-      s.removeSeat(1), s.removeSeat(3), s.removeSeat(0), s.removeSeat(4),
+      s.removeSeat(1), s.removeSeat(3), s.removeSeat(3), s.removeSeat(0), s.removeSeat(4),
       s.startRoomMatch(),
     ];
     const guest = make({ room: "K7QX2M" });
@@ -352,7 +352,8 @@ test("the hosts commands and nobody elses", async () => {
     return { results, sent: host.sent.slice(1), refused, guestSent: guest.sent.length, busy,
              hostSent: host.sent.length };
   });
-  assert.deepStrictEqual(result.results, [true, true, false, true, true, true, false, true, false, true, true, false, true, false, false, true, true, false, false, true]);
+  // (A bot's seat is taken at once; a person's at the second press: the first only asks.)
+  assert.deepStrictEqual(result.results, [true, true, false, true, true, true, false, true, false, true, true, false, true, false, false, true, false, true, false, false, true]);
   assert.deepStrictEqual(result.sent, [{ "type": "set_rules", "rounds": 3 }, { "type": "set_rules", "rounds": 20 }, { "type": "set_rules", "turn_seconds": 30 }, { "type": "set_rules", "turn_seconds": null }, { "type": "set_rules", "wordlist": "es" }, { "type": "set_rules", "stand_in": "hard" }, { "type": "set_seat", "seat": 2, "bot": "medium" }, { "type": "set_seat", "seat": 1, "bot": "hard" }, { "type": "set_seat", "seat": 0, "speed": 2 }, { "type": "remove", "seat": 1 }, { "type": "remove", "seat": 3 }, { "type": "start_match" }]);
   assert.deepStrictEqual(result.refused, Array(7).fill(false));
   assert.deepStrictEqual(result.guestSent, 1);
@@ -581,4 +582,28 @@ test("the host hears who sits down, moves and gets up in the lobby, but not the 
   assert.strictEqual(result.bots, "Bo moved to seat 4.");
   assert.strictEqual(result.left, "Bo left their seat.");
   assert.notStrictEqual(result.started, "Cy sat down in seat 2.");
+});
+
+test("removing a person asks once: a second press within a few seconds removes, a late one asks again", async () => {
+  const result = await run(async () => {
+    let clock = 1000;
+    const { store, sent } = make({ room: "K7QX2M", now: () => clock });
+    store.room.joinRoom("Ann");
+    store.onMessage(roomMsg({ seats: [person("Ann"), null, null, person("Bo"), null, null] }));
+    const before = sent.length;
+    const first = store.room.removeSeat(3);
+    const asked = { text: W.messageText(store.state.message), lasts: store.state.message.lasts,
+                    seat: R.removeAsked(store.state, clock) };
+    clock += R.LEAVE_CONFIRM_MS + 1;
+    const late = store.room.removeSeat(3);
+    clock += 1000;
+    const second = store.room.removeSeat(3);
+    return { first, asked, late, second, sent: sent.slice(before) };
+  });
+  assert.strictEqual(result.first, false);
+  assert.match(result.asked.text, /^Remove Bo\? They lose the seat and can come back only to watch\./);
+  assert.deepStrictEqual([result.asked.lasts, result.asked.seat], [R.LEAVE_CONFIRM_MS, 3]);
+  assert.strictEqual(result.late, false);
+  assert.strictEqual(result.second, true);
+  assert.deepStrictEqual(result.sent, [{ "type": "remove", "seat": 3 }]);
 });

@@ -199,7 +199,12 @@ export class RoomPanel {
     else if (host) you = `You are in seat ${room.you + 1}, and you host: the rules and the start are yours.`;
     else you = `You are in seat ${room.you + 1}.`;
     setText(el.you, you);
-    this.renderSeats(room, open);
+    this.renderSeats(room, open, R.removeAsked(state, this.now()));
+    clearTimeout(this.removeAgain); // "Remove now" goes back to "Remove" when its moment has passed
+    if (state.removeAsked && R.removeAsked(state, this.now()) !== null) {
+      const left = state.removeAsked.at + R.LEAVE_CONFIRM_MS - this.now() + 50;
+      this.removeAgain = setTimeout(() => this.renderSeats(room, open, R.removeAsked(state, this.now())), left);
+    }
     setText(el.spectators, room.spectators === 0 ? "Nobody is watching." : `${room.spectators} watching`);
     this.renderRules(room, host);
 
@@ -222,14 +227,14 @@ export class RoomPanel {
     if (event.type === "room" && event.created) el.title.focus();
   }
 
-  renderSeats(room, open) {
+  renderSeats(room, open, asked = null) {
     const editing = R.canEdit(room) && open;
-    const key = JSON.stringify([room.seats, room.host, room.you, editing, R.matchRunning(room), open, room.rules.mode]);
+    const key = JSON.stringify([room.seats, room.host, room.you, editing, R.matchRunning(room), open, room.rules.mode, asked]);
     if (this.shown.seats === key) return;
     this.shown.seats = key;
     // Rebuilding must not throw away keyboard focus on one of its controls.
     const focused = this.document.activeElement?.closest?.("[data-focus]")?.dataset.focus;
-    const items = R.seatsShown(room).map((seat, index) => this.seat(room, seat, index, { editing, open }));
+    const items = R.seatsShown(room).map((seat, index) => this.seat(room, seat, index, { editing, open, asked }));
     this.el.seats.replaceChildren(...items);
     if (focused) {
       const again = this.el.seats.querySelector(`[data-focus="${focused}"]`);
@@ -238,7 +243,7 @@ export class RoomPanel {
     }
   }
 
-  seat(room, seat, index, { editing, open }) {
+  seat(room, seat, index, { editing, open, asked = null }) {
     const doc = this.document;
     const item = make(doc, "li", "room-seat");
     item.dataset.seat = String(index);
@@ -289,7 +294,12 @@ export class RoomPanel {
       const speeds = Object.fromEntries([1, 2, 3, 4].map((n) => [String(n), turnsText(n)]));
       actions.append(this.seatSelect(`Turns a round for ${seat.name}`, speeds, String(seat.speed), { seatSpeed: index }, `speed-${index}`));
     }
-    if (index !== room.you) actions.append(this.seatButton("Remove", ` ${seat.name}`, { removeSeat: index }, open, `remove-${index}`));
+    if (index !== room.you) {
+      const sure = asked === index;
+      const remove = this.seatButton(sure ? "Remove now" : "Remove", ` ${seat.name}`, { removeSeat: index }, open, `remove-${index}`);
+      remove.dataset.asked = String(sure);
+      actions.append(remove);
+    }
     item.append(actions);
     return item;
   }

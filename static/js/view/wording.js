@@ -105,6 +105,8 @@ export const SAY = {
   room_seated: ({ seat, given, asked }) =>
     given ? `You sat down in seat ${seat + 1} as ${given}: someone here goes by ${asked} already.` : `You sat down in seat ${seat + 1}.`,
   room_got_up: () => "You got up; you are watching.",
+  remove_confirm: ({ name }) =>
+    `Remove ${name}? They lose the seat and can come back only to watch. Press “Remove now” to confirm.`,
   room_seats: ({ came, went, moved }) =>
     [
       ...came.map(({ name, seat }) => `${name} sat down in seat ${seat + 1}.`),
