@@ -49,6 +49,13 @@ def test_a_found_word_shows_its_definition_by_click_and_by_keyboard(
     first, _ = game.score_word(en_trie)
     second, _ = game.score_word(en_trie, avoid=[first])
     assert sent == []  # nothing is asked for until a player asks
+    # The list's one tab stop is its top word, the newest (it once stayed on the first word found,
+    # at the bottom, where the arrow down led nowhere).
+    stops = game.found.locator("[data-define]").evaluate_all(
+        "els => els.map(e => [e.textContent, e.tabIndex])"
+    )
+    assert [tab for _, tab in stops] == [0, -1]
+    assert stops[0][0].startswith(second.upper())
 
     popover = page.get_by_test_id("definition")
     expect(popover).to_be_hidden()

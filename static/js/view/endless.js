@@ -84,6 +84,11 @@ export class EndlessPanel {
         ], 260);
       }
     }
+    // The list's one tab stop is its top word, the newest, unless the keys moved it and are still
+    // in the list (a stop kept on the first word found would sink to the bottom as words come).
+    if (!list.contains(this.document.activeElement)) {
+      for (const word of list.querySelectorAll("[data-stop]")) delete word.dataset.stop;
+    }
     rove(list);
     this.shownFound = found.length;
     setText(this.foundCount, String(found.length));
