@@ -138,7 +138,8 @@ export class RoomMoves {
     if (created) {
       store.setMessage("info", "room_created", { code: room.code });
     } else if (!previous) {
-      store.setMessage("info", room.you === null ? "room_watching" : "room_back", { seat: room.you });
+      const playing = R.matchRunning(room) ? (R.isRace(room) ? "race" : "match") : null;
+      store.setMessage("info", room.you === null ? "room_watching" : "room_back", { seat: room.you, playing });
     } else if (previous.you === null && room.you !== null) {
       const given = room.seats[room.you]?.name ?? null;
       const typed = asked?.normalize("NFC").trim(); // (as the server reads a name)

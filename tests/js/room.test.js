@@ -607,3 +607,17 @@ test("removing a person asks once: a second press within a few seconds removes, 
   assert.strictEqual(result.second, true);
   assert.deepStrictEqual(result.sent, [{ "type": "remove", "seat": 3 }]);
 });
+
+test("someone who comes to watch mid-match is told a seat waits for the match's end", async () => {
+  const result = await run(async () => {
+    const late = make({ room: "K7QX2M" });
+    late.store.room.joinRoom("Di");
+    late.store.onMessage(roomMsg({ you: null, token: undefined, name: "Di", match: running, seats: two() }));
+    const between = make({ room: "K7QX2M" });
+    between.store.room.joinRoom("Di");
+    between.store.onMessage(roomMsg({ you: null, token: undefined, name: "Di", seats: two() }));
+    return [W.messageText(late.store.state.message), W.messageText(between.store.state.message)];
+  });
+  assert.deepStrictEqual(result, ["You are watching. A free seat can be taken once the match is over.",
+                                  "You are watching. Take a free seat to play."]);
+});

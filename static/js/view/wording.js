@@ -95,7 +95,8 @@ export const SAY = {
   // a room
   watching: () => "You are watching. You can take a seat between matches.",
   room_created: ({ code }) => `Room ${code} is ready. Send your friends its link.`,
-  room_watching: () => "You are watching. Take a free seat to play.",
+  room_watching: ({ playing }) =>
+    playing ? `You are watching. A free seat can be taken once the ${playing} is over.` : "You are watching. Take a free seat to play.",
   race_on: ({ seconds }) => `The race is on: ${raceLength(seconds)} on the same board as everyone. Go!`,
   race_time_up: () => "Time's up! The race is over.",
   race_watching: () => "A race is on. Press Watch beside a player to follow their board.",
