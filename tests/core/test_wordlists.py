@@ -102,6 +102,17 @@ def test_a_word_with_a_non_letter_names_the_file_and_line(
     assert culprit in str(error)
 
 
+def test_every_bad_line_is_counted_so_that_a_host_mends_them_in_one_go(tmp_path: Path) -> None:
+    lines = ["cat", "d0g", "emu", *[f"w{n}rd" for n in range(12)], "ok"]
+    path = write_list(tmp_path, "bad", "\n".join(lines) + "\n")
+
+    error = load_error(path)
+
+    assert error.line == 2
+    assert "'0'" in str(error)  # the first, described
+    assert "(and 12 more lines like it: 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, ...)" in str(error)
+
+
 @pytest.mark.parametrize(
     ("data", "line"),
     [

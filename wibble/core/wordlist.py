@@ -51,18 +51,27 @@ def _not_a_letter(raw: str, bad: str) -> str:
     return f"{raw!r} has {bad!r}, which is not a letter"
 
 
+SHOWN_LINES = 10
+"""Bad lines of a list named by number beyond the first (which is described), before "..."."""
+
+
 def parse_words(text: str, source: str) -> list[str]:
     """Words from one-word-per-line text; blank lines are skipped, anything else odd is an error."""
     # Whole-text operations run in C; the line-by-line loop below only runs to name a bad line.
     lines = unicodedata.normalize("NFC", text.lower()).split("\n")
     words = [word for word in map(str.strip, lines) if word]
-    if not "".join(words).isalpha():
-        for number, line in enumerate(lines, start=1):
-            word = line.strip()
-            if word and not word.isalpha():
-                bad = next(ch for ch in word if not ch.isalpha())
-                raw = text.split("\n")[number - 1].strip()
-                raise WordListError(source, _not_a_letter(raw, bad), number)
+    if words and not "".join(words).isalpha():
+        # Every bad line is counted, so that a host mends them in one go (the first is described).
+        wrong = [n for n, line in enumerate(lines, start=1) if (word := line.strip()) and not word.isalpha()]
+        first = wrong[0]
+        word = lines[first - 1].strip()
+        bad = next(ch for ch in word if not ch.isalpha())
+        message = _not_a_letter(text.split("\n")[first - 1].strip(), bad)
+        if len(wrong) > 1:
+            more = wrong[1:]
+            shown = ", ".join(map(str, more[:SHOWN_LINES])) + (", ..." if len(more) > SHOWN_LINES else "")
+            message += f" (and {len(more)} more line{'s' if len(more) > 1 else ''} like it: {shown})"
+        raise WordListError(source, message, first)
     # Longer words cannot be spelled on the board; skipping them keeps the trie smaller.
     words = [word for word in words if len(word) <= MAX_WORD_LENGTH]
     if not words:
