@@ -148,15 +148,15 @@ class Documents(Generic[H]):
     def save_new(self, held: H) -> None:
         """Save a new document without keeping it yet (``AlreadyExists`` if its id is taken). Room
         is made first: a document refused for want of memory leaves nothing in the store."""
-        self.make_room()
+        self.make_space()
         kind = self.kind
         self.store.create(held.doc_id, kind.name, kind.dump(held), self.wall_clock(), kind.due(held))
 
-    def make_room(self) -> None:
+    def make_space(self) -> None:
         """Make room for one more document now, or ``server/full``: asked before anything is spent
         on a new one (an address's budget, a board's build), so that a refusal costs nothing."""
         with self._lock:
-            self._make_room()
+            self._make_space()
 
     def keep(self, held: H) -> H:
         """Hold ``held`` in memory (or the copy another greenlet loaded meanwhile)."""
@@ -164,7 +164,7 @@ class Documents(Generic[H]):
             present = self._held.get(held.doc_id)
             if present is not None:
                 return present
-            self._make_room()
+            self._make_space()
             self._held[held.doc_id] = held
         if self.doorbell is not None:
             self.doorbell.watch(held.doc_id)
@@ -217,7 +217,7 @@ class Documents(Generic[H]):
     def _unattended(self, held: H) -> bool:
         return self.evictable(held) and not self.presence.count(held.doc_id)
 
-    def _make_room(self) -> None:
+    def _make_space(self) -> None:
         """At ``capacity``, the longest-unattended document leaves memory; ``server/full`` if none can.
 
         Idle documents are let go by housekeeping (``sweep``), not here: a scan of every

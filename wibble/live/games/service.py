@@ -116,7 +116,7 @@ class Games(Service):
         before ``address``'s budget is spent on it."""
         words = self.wordlists.for_player(wordlist)
         self.sweep()
-        self.docs.make_room()
+        self.docs.make_space()
         self.budgets.new_game(address)
         if seed is None:
             seed = self._entropy.randrange(protocol.MAX_SEED + 1)

@@ -21,9 +21,9 @@ class RoomMatches:
     def __init__(self, matches: Matches) -> None:
         self.matches = matches
 
-    def make_room(self) -> None:
+    def make_space(self) -> None:
         """Refuse a new match while memory is full of matches in use (``server/full``)."""
-        self.matches.docs.make_room()
+        self.matches.docs.make_space()
 
     def create(
         self, words: WordList, seats: list[Seat], settings: Settings, code: str, match_id: str

@@ -92,7 +92,7 @@ class Matches(Service):
     def create(self, command: NewMatch, address: str) -> tuple[LiveMatch, str]:
         """A new match of one person against bots, saved; returns it and the person's token."""
         words = self.wordlists.for_player(command.wordlist)
-        self.docs.make_room()  # every refusal before the address's budget is spent
+        self.docs.make_space()  # every refusal before the address's budget is spent
         self.budgets.new_game(address)
         seats = [Seat(command.name, "human", speed=command.speed)]
         names = bot_names([command.name])  # (the player's own name is the player's)
@@ -170,7 +170,7 @@ class Matches(Service):
             started = self.docs.get(new_id) or self._stored(new_id)
             if started is None:
                 seats = [Seat(s.name, s.kind, s.level, s.speed) for s in old.seats]
-                self.docs.make_room()
+                self.docs.make_space()
                 self.budgets.new_game(session.address)
                 try:
                     words = self.wordlists.get(old.words.name)  # (its list as it is now, if edited since)

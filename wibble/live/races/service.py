@@ -88,7 +88,7 @@ class Races(Service):
     ) -> LiveRace:
         """A room's new race, saved with its runners' games but not yet running: ``adopt`` it once
         the room has committed it. ``runners``: (seat, name, kind, level) each."""
-        self.docs.make_room()
+        self.docs.make_space()
         started = self.wall_clock()
         entries = []
         for seat, name, kind, level in runners:

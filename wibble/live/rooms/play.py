@@ -52,7 +52,7 @@ class Play:
 
             def begin() -> LiveMatch:
                 room.start(by, live.playing, match_id)  # the room's own checks first
-                matches.make_room()
+                matches.make_space()
                 keeper.budgets.check_new_game(session.address)  # (paid once saved: see below)
                 seats, teams = self._seats(room)
                 rules = room.rules
