@@ -38,7 +38,10 @@ ONE_DAY = timedelta(days=1)
 @pytest.fixture
 def daily(make_live: LiveFactory, clock: FakeClock) -> Live:
     clock.now = NOON
-    return make_live()
+    # Boards hold the server's floor of words, as `wibble serve`'s do: the day's board is drawn with
+    # a new random key every run, and without a floor a try that plays on (the pace test: 180 tiles)
+    # could meet a board with no word left now and then.
+    return make_live(min_words=30)
 
 
 def start(player: Player, who: str = ANN, name: str = "Ann") -> dict[str, object]:
