@@ -550,7 +550,8 @@ class SqliteStore:
 
 
 def migrate(db: sqlite3.Connection, target: int) -> None:
-    """Bring the schema up to ``target``, one migration per transaction."""
+    """Bring the schema up to ``target``, one migration per transaction (logged once, in one line)."""
+    started = db.execute("PRAGMA user_version").fetchone()[0]
     while (current := db.execute("PRAGMA user_version").fetchone()[0]) < target:
         db.execute("BEGIN IMMEDIATE")
         try:
@@ -565,8 +566,11 @@ def migrate(db: sqlite3.Connection, target: int) -> None:
         except BaseException:
             db.execute("ROLLBACK")
             raise
-        if current < target:
-            log.info("database schema upgraded to version %d", current + 1)
+    reached = db.execute("PRAGMA user_version").fetchone()[0]
+    if started == 0 and reached > 0:
+        log.info("new database, schema version %d", reached)
+    elif reached > started:
+        log.info("database schema upgraded from version %d to %d", started, reached)
 
 
 def _read_only(path: Path) -> bool:
