@@ -46,6 +46,7 @@ def test_a_daily_sprint_plays_to_its_end_screen_and_shares_no_letter_of_the_boar
     page = context.new_page()
     errors = watch_console(page)
     open_daily(page, daily_server)
+    expect(page.get_by_label("Name on the leaderboard")).to_be_focused()  # typing goes there at once
     expect(page.get_by_test_id("daily-rank")).to_have_text("Nobody has finished today's board yet.")
     # The side box, its word panels hidden before the game, starts with its help, no gap above.
     side, help_ = (page.locator(sel).bounding_box() for sel in ("aside.side", "aside.side .help"))

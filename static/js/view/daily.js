@@ -73,6 +73,11 @@ export class DailyPanel {
     this.renderBoard(board);
     this.renderDays(state);
     if (event.type === "daily_error" || (event.type === "error" && state.dailyError)) el.name.focus();
+    else if (screen === "daily-intro" && !this.introFocused && this.document.activeElement === this.document.body) {
+      // The page opened on its form: the name is the one thing to fill, so typing goes there.
+      this.introFocused = true;
+      el.name.focus({ preventScroll: true });
+    }
   }
 
   renderBoard(board) {
