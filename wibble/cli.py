@@ -129,33 +129,46 @@ def main(argv: list[str] | None = None) -> int:
 def _copy(source: str, destination: str) -> int:
     from .engines.store import StoreOpenError, open_store
     from .engines.store.copy import copy_documents
-    from .engines.store.sqlite import folder_in_use
+    from .engines.store.sqlite import FolderInUse, lock_folder
+
+    locks: list[int] = []  # each folder's lock, held for the whole copy: no server starts on it meanwhile
+    stores: list[Any] = []
 
     def opened(where: str, must_exist: bool) -> Any:
         if where.startswith(("redis://", "rediss://", "unix://")):
             from .engines.store.redis import RedisStore
 
-            return RedisStore(where)
+            stores.append(RedisStore(where))
+            return stores[-1]
         folder = Path(where).expanduser()
         if must_exist and not (folder / "wibble.db").is_file():
             raise StoreOpenError(f"{where} holds no wibble.db to copy from")
-        if folder_in_use(folder):
+        try:
+            fd = lock_folder(folder)
+        except FolderInUse:
             # A copy of a running server's folder misses every move it saves after (or, into it, is
             # never seen by it): the copy would quietly be out of date.
-            raise StoreOpenError(f"a Wibble server is serving games from {where}: stop it first, then copy")
-        return open_store(where)
+            raise StoreOpenError(
+                f"a Wibble server is serving games from {where}: stop it first, then copy"
+            ) from None
+        if fd is not None:
+            locks.append(fd)
+        stores.append(open_store(where))
+        return stores[-1]
 
     try:
-        src = opened(source, must_exist=True)
-        dst = opened(destination, must_exist=False)
-    except StoreOpenError as exc:
-        print(f"wibble: {exc}", file=sys.stderr)
-        return 2
-    try:
+        try:
+            src = opened(source, must_exist=True)
+            dst = opened(destination, must_exist=False)
+        except StoreOpenError as exc:
+            print(f"wibble: {exc}", file=sys.stderr)
+            return 2
         copied = copy_documents(src, dst)
     finally:
-        src.close()
-        dst.close()
+        for store in stores:
+            store.close()
+        for fd in locks:
+            os.close(fd)
     print(f"From {src.description} to {dst.description}: {copied}.")
     return 1 if copied.differing else 0
 

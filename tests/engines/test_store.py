@@ -270,6 +270,17 @@ def test_copying_again_brings_the_moves_played_since_and_keeps_what_was_played_o
     assert back.differing == ["g1"]
     assert elsewhere.load("g1").doc["version"] == 5  # type: ignore[union-attr]
 
+    # A room (or a race, or a daily board) records only that something changed: whether the
+    # destination's went another way cannot be told, so it is named and left, never replaced.
+    store.create("room:ABC", "room", {"version": 0, "kind": "room"}, T0)
+    copy_documents(store, elsewhere)
+    elsewhere.commit("room:ABC", 0, {"version": 1, "kind": "room", "seat": "Cy"}, {"version": 1}, T0 + 8)
+    store.commit("room:ABC", 0, {"version": 1, "kind": "room", "seat": "Di"}, {"version": 1}, T0 + 8)
+    store.commit("room:ABC", 1, {"version": 2, "kind": "room", "seat": "Ed"}, {"version": 2}, T0 + 9)
+    rooms = copy_documents(store, elsewhere)
+    assert "room:ABC" in rooms.differing
+    assert elsewhere.load("room:ABC").doc["seat"] == "Cy"  # type: ignore[union-attr]
+
 
 def test_a_documents_version_is_read_without_the_document(store: Store) -> None:
     game = new_game(seed=6)

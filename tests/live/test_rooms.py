@@ -474,17 +474,17 @@ def test_removing_someone_who_shares_the_hosts_address_closes_no_seat_to_the_oth
     assert errors(ann.send(type="take_seat", seat=3)) == []
 
 
-def test_a_room_nobody_hosts_lets_the_next_person_sit_and_host(start: Start) -> None:
+def test_a_removed_player_cannot_take_the_room_while_its_host_gets_up(start: Start) -> None:
     live = start()
     ann, room = create(live)
     code = room["code"]
     bo = join(live, code, "Bo", address="198.51.100.7")
     sit(bo, 1)
     ann.send(type="remove", seat=1)
-    ann.send(type="leave_seat")  # the only one seated gets up: nobody hosts
-    assert held(live, code).room.host is None
-    assert errors(bo.send(type="take_seat", seat=1)) == []  # the room is not left with every seat closed
-    assert held(live, code).room.host == 1
+    ann.send(type="leave_seat")  # the only one seated gets up: nobody hosts for a moment
+    assert errors(bo.send(type="take_seat", seat=1)) == ["room/removed"]  # not his to take
+    assert errors(ann.send(type="take_seat", seat=0)) == []  # hers, from her own address
+    assert held(live, code).room.host == 0
 
 
 def test_a_player_removed_mid_match_is_played_by_a_stand_in(start: Start) -> None:

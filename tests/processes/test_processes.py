@@ -351,6 +351,31 @@ def test_a_host_moving_from_sqlite_to_redis_copies_every_game_and_players_carry_
         shared.stop()
 
 
+def test_a_second_server_on_a_folder_takes_its_lock_once_the_first_has_gone(tmp_path: Path) -> None:
+    """As in a gunicorn reload: the new worker starts while the old one holds the folder; once the
+    old one stops, the new one holds it, and a copy of the folder is still refused."""
+
+    def copy() -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "wibble", "copy", str(tmp_path), str(tmp_path / "elsewhere")],
+            capture_output=True, text=True, timeout=60, cwd=ROOT,
+        )  # fmt: skip
+
+    first = LiveServer("--data-dir", str(tmp_path))
+    second = LiveServer("--data-dir", str(tmp_path))
+    try:
+        first.stop()
+        deadline = time.monotonic() + 10
+        while (refused := copy()).returncode != 2:  # the second takes the lock within a second or so
+            assert time.monotonic() < deadline, refused.stdout + refused.stderr
+            time.sleep(0.3)
+        assert "is serving games from" in refused.stderr
+    finally:
+        first.stop()
+        second.stop()
+    assert copy().returncode == 0  # nobody serves from it now
+
+
 def test_an_addresss_budgets_hold_across_both_processes_together(redis_url: str) -> None:
     # LiveServer's roomy budgets are overridden: 3 connections and 2 new rooms a minute per address.
     tight = {"WIBBLE_MAX_CONNECTIONS_PER_ADDRESS": "3", "WIBBLE_ROOMS_PER_MINUTE": "2"}

@@ -259,9 +259,7 @@ class Room:
         first person to sit in a room with no host becomes its host. ``where`` is the (hashed)
         address they sit from. A 2v2 room seats four: a fifth seat, or a team's third, is refused."""
         self._between(playing)
-        # (With nobody hosting, nobody can remove anyone: the next to sit hosts, so nobody is barred
-        # and the room can never be left with every seat closed.)
-        if where and where in self.barred and self.host is not None:
+        if where and where in self.barred:
             raise RuleError(
                 "room/removed",
                 "the host removed someone who played from your network address, so this room's seats"
@@ -330,7 +328,11 @@ class Room:
             self.removed = [*self.removed, token][-MAX_REMOVED:]
             # An address someone else seated plays from (the host's own, a household's, everyone's
             # on one machine) is not barred: it would close the seats to them, the host included.
-            staying = {s.where for i, s in enumerate(self.seats) if s is not None and i != seat}
+            staying = {
+                s.where
+                for i, s in enumerate(self.seats)
+                if s is not None and s.token is not None and i != seat
+            }
             fresh = [w for w in {*where, held.where} if w and w not in self.barred and w not in staying]
             self.barred = [*self.barred, *fresh][-MAX_REMOVED:]
         self.version += 1

@@ -13,7 +13,6 @@ Every function here expects gevent's monkey-patching to have been done.
 
 from __future__ import annotations
 
-import fcntl
 import gc
 import logging
 import os
@@ -26,6 +25,7 @@ import gevent.event
 
 from ..core import search
 from ..engines.store import SqliteStore, StorageError
+from ..engines.store.sqlite import FolderInUse, lock_folder
 
 YOUNG_COLLECTION = 2500
 
@@ -125,8 +125,13 @@ class Chores:
         store = self.app.extensions["wibble.store"]
         if isinstance(store, SqliteStore):
             self._folder = hold_folder(store)
+            if self._folder is None:
+                self._loops.append(gevent.spawn(take_folder_later, store, self._took_folder))
             self._checkpoints = gevent.spawn(run_checkpoints, store, self._stopping)
         self.app.extensions["wibble.live"].timers.start()
+
+    def _took_folder(self, fd: int) -> None:
+        self._folder = fd
 
     def stop(self) -> None:
         """Stop them all; a checkpoint under way is finished first, so the store may be closed
@@ -142,22 +147,13 @@ class Chores:
 
 
 def hold_folder(store: SqliteStore) -> int | None:
-    """Lock the database's folder for as long as this process serves from it, and say so in the
-    log when another process holds it already: each keeps the games it serves in memory, so two
-    on one folder serve each other's players stale games (docs/deploy.md).
-
-    The lock is on the folder itself (``flock``, which SQLite's own locks never meet): nothing is
-    written, and a process that dies lets go of it."""
+    """Lock the database's folder for as long as this process serves from it (``lock_folder``), and
+    say so in the log when another process holds it already: each keeps the games it serves in
+    memory, so two on one folder serve each other's players stale games (docs/deploy.md). None
+    then (``Chores`` tries again every second, so that the lock is held once the other lets go)."""
     try:
-        fd = os.open(store.path.parent, os.O_RDONLY)
-    except OSError:
-        return None
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError as exc:
-        os.close(fd)
-        if not isinstance(exc, BlockingIOError):  # a file system without such locks: nothing to say
-            return None
+        return lock_folder(store.path.parent)
+    except FolderInUse:
         log.warning(
             "another Wibble process serves games from %s: each keeps the games it serves in memory, "
             "so a player sent from one to the other meets their game as it was, and their next move "
@@ -166,7 +162,20 @@ def hold_folder(store: SqliteStore) -> int | None:
             store.path.parent,
         )
         return None
-    return fd
+
+
+def take_folder_later(store: SqliteStore, took: Callable[[int], None], every: float = 1.0) -> None:
+    """Forever until it is held: the folder's lock, which another process held at start (the old
+    worker of a gunicorn reload, a ``wibble copy``); ``took`` gets its descriptor."""
+    while True:
+        gevent.sleep(every)
+        try:
+            fd = lock_folder(store.path.parent)
+        except FolderInUse:
+            continue
+        if fd is not None:
+            took(fd)
+        return
 
 
 def say_goodbye(app: Any, grace: float = SHUTDOWN_GRACE) -> None:

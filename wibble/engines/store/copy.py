@@ -7,7 +7,9 @@ after the source played on: a document the destination already has is
 - left as it is when it is the same (the same version and content);
 - replaced when the destination's is an earlier state of the source's (a lower version, its
   record the start of the source's): the source played on since the last copy, and those
-  moves must not be lost;
+  moves must not be lost. Only a game's or a match's record says what each move was; a room's,
+  a race's or a daily board's records only that something changed, so two histories of those
+  cannot be told apart, and such a document is named and left instead;
 - left as it is, and named, when the two went different ways (the destination played on
   since the copy, or both did): no copy can tell which moves to keep, so the host decides.
 """
@@ -56,6 +58,8 @@ class Copied:
 
 
 _PLURALS = {"match": "matches", "daily": "dailies"}
+_RECORDED = frozenset({"game", "match"})
+"""Kinds whose record holds each move whole, so that an earlier state's record is the start of a later's."""
 
 
 def copy_documents(source: Store, destination: Store) -> Copied:
@@ -66,7 +70,11 @@ def copy_documents(source: Store, destination: Store) -> Copied:
         except AlreadyExists:
             there = destination.load(row.doc_id)
             if there is None:  # deleted there meanwhile: copy it after all
-                destination.import_row(row, moves)
+                try:
+                    destination.import_row(row, moves)
+                except AlreadyExists:  # and made again meanwhile: someone plays there
+                    copied.differing.append(row.doc_id)
+                    continue
             elif there.doc == row.doc:
                 copied.skipped += 1
                 continue
@@ -89,6 +97,6 @@ def _earlier(there: Row, there_moves: list[Doc], row: Row, moves: list[Doc]) -> 
     version, source_version = there.doc.get("version"), row.doc.get("version")
     if not isinstance(version, int) or not isinstance(source_version, int) or version >= source_version:
         return False
-    if there.created != row.created or there.kind != row.kind:
+    if there.created != row.created or there.kind != row.kind or row.kind not in _RECORDED:
         return False
     return len(there_moves) <= len(moves) and there_moves == moves[: len(there_moves)]

@@ -160,22 +160,31 @@ HOUR = 3600
 HOURS_KEPT = 100_000
 
 
-def folder_in_use(folder: Path) -> bool:
-    """Whether a Wibble server serves games from ``folder`` now: one holds the folder's lock for as
-    long as it runs (``web.serving.hold_folder``), and a process that dies lets go of it."""
+class FolderInUse(Exception):
+    """Another process holds a data folder's lock: a server serving games from it, or a copy."""
+
+
+def lock_folder(folder: Path) -> int | None:
+    """Take ``folder``'s lock, held until the descriptor returned is closed: a server holds it for as
+    long as it serves games from the folder (``web.serving.hold_folder``), ``wibble copy`` while it
+    copies, and a process that dies lets go of it. ``FolderInUse`` if another holds it; None if
+    there is nothing to lock (no such folder yet, or a file system without such locks).
+
+    The lock is on the folder itself (``flock``, which SQLite's own locks never meet): nothing is
+    written."""
     try:
         fd = os.open(folder, os.O_RDONLY)
     except OSError:
-        return False
+        return None
     try:
-        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
-        return True
-    except OSError:  # a file system without such locks: nothing can be told
-        return False
-    finally:
-        os.close(fd)  # (our own lock, if taken, goes with it)
-    return False
+        os.close(fd)
+        raise FolderInUse(str(folder)) from None
+    except OSError:
+        os.close(fd)
+        return None
+    return fd
 
 
 def _hour(when: float) -> int:
