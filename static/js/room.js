@@ -159,9 +159,13 @@ export const canTakeSeat = (room, index) =>
 /** How long after a first "Leave room" mid-match a second press leaves (ms); then it asks again. */
 export const LEAVE_CONFIRM_MS = 5000;
 
-/** The seat whose "Remove" the host pressed once within LEAVE_CONFIRM_MS of `now`, or null. */
-export const removeAsked = (state, now) =>
-  state.removeAsked && now - state.removeAsked.at <= LEAVE_CONFIRM_MS ? state.removeAsked.seat : null;
+/** The seat whose "Remove" the host pressed once within LEAVE_CONFIRM_MS of `now`, or null: only
+ * while the same person sits there (someone else in that seat meanwhile is asked about afresh). */
+export function removeAsked(state, now) {
+  const asked = state.removeAsked;
+  if (!asked || now - asked.at > LEAVE_CONFIRM_MS) return null;
+  return state.room?.seats[asked.seat]?.name === asked.name ? asked.seat : null;
+}
 
 /** Whether "Leave room" was pressed once within LEAVE_CONFIRM_MS of `now` (the tab's clock, ms). */
 export const leaveAsked = (state, now) => typeof state.leaveAsked === "number" && now - state.leaveAsked <= LEAVE_CONFIRM_MS;

@@ -484,7 +484,7 @@ export class RoomMoves {
     const held = room.seats[seat];
     const now = this.store.now();
     if (held?.kind === "human" && R.removeAsked(this.state, now) !== seat) {
-      this.state.removeAsked = { seat, at: now };
+      this.state.removeAsked = { seat, name: held.name, at: now };
       this.store.setMessage("info", "remove_confirm", { name: held.name, lasts: R.LEAVE_CONFIRM_MS });
       this.store.emit({ type: "remove_asked", seat });
       return false;

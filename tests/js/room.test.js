@@ -621,3 +621,21 @@ test("someone who comes to watch mid-match is told a seat waits for the match's 
   assert.deepStrictEqual(result, ["You are watching. A free seat can be taken once the match is over.",
                                   "You are watching. Take a free seat to play."]);
 });
+
+test("a Remove asked about one person never removes another who sat in that seat meanwhile", async () => {
+  const result = await run(async () => {
+    let clock = 1000;
+    const { store, sent } = make({ room: "K7QX2M", now: () => clock });
+    store.room.joinRoom("Ann");
+    store.onMessage(roomMsg({ seats: [person("Ann"), null, null, person("Bo"), null, null] }));
+    const before = sent.length;
+    store.room.removeSeat(3); // asks about Bo
+    clock += 1000;
+    store.onMessage(roomMsg({ seats: [person("Ann"), null, null, person("Cy"), null, null], version: 2 }));
+    const cy = store.room.removeSeat(3); // Cy sits there now: asked about afresh
+    return { cy, said: W.messageText(store.state.message), sent: sent.slice(before) };
+  });
+  assert.strictEqual(result.cy, false);
+  assert.match(result.said, /^Remove Cy\?/);
+  assert.deepStrictEqual(result.sent, []);
+});

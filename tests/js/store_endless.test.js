@@ -45,6 +45,11 @@ test("a daily try resumed on the main page (an older page kept it in Your games)
   assert.deepEqual(change.forget, ["g"]);
   assert.deepEqual(change.send, [{ type: "new_game", wordlist: "en" }]);
   assert.equal(change.state, undefined); // nothing of the try on screen
+  // Opened from the list while a game is on screen: that game plays on, nothing new is started.
+  const opened = E.gameSnapshot(tabOf({ opening: { game_id: "g", token: "t" } }), snapshot({ daily }));
+  assert.deepEqual(opened.forget, ["g"]);
+  assert.equal(opened.send, undefined);
+  assert.deepEqual(opened.tab, { opening: null, announce: null });
 });
 
 test("a scored word adds to the words found and the total, and its tiles wait for their replacements", () => {

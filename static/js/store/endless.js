@@ -36,7 +36,9 @@ export function gameSnapshot(tab, message) {
   const daily = message.daily ?? null;
   if (daily && !state.config?.daily) {
     // A daily try resumed on the main page: "Your games" kept one when a word was scored on it
-    // (until 2026-12-08). It leaves the list, and the main page starts a game of its own.
+    // (until 2026-12-08). It leaves the list; opened from the list, the game on screen plays on,
+    // else the main page starts a game of its own.
+    if (tab.opening && state.live && state.game) return { forget: [message.game_id], tab: { opening: null, announce: null } };
     return {
       forget: [message.game_id],
       tab: { ref: null, opening: null },

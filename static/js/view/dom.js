@@ -24,7 +24,8 @@ export function setText(element, text) {
  */
 export function setNumberField(field, value, most) {
   const typed = Number(field.value);
-  const typing = field.ownerDocument.activeElement === field && Number.isInteger(typed) && typed >= 1 && typed <= most;
+  // (An empty field, or a 0, is a number being typed: the page sends neither, and leaves it be.)
+  const typing = field.ownerDocument.activeElement === field && !(Number.isFinite(typed) && typed > most);
   if (!typing && field.value !== String(value)) field.value = String(value);
 }
 

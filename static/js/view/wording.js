@@ -39,7 +39,7 @@ export const REFUSED = {
   "room/too_few": "Fill at least two seats (friends or bots) to start.",
   "room/seat_taken": "Someone took that seat first.",
   "room/full": "Every seat is taken: you can watch.",
-  "room/match_running": "That waits until the match being played is over.",
+  "room/match_running": "That waits until the match or race being played is over.",
   "room/not_host": "Only the host can do that.",
   "room/already_seated": "You have a seat already.",
 };
@@ -189,7 +189,7 @@ export const fieldError = (error) => (error.say ? FIELD_ERRORS[error.say]?.() : 
 
 /** Why the host cannot start yet (room.js's `Blocked`). */
 export const START_BLOCKED = {
-  running: "A match is being played.",
+  running: "A match or race is being played.",
   too_few: "Fill at least two seats (friends or bots) to start.",
 };
 
