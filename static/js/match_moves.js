@@ -419,13 +419,20 @@ export class MatchMoves {
     if (!tile || !this.store.canPlay || !M.canUse(this.state.match, "swap")) return false;
     if (!this.store.move(P.swap(tile[0], tile[1], letter))) return false;
     this.state.swap = null;
+    this.dropSwapMessage();
     this.store.emit({ type: "local" });
     return true;
+  }
+
+  /** The swap's instructions leave the line (and the live region's next word) once it is done. */
+  dropSwapMessage() {
+    if (this.state.message?.say === "swap_pick") this.state.message = null;
   }
 
   cancelSwap() {
     if (!this.state.swap) return false;
     this.state.swap = null;
+    this.dropSwapMessage();
     this.store.emit({ type: "swap" });
     return true;
   }

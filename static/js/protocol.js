@@ -96,7 +96,8 @@ const LINKED = /\/r\/([0-9a-z]{6})(?![0-9a-z])/i;
  * be one: the code alone, with spaces around it or not, or the room's whole link. */
 export function roomCodeOf(text) {
   const typed = String(text ?? "").trim();
-  const code = (LINKED.exec(typed)?.[1] ?? typed).toUpperCase();
+  // Also as shown or read out: "Room 469NY4" (the room's heading), "469 NY4", "469-NY4".
+  const code = (LINKED.exec(typed)?.[1] ?? typed.replace(/^room\s*/i, "").replace(/[\s-]/g, "")).toUpperCase();
   return CODE.test(code) ? code : null;
 }
 

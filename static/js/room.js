@@ -37,6 +37,7 @@ function seatOf(seat, index) {
     speed: SPEEDS.includes(seat.speed) ? seat.speed : 1,
     connected: seat.connected !== false,
     away: Boolean(seat.away),
+    gone: Boolean(seat.gone), // its person left mid-match: free once the match is over
     score: int(seat.score),
     gems: int(seat.gems),
   };
@@ -143,7 +144,8 @@ export function startCheck(room) {
   if (!isHost(room)) return { ok: false, why: Blocked.NOT_HOST };
   if (matchRunning(room)) return { ok: false, why: Blocked.RUNNING };
   // A 2v2's empty seats are played by bots: the host alone is enough.
-  if (!isTeams(room) && filledSeats(room).length < 2) return { ok: false, why: Blocked.TOO_FEW };
+  // (A seat whose person left mid-match is free once it is over: a rematch does not count it.)
+  if (!isTeams(room) && filledSeats(room).filter((seat) => !seat.gone).length < 2) return { ok: false, why: Blocked.TOO_FEW };
   return { ok: true, why: null };
 }
 

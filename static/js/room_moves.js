@@ -146,7 +146,9 @@ export class RoomMoves {
       const renamed = given && typed && given !== typed ? { given, asked: typed } : {};
       store.setMessage("info", "room_seated", { seat: room.you, ...renamed });
     } else if (previous.you !== null && room.you === null && !this.removedNow) {
-      store.setMessage("info", "room_got_up");
+      // A host who gets up hands the room on: said, so it is no surprise at the next sit-down.
+      const next = R.isHost(previous) && room.host !== previous.host ? R.hostName(room) : null;
+      store.setMessage("info", "room_got_up", { next });
     } else if (R.isHost(room) && !R.isHost(previous)) {
       store.setMessage("info", "room_host_now");
     } else if (!this.removedNow) {

@@ -29,6 +29,7 @@ test("a confirm message leaves the line once its press would no longer do anythi
   await sleep(60);
   assert.equal(line.textContent, "");
   assert.equal(line.dataset.kind, undefined);
+  assert.equal(root.querySelector('[data-testid="announcer"]').textContent, ""); // nor kept for a screen reader
   panel.renderMessage({ message: asked }); // nor brings it back
   assert.equal(line.textContent, "");
 });

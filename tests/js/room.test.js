@@ -101,7 +101,8 @@ test("names and codes are checked as the server checks them", async () => {
       names: ["  Ann  ", "", "   ", "x".repeat(20), "x".repeat(21), "👩‍🚀".repeat(4), "<b>x</b><i>y</i>"]
         .map((n) => P.nameOf(n)),
       codes: ["k7qx2m", " K7QX2M ", "K7QX2", "K7QX2O", "K1QX2M", "K7QX2MM",
-              "http://localhost:8000/r/k7qx2m", " https://wibble.example/r/K7QX2M?x=1 ", "example.org/r/K7QX2MM"]
+              "http://localhost:8000/r/k7qx2m", " https://wibble.example/r/K7QX2M?x=1 ", "example.org/r/K7QX2MM",
+              "Room K7QX2M", "k7q x2m", "K7Q-X2M"]
         .map((c) => P.roomCodeOf(c)),
       join: [P.joinRoom("K7QX2M", "Bo"), P.joinRoom("K7QX2M", "Bo", "t")],
       seat: [P.setSeat(2, { bot: "hard" }), P.setSeat(2, { speed: 3 })],
@@ -109,7 +110,8 @@ test("names and codes are checked as the server checks them", async () => {
   });
   // 1-20 characters once trimmed, counted by code point (an emoji sequence is several).
   assert.deepStrictEqual(result.names, ["Ann", null, null, "x".repeat(20), null, "👩‍🚀".repeat(4), "<b>x</b><i>y</i>"]);
-  assert.deepStrictEqual(result.codes, ["K7QX2M", "K7QX2M", null, null, null, null, "K7QX2M", "K7QX2M", null]);
+  assert.deepStrictEqual(result.codes, ["K7QX2M", "K7QX2M", null, null, null, null, "K7QX2M", "K7QX2M", null,
+                                        "K7QX2M", "K7QX2M", "K7QX2M"]);
   assert.deepStrictEqual(result.join, [{ "type": "join_room", "code": "K7QX2M", "name": "Bo" }, { "type": "join_room", "code": "K7QX2M", "name": "Bo", "token": "t" }]);
   assert.deepStrictEqual(result.seat, [{ "type": "set_seat", "seat": 2, "bot": "hard" }, { "type": "set_seat", "seat": 2, "speed": 3 }]);
 });
@@ -601,7 +603,7 @@ test("removing a person asks once: a second press within a few seconds removes, 
     return { first, asked, late, second, sent: sent.slice(before) };
   });
   assert.strictEqual(result.first, false);
-  assert.match(result.asked.text, /^Remove Bo\? They lose the seat and can come back only to watch\./);
+  assert.match(result.asked.text, /^Remove Bo\? They lose the seat and are left watching\./);
   assert.deepStrictEqual([result.asked.lasts, result.asked.seat], [R.LEAVE_CONFIRM_MS, 3]);
   assert.strictEqual(result.late, false);
   assert.strictEqual(result.second, true);
@@ -638,4 +640,12 @@ test("a Remove asked about one person never removes another who sat in that seat
   assert.strictEqual(result.cy, false);
   assert.match(result.said, /^Remove Cy\?/);
   assert.deepStrictEqual(result.sent, []);
+});
+
+test("a seat whose person left mid-match does not count toward a rematch", () => {
+  const over = { match_id: "rm1", phase: "over", round: 1, rounds: 1 };
+  const left = R.roomOf(roomMsg({ match: over, seats: [person("Ann"), person("Bo", { away: true, gone: true }), null, null, null, null] }));
+  assert.deepStrictEqual(R.startCheck(left), { ok: false, why: R.Blocked.TOO_FEW });
+  const away = R.roomOf(roomMsg({ match: over, seats: [person("Ann"), person("Bo", { away: true }), null, null, null, null] }));
+  assert.deepStrictEqual(R.startCheck(away), { ok: true, why: null }); // away, not gone: still in the seat
 });

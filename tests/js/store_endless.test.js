@@ -37,6 +37,9 @@ test("the daily board's game is kept in the daily memory, not in Your games", ()
   // Over while away: its end screen asks for the day's leaderboard as it is now.
   const ended = E.gameSnapshot(tabOf({ state: { game: { id: "g" }, config: onDaily } }), snapshot({ daily, sprint: 180, phase: "over" }));
   assert.deepEqual(ended.send, [{ type: "leaderboard", player: "P".repeat(32) }]);
+  // Come back to a try already over: never "this try is scored" again (its end screen says how it went).
+  const back = E.gameSnapshot(tabOf({ state: { game: null, config: onDaily } }), snapshot({ daily, sprint: 180, phase: "over" }));
+  assert.equal(back.say, undefined);
 });
 
 test("a daily try resumed on the main page (an older page kept it in Your games) leaves the list for a game of the page's own", () => {

@@ -168,6 +168,9 @@ test("powers a swap mid drag and a refused one", async () => {
     store.onMessage(mine("CA", 3, "prefix", 2));
     // Swap mid-drag: the tile pressed while choosing is the one to change; the chain stays.
     store.match.usePower("swap");
+    store.match.cancelSwap();
+    const cancelled = store.state.message; // its instructions go with it
+    store.match.usePower("swap");
     const told = W.messageText(store.state.message); // (the focus stays on the board: said as well)
     const pick = store.press(0, 1);
     const chosen = store.state.swap;
@@ -184,11 +187,12 @@ test("powers a swap mid drag and a refused one", async () => {
     store.match.usePower("shuffle");
     store.onMessage({ type: "error", code: "gems/not_enough", request: "shuffle",
                       message: "shuffle costs 1 gem; you have 0", seq: 4 });
-    return { sent: sent.slice(4), told, pick, chosen, afterSwap, respelt, hintAllowed,
+    return { sent: sent.slice(4), told, cancelled, pick, chosen, afterSwap, respelt, hintAllowed,
              message: store.state.message, chain: store.state.chain };
   });
   assert.deepStrictEqual(result.sent, [{ "type": "swap", "row": 0, "col": 1, "letter": "Z", "seq": 3 }, { "type": "shuffle", "seq": 4 }]);
   assert.strictEqual(result.told, "Swap (3 gems): pick the tile to change on the board, then its new letter. Esc cancels.");
+  assert.strictEqual(result.cancelled, null);
   assert.strictEqual(result.pick, false);
   assert.deepStrictEqual(result.chosen, { "tile": [0, 1] });
   assert.deepStrictEqual(result.afterSwap, { "chain": [[0, 0], [0, 1]], "swap": null });

@@ -85,5 +85,7 @@ test("a room's refusal is said in the page's words, or the server's as a sentenc
                "Fill at least two seats (friends or bots) to start.");
   assert.match(said("room/removed", "the host removed someone..."), /^The host removed someone who played from your network address/);
   assert.equal(said("room/team_full", "team B has both its seats taken"), "Team B has both its seats taken.");
-  assert.equal(said("limit/joins", "too many failed joins"), "too many failed joins"); // not a room's: as sent
+  assert.equal(said("limit/rooms", "too many new rooms from your address; wait a minute"),
+               "Too many new rooms from your address; wait a minute.");
+  assert.equal(said("turn/not_your_turn", "it is Bo's turn"), "it is Bo's turn"); // a game's own: as sent
 });

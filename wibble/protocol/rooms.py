@@ -44,6 +44,7 @@ def room_snapshot(
                 "speed": held.speed,
                 "connected": held.kind == "bot" or connected[index],
                 "away": held.kind == "human" and (away[index] or held.gone),
+                "gone": held.kind == "human" and held.gone,
                 "score": in_match.score if in_match is not None else 0,
                 "gems": in_match.gems if in_match is not None else 0,
             }

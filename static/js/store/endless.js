@@ -70,7 +70,8 @@ export function gameSnapshot(tab, message) {
   if (wordsLeft === 0) say = said("info", "no_words_left");
   else if (fresh && tab.announce) say = said("info", ANNOUNCED[tab.announce] ?? "game_new", { title });
   // A daily try says whether it counts (a second one is for fun), in place of the last try's end.
-  else if (fresh && daily) say = said("info", daily.scored ? "daily_scored" : "daily_practice");
+  // (A try already over says nothing of the kind: its end screen shows how it went.)
+  else if (fresh && daily && !game.sprint?.over) say = said("info", daily.scored ? "daily_scored" : "daily_practice");
   return {
     daily: daily ? { game: { ...ref, date: daily.date } } : undefined, // not one of "Your games"
     remember: daily || race ? undefined : {

@@ -9,7 +9,7 @@ import { ClockPanel } from "./clock.js";
 import { rove, wordButton } from "./definition.js";
 import { MAX_ROUNDS } from "../protocol.js";
 import { addWordlistOptions, make, setHidden, setNumberField, setProp, setText } from "./dom.js";
-import { POWER_NAMES, breakdownText, capital, plural, pts, seatTag, teamText, waitingText } from "./wording.js";
+import { POWER_NAMES, START_BLOCKED, breakdownText, capital, plural, pts, seatTag, teamText, waitingText } from "./wording.js";
 
 /** A `span` of `className`: `before`, then the word (pressed for its definition), then its points. */
 function withWord(doc, className, before, { word, points }) {
@@ -414,7 +414,12 @@ export class MatchPanel {
     setHidden(el.newMatch, inRoom);
     setHidden(el.endless, inRoom);
     setHidden(el.roomLobby, !inRoom);
-    setHidden(el.rematchWait, !inRoom || host);
+    // The host rematches as the lobby starts, and is told why not as the lobby tells it.
+    const check = inRoom && host ? R.startCheck(room) : { ok: true, why: null };
+    el.rematch.disabled = !check.ok;
+    const blocked = check.ok ? "" : START_BLOCKED[check.why] ?? "";
+    setHidden(el.rematchWait, !inRoom || (host && !blocked));
+    if (inRoom && host) setText(el.rematchWait, blocked);
     if (inRoom && room && !host) {
       // Watching (never seated, got up, or removed): a rematch is the seats', not this tab's.
       const wait = waitingText(R.hostName(room), "a rematch");

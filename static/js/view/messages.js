@@ -42,21 +42,25 @@ export class MessagesPanel {
     this.shown = message.id;
     this.line.textContent = messageText(message);
     this.line.dataset.kind = message.kind;
+    this.announce(spokenText(message));
     clearTimeout(this.lapse);
     // A message that holds only for a while ("Press “Leave now” to confirm", for its five seconds)
     // leaves the line when it no longer holds, so that it never asks for a press that does nothing.
-    if (typeof message.lasts === "number") this.lapse = setTimeout(() => this.lapsed(message.id), message.lasts);
-    this.announce(spokenText(message));
+    if (typeof message.lasts === "number") {
+      const spoken = this.announcer.textContent;
+      this.lapse = setTimeout(() => this.lapsed(message.id, spoken), message.lasts);
+    }
     this.animate(this.line, [{ opacity: 0, transform: "translateY(3px)" }, { opacity: 1, transform: "none" }], 180);
     return true;
   }
 
   /** The message `id` no longer holds: off the line, if it is still there (the state keeps it, so no
    * render brings it back; the next message takes its place as usual). */
-  lapsed(id) {
+  lapsed(id, spoken) {
     if (this.shown !== id) return;
     this.line.textContent = "";
     delete this.line.dataset.kind;
+    if (this.announcer.textContent === spoken) this.announcer.textContent = ""; // (and nothing said since)
   }
 
   /** Say the chain being built once the server has judged it (each step, politely). */

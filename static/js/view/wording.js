@@ -52,7 +52,7 @@ export const SAY = {
   game_back: ({ title }) => `Back to your ${title} game.`,
   game_new: ({ title }) => `New game — ${title}`,
   result: resultText,
-  server: ({ text, code }) => REFUSED[code] ?? (String(code).startsWith("room/") ? sentence(text) : text),
+  server: ({ text, code }) => REFUSED[code] ?? (/^(room|limit)\//.test(String(code)) ? sentence(text) : text),
   other_tab: () => "Another tab is playing this game.",
   other_tab_chain: () => "Another tab is playing a word — wait for it to finish.",
   other_seat_chain: () => "Someone else is playing a word — wait for it to finish.",
@@ -105,9 +105,10 @@ export const SAY = {
   room_back: ({ seat }) => `Back in your seat (seat ${seat + 1}).`,
   room_seated: ({ seat, given, asked }) =>
     given ? `You sat down in seat ${seat + 1} as ${given}: someone here goes by ${asked} already.` : `You sat down in seat ${seat + 1}.`,
-  room_got_up: () => "You got up; you are watching.",
+  room_got_up: ({ next }) =>
+    next ? `You got up; you are watching. ${next} hosts the room now.` : "You got up; you are watching.",
   remove_confirm: ({ name }) =>
-    `Remove ${name}? They lose the seat and can come back only to watch. Press “Remove now” to confirm.`,
+    `Remove ${name}? They lose the seat and are left watching. Press “Remove now” to confirm.`,
   room_seats: ({ came, went, moved }) =>
     [
       ...came.map(({ name, seat }) => `${name} sat down in seat ${seat + 1}.`),
@@ -185,7 +186,7 @@ export const FIELD_ERRORS = {
   name_length: () => "Your name needs 1 to 20 characters.",
   bad_code: () => "A room code is 6 letters and digits, like K7QX2M (or paste the room's whole link).",
 };
-export const fieldError = (error) => (error.say ? FIELD_ERRORS[error.say]?.() : error.text) ?? "";
+export const fieldError = (error) => (error.say ? FIELD_ERRORS[error.say]?.() : sentence(error.text)) ?? "";
 
 /** Why the host cannot start yet (room.js's `Blocked`). */
 export const START_BLOCKED = {
