@@ -66,6 +66,7 @@ export class RoomMoves {
     this.saved = saved;
     this.joining = null; // {code, token}: the join_room in flight, until `room` or an error answers
     this.removedNow = false; // a `removed` just came: the `room` after it says nothing more
+    this.removing = null; // the name of the person this tab (the host) just removed, to say so
     // A room the server has no more: its seat's token opens nothing.
     const join = store.state.join;
     if (join.step === JoinStep.GONE) saved.forget(join.code);
@@ -155,7 +156,9 @@ export class RoomMoves {
       // Someone else sat down or got up: said on the line (and to a screen reader), so a host
       // knows the lobby filled without looking. (Not over "The host removed you".)
       const changes = R.seatChanges(previous, room);
-      if (changes) store.setMessage("info", "room_seats", changes);
+      const removed = this.removing !== null && changes?.went.includes(this.removing) ? this.removing : null;
+      if (removed) this.removing = null;
+      if (changes) store.setMessage("info", "room_seats", { ...changes, removed });
     }
     this.removedNow = false;
   }
@@ -492,7 +495,9 @@ export class RoomMoves {
       return false;
     }
     this.state.removeAsked = null;
-    return this.roomCommand(true, P.removeSeat(seat));
+    if (!this.roomCommand(true, P.removeSeat(seat))) return false;
+    this.removing = held?.kind === "human" ? held.name : null; // "You removed Bo", when the room says so
+    return true;
   }
 
   /** The host starts the room's match (at least two seats filled). */

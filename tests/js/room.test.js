@@ -600,8 +600,10 @@ test("removing a person asks once: a second press within a few seconds removes, 
     const late = store.room.removeSeat(3);
     clock += 1000;
     const second = store.room.removeSeat(3);
-    return { first, asked, late, second, sent: sent.slice(before) };
+    store.onMessage(roomMsg({ seats: [person("Ann"), null, null, null, null, null], version: 2 }));
+    return { first, asked, late, second, sent: sent.slice(before), told: W.messageText(store.state.message) };
   });
+  assert.strictEqual(result.told, "You removed Bo: they are watching.");
   assert.strictEqual(result.first, false);
   assert.match(result.asked.text, /^Remove Bo\? They lose the seat and are left watching\./);
   assert.deepStrictEqual([result.asked.lasts, result.asked.seat], [R.LEAVE_CONFIRM_MS, 3]);

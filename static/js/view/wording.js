@@ -109,11 +109,11 @@ export const SAY = {
     next ? `You got up; you are watching. ${next} hosts the room now.` : "You got up; you are watching.",
   remove_confirm: ({ name }) =>
     `Remove ${name}? They lose the seat and are left watching. Press “Remove now” to confirm.`,
-  room_seats: ({ came, went, moved }) =>
+  room_seats: ({ came, went, moved, removed = null }) =>
     [
       ...came.map(({ name, seat }) => `${name} sat down in seat ${seat + 1}.`),
       ...moved.map(({ name, seat }) => `${name} moved to seat ${seat + 1}.`),
-      ...went.map((name) => `${name} left their seat.`),
+      ...went.map((name) => (name === removed ? `You removed ${name}: they are watching.` : `${name} left their seat.`)),
     ].join(" "),
   room_host_now: () => "You are the host now: the rules and the start are yours.",
   room_removed: () => "The host removed you from your seat; you are watching.",
