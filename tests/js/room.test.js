@@ -586,19 +586,24 @@ test("the host hears who sits down, moves and gets up in the lobby, but not the 
   assert.notStrictEqual(result.started, "Cy sat down in seat 2.");
 });
 
+/** Ann hosts, Bo sits in seat 4; `clock.now` is the tab's clock (ms). */
+const hostWithBo = (clock) => {
+  const made = make({ room: "K7QX2M", now: () => clock.now });
+  made.store.room.joinRoom("Ann");
+  made.store.onMessage(roomMsg({ seats: [person("Ann"), null, null, person("Bo"), null, null] }));
+  return { ...made, before: made.sent.length };
+};
+
 test("removing a person asks once: a second press within a few seconds removes, a late one asks again", async () => {
   const result = await run(async () => {
-    let clock = 1000;
-    const { store, sent } = make({ room: "K7QX2M", now: () => clock });
-    store.room.joinRoom("Ann");
-    store.onMessage(roomMsg({ seats: [person("Ann"), null, null, person("Bo"), null, null] }));
-    const before = sent.length;
+    const clock = { now: 1000 };
+    const { store, sent, before } = hostWithBo(clock);
     const first = store.room.removeSeat(3);
     const asked = { text: W.messageText(store.state.message), lasts: store.state.message.lasts,
-                    seat: R.removeAsked(store.state, clock) };
-    clock += R.LEAVE_CONFIRM_MS + 1;
+                    seat: R.removeAsked(store.state, clock.now) };
+    clock.now += R.LEAVE_CONFIRM_MS + 1;
     const late = store.room.removeSeat(3);
-    clock += 1000;
+    clock.now += 1000;
     const second = store.room.removeSeat(3);
     store.onMessage(roomMsg({ seats: [person("Ann"), null, null, null, null, null], version: 2 }));
     return { first, asked, late, second, sent: sent.slice(before), told: W.messageText(store.state.message) };
@@ -628,13 +633,10 @@ test("someone who comes to watch mid-match is told a seat waits for the match's 
 
 test("a Remove asked about one person never removes another who sat in that seat meanwhile", async () => {
   const result = await run(async () => {
-    let clock = 1000;
-    const { store, sent } = make({ room: "K7QX2M", now: () => clock });
-    store.room.joinRoom("Ann");
-    store.onMessage(roomMsg({ seats: [person("Ann"), null, null, person("Bo"), null, null] }));
-    const before = sent.length;
+    const clock = { now: 1000 };
+    const { store, sent, before } = hostWithBo(clock);
     store.room.removeSeat(3); // asks about Bo
-    clock += 1000;
+    clock.now += 1000;
     store.onMessage(roomMsg({ seats: [person("Ann"), null, null, person("Cy"), null, null], version: 2 }));
     const cy = store.room.removeSeat(3); // Cy sits there now: asked about afresh
     return { cy, said: W.messageText(store.state.message), sent: sent.slice(before) };

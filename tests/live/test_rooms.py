@@ -442,13 +442,19 @@ def test_a_removed_player_watches_and_their_token_opens_nothing(start: Start) ->
     assert errors(again.send(type="join_room", code=code, name="Bo", token=token)) == ["room/removed"]
 
 
-def test_a_removed_player_cannot_sit_down_again_from_where_they_played(start: Start) -> None:
+def bo_removed(start: Start) -> tuple[Live, Person, Person, str]:
+    """A room where Ann (the host) removed Bo, who played from another address than hers."""
     live = start()
     ann, room = create(live)
     code = room["code"]
     bo = join(live, code, "Bo", address="198.51.100.7")
     sit(bo, 1)
     ann.send(type="remove", seat=1)
+    return live, ann, bo, code
+
+
+def test_a_removed_player_cannot_sit_down_again_from_where_they_played(start: Start) -> None:
+    live, ann, bo, code = bo_removed(start)
     assert errors(bo.send(type="take_seat", seat=1)) == ["room/removed"]
     fresh = join(live, code, "Bo again", address="198.51.100.7")  # a new tab, a new name: still barred
     assert errors(fresh.send(type="take_seat", seat=2)) == ["room/removed"]
@@ -475,12 +481,7 @@ def test_removing_someone_who_shares_the_hosts_address_closes_no_seat_to_the_oth
 
 
 def test_a_removed_player_cannot_take_the_room_while_its_host_gets_up(start: Start) -> None:
-    live = start()
-    ann, room = create(live)
-    code = room["code"]
-    bo = join(live, code, "Bo", address="198.51.100.7")
-    sit(bo, 1)
-    ann.send(type="remove", seat=1)
+    live, ann, bo, code = bo_removed(start)
     ann.send(type="leave_seat")  # the only one seated gets up: nobody hosts for a moment
     assert errors(bo.send(type="take_seat", seat=1)) == ["room/removed"]  # not his to take
     assert errors(ann.send(type="take_seat", seat=0)) == []  # hers, from her own address
