@@ -164,7 +164,13 @@ export class RoomMoves {
   }
 
   onRoomPresence(room, message) {
+    const wasAway = room.seats[message.seat]?.away ?? false;
     R.applyPresence(room, message);
+    // Mid-match, someone else's seat passing to a stand-in (or back) is said: the table changed.
+    const seat = room.seats[message.seat];
+    if (seat?.kind === "human" && message.seat !== room.you && R.matchRunning(room) && seat.away !== wasAway) {
+      this.store.setMessage("info", seat.away ? "seat_away" : "seat_back", { name: seat.name });
+    }
     const match = this.state.match;
     if (match && match.room === room.code) M.applyPresence(match, message);
     this.store.emit({ type: "presence", seat: message.seat });

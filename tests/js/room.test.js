@@ -294,13 +294,17 @@ test("presence reaches the room and its match", async () => {
     const seen = [];
     const { room, match } = store.state;
     const look = () => seen.push([room, match].map((r) => R.presenceOf(r.seats[1])));
+    const said = [];
+    const heard = () => said.push(W.messageText(store.state.message));
     store.onMessage({ type: "presence", seat: 1, connected: false, away: false }); look();
-    store.onMessage({ type: "presence", seat: 1, connected: false, away: true }); look();
-    store.onMessage({ type: "presence", seat: 1, connected: true, away: false }); look();
+    store.onMessage({ type: "presence", seat: 1, connected: false, away: true }); look(); heard();
+    store.onMessage({ type: "presence", seat: 1, connected: true, away: false }); look(); heard();
     store.onMessage({ type: "spectators", count: 3 });
-    return { seen, spectators: store.state.room.spectators };
+    return { seen, said, spectators: store.state.room.spectators };
   });
   assert.deepStrictEqual(result.seen, [["offline", "offline"], ["away", "away"], ["online", "online"]]);
+  // Mid-match, a seat passing to a stand-in and back is said to the others.
+  assert.deepStrictEqual(result.said, ["Bo is away: a stand-in bot plays their seat.", "Bo is back in their seat."]);
   assert.deepStrictEqual(result.spectators, 3);
 });
 

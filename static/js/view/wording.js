@@ -116,6 +116,8 @@ export const SAY = {
       ...went.map((name) => (name === removed ? `You removed ${name}: they are watching.` : `${name} left their seat.`)),
     ].join(" "),
   room_host_now: () => "You are the host now: the rules and the start are yours.",
+  seat_away: ({ name }) => `${name} is away: a stand-in bot plays their seat.`,
+  seat_back: ({ name }) => `${name} is back in their seat.`,
   room_removed: () => "The host removed you from your seat; you are watching.",
   room_seat_lost: () => "Your seat in this room is no longer yours; you are watching.",
   link_copied: () => "Link copied. Send it to your friends.",
