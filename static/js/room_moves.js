@@ -488,7 +488,7 @@ export class RoomMoves {
 
   /** The host removes a bot, or a person (who then watches). */
   /** The host takes a seat from its bot, or from a person: a person's takes a second press within
-   * LEAVE_CONFIRM_MS (room.js), since they can come back only to watch and a mis-tap costs a friend. */
+   * LEAVE_CONFIRM_MS (room.js), since they are left watching and a mis-tap costs a friend. */
   removeSeat(seat) {
     const room = this.state.room;
     if (!room || !R.canRemove(room, seat)) return false;

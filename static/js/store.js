@@ -112,7 +112,7 @@ export class Store {
       shownPath: null, // a missed word's path lit on a sprint's final board: {word, path}
       doneAsked: null, // when "I'm done" was pressed once (the tab's clock, ms): a second press ends the sprint
       leaveAsked: null, // when "Leave room" was pressed once mid-match (the tab's clock, ms): a second leaves
-      removeAsked: null, // {seat, at}: the host pressed "Remove" on a person's seat once; a second removes
+      removeAsked: null, // {seat, name, at}: the host pressed "Remove" on a person's seat once; a second removes
       // The daily board: the day's leaderboard as the server last sent it, a refusal of the
       // name or the attempt, whether Share worked, the name last given and the days played here.
       dailyBoard: null,

@@ -9,7 +9,7 @@ import { ClockPanel } from "./clock.js";
 import { rove, wordButton } from "./definition.js";
 import { MAX_ROUNDS } from "../protocol.js";
 import { addWordlistOptions, make, setHidden, setNumberField, setProp, setText } from "./dom.js";
-import { POWER_NAMES, START_BLOCKED, breakdownText, capital, plural, pts, seatTag, teamText, waitingText } from "./wording.js";
+import { POWER_NAMES, blockedText, breakdownText, capital, plural, pts, seatTag, teamText, waitingText } from "./wording.js";
 
 /** A `span` of `className`: `before`, then the word (pressed for its definition), then its points. */
 function withWord(doc, className, before, { word, points }) {
@@ -417,7 +417,7 @@ export class MatchPanel {
     // The host rematches as the lobby starts, and is told why not as the lobby tells it.
     const check = inRoom && host ? R.startCheck(room) : { ok: true, why: null };
     el.rematch.disabled = !check.ok;
-    const blocked = check.ok ? "" : START_BLOCKED[check.why] ?? "";
+    const blocked = blockedText(check);
     setHidden(el.rematchWait, !inRoom || (host && !blocked));
     if (inRoom && host) setText(el.rematchWait, blocked);
     if (inRoom && room && !host) {

@@ -10,7 +10,7 @@ import { clockText } from "../sprint.js";
 import { missedItem } from "./sprint.js";
 import { rove, wordButton } from "./definition.js";
 import { make, setHidden, setText } from "./dom.js";
-import { START_BLOCKED, plural } from "./wording.js";
+import { blockedText, plural } from "./wording.js";
 
 const TICK_MS = 500;
 
@@ -111,7 +111,7 @@ export class RacePanel {
     const check = host ? startCheck(room) : null;
     setHidden(this.again, !host);
     this.again.disabled = host && !check.ok;
-    const wait = !host ? "The host can start another race." : check.ok ? "" : START_BLOCKED[check.why] ?? "";
+    const wait = host ? blockedText(check) : "The host can start another race.";
     setHidden(this.wait, wait === "");
     setText(this.wait, wait);
     if (this.shownFor !== race.id) {

@@ -10,7 +10,7 @@ import {
   LEVEL_LABELS,
   MODE_LABELS,
   PRESENCE,
-  START_BLOCKED,
+  blockedText,
   capital,
   fieldError,
   plural,
@@ -199,9 +199,10 @@ export class RoomPanel {
     else if (host) you = `You are in seat ${room.you + 1}, and you host: the rules and the start are yours.`;
     else you = `You are in seat ${room.you + 1}.`;
     setText(el.you, you);
-    this.renderSeats(room, open, R.removeAsked(state, this.now()));
+    const asked = R.removeAsked(state, this.now());
+    this.renderSeats(room, open, asked);
     clearTimeout(this.removeAgain); // "Remove now" goes back to "Remove" when its moment has passed
-    if (state.removeAsked && R.removeAsked(state, this.now()) !== null) {
+    if (asked !== null) {
       const left = state.removeAsked.at + R.LEAVE_CONFIRM_MS - this.now() + 50;
       this.removeAgain = setTimeout(() => this.renderSeats(room, open, R.removeAsked(state, this.now())), left);
     }
@@ -214,7 +215,7 @@ export class RoomPanel {
     const race = R.isRace(room);
     setText(el.start, race ? "Start race" : "Start match");
     let wait;
-    if (host) wait = check.ok ? "" : START_BLOCKED[check.why] ?? "";
+    if (host) wait = blockedText(check);
     else wait = waitingText(R.hostName(room), race ? "the race" : "the match");
     setText(el.wait, wait);
     setHidden(el.leaveSeat, !R.canLeaveSeat(room));

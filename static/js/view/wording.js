@@ -196,6 +196,9 @@ export const START_BLOCKED = {
   too_few: "Fill at least two seats (friends or bots) to start.",
 };
 
+/** What the host is told of `startCheck`'s answer (room.js), wherever a start or a rematch is offered: "" if it may. */
+export const blockedText = (check) => (check.ok ? "" : START_BLOCKED[check.why] ?? "");
+
 /** What a room's players wait for (the match, a rematch), from its host's name (null: nobody hosts). */
 /** The page was opened by a name the server does not trust, so its websocket is refused. */
 export const refusedHostText = (host) =>
