@@ -124,8 +124,9 @@ class Chores:
         self._loops = [gevent.spawn(run_housekeeping, self.app), gevent.spawn(run_pick_up, self.app)]
         store = self.app.extensions["wibble.store"]
         if isinstance(store, SqliteStore):
-            self._folder = hold_folder(store)
-            if self._folder is None:
+            try:
+                self._folder = hold_folder(store)
+            except FolderInUse:  # (said in the log) held from the moment the other lets go
                 self._loops.append(gevent.spawn(take_folder_later, store, self._took_folder))
             self._checkpoints = gevent.spawn(run_checkpoints, store, self._stopping)
         self.app.extensions["wibble.live"].timers.start()
@@ -149,8 +150,9 @@ class Chores:
 def hold_folder(store: SqliteStore) -> int | None:
     """Lock the database's folder for as long as this process serves from it (``lock_folder``), and
     say so in the log when another process holds it already: each keeps the games it serves in
-    memory, so two on one folder serve each other's players stale games (docs/deploy.md). None
-    then (``Chores`` tries again every second, so that the lock is held once the other lets go)."""
+    memory, so two on one folder serve each other's players stale games (docs/deploy.md), and
+    raise ``FolderInUse`` (``Chores`` then tries again every second, ``take_folder_later``). None
+    if there is nothing to lock (a file system without such locks)."""
     try:
         return lock_folder(store.path.parent)
     except FolderInUse:
@@ -161,7 +163,7 @@ def hold_folder(store: SqliteStore) -> int | None:
             "two is expected), or share games between processes through Redis (docs/deploy.md)",
             store.path.parent,
         )
-        return None
+        raise
 
 
 def take_folder_later(store: SqliteStore, took: Callable[[int], None], every: float = 1.0) -> None:
